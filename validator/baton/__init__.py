@@ -1,0 +1,36 @@
+"""Baton: hand an agent's work from one session to a fresh one without losing work,
+authority or evidence.
+
+The public API is small and loads lazily, so that ``import baton`` (and the ``baton``
+command's gate path) stays cheap enough for hooks that run on every turn:
+
+- :func:`validate_paths` / :func:`validate_bytes`: schema and semantic checks, as findings;
+- :class:`Finding`: one finding, frozen data with a stable code;
+- :func:`run_gate` / :func:`gate_names`: the decision gates;
+- :func:`digest_file` / :func:`digest_bytes`: artifact digests.
+"""
+
+from baton._version import __version__
+
+_LAZY = {
+    "Finding": ("baton._findings", "Finding"),
+    "validate_paths": ("baton._validate", "validate_paths"),
+    "validate_bytes": ("baton._validate", "validate_bytes"),
+    "run_gate": ("baton.gates", "run_gate"),
+    "gate_names": ("baton.gates", "gate_names"),
+    "digest_file": ("baton._digest", "digest_file"),
+    "digest_bytes": ("baton._digest", "digest_bytes"),
+    "BatonError": ("baton._errors", "BatonError"),
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name):
+    try:
+        module_name, attribute = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'baton' has no attribute {name!r}") from None
+    import importlib
+
+    return getattr(importlib.import_module(module_name), attribute)

@@ -1,0 +1,71 @@
+"""The errors the library raises: frozen data with a stable code, a message, a fix hint and
+the exit status the CLI maps them to (click's convention: the class carries it)."""
+
+from __future__ import annotations
+
+
+class BatonError(Exception):
+    """Base of every error Baton raises on purpose."""
+
+    exit_code = 2
+    code = "error"
+
+    def __init__(self, message: str, *, code: str | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.hint = hint
+
+    def __setattr__(self, name, value):
+        if name in self.__dict__:
+            raise AttributeError(f"{type(self).__name__} is frozen")
+        super().__setattr__(name, value)
+
+    def __eq__(self, other):
+        return type(self) is type(other) and (self.code, self.message, self.hint) == (
+            other.code,
+            other.message,
+            other.hint,
+        )
+
+    def __hash__(self):
+        return hash((type(self), self.code, self.message, self.hint))
+
+    def to_dict(self) -> dict:
+        return {"code": self.code, "message": self.message, "hint": self.hint}
+
+
+class UsageError(BatonError):
+    """The call itself is wrong: options, arguments, or an input that cannot be placed."""
+
+    exit_code = 2
+    code = "usage"
+
+
+class UnreadableInput(BatonError):
+    """An input could not be read or parsed at all."""
+
+    exit_code = 2
+    code = "unreadable"
+
+
+class ConflictError(BatonError):
+    """A compare-and-swap lost: the revision moved since the caller read it. Nothing changed."""
+
+    exit_code = 1
+    code = "conflict"
+
+
+class LockTimeout(BatonError):
+    """Another writer held the file's lock for longer than the timeout. Nothing changed."""
+
+    exit_code = 1
+    code = "lock_timeout"
+
+
+class RefusedError(BatonError):
+    """The requested change is not allowed by the artifact's state. Nothing changed."""
+
+    exit_code = 1
+    code = "refused"

@@ -1,0 +1,131 @@
+"""JSON in and out without importing the ``json`` package.
+
+``json`` imports ``re`` (about 7 ms), which alone would break the start-up budget of
+``baton gate`` in hooks. This module drives the same C scanner ``json.loads`` uses, so it
+accepts and rejects exactly what ``json.loads`` does, and writes exactly what ``json.dumps``
+writes for plain data (dict, list, str, int, float, bool, None).
+"""
+
+import _json
+
+_JSON_WS = " \t\n\r"
+_CONSTANTS = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
+
+
+class JSONError(ValueError):
+    """The text is not one JSON value (message says why; ``pos`` where known)."""
+
+    def __init__(self, message, pos=None):
+        super().__init__(message)
+        self.pos = pos
+
+
+class _Context:
+    # The attributes the C scanner reads; the same defaults json.JSONDecoder has.
+    strict = True
+    object_hook = None
+    parse_float = float
+    parse_int = int
+
+    def __init__(self, object_pairs_hook, parse_constant):
+        self.object_pairs_hook = object_pairs_hook
+        self.parse_constant = parse_constant
+
+
+def _default_constant(name):
+    return _CONSTANTS[name]
+
+
+_DEFAULT_SCANNER = _json.make_scanner(_Context(None, _default_constant))
+
+
+def loads(text, *, object_pairs_hook=None, parse_constant=None):
+    """Parse ``text`` (a str) exactly as ``json.loads`` would; raise :class:`JSONError`.
+
+    Nesting too deep for the C scanner raises :class:`RecursionError`, which callers turn
+    into their own "too deep" outcome."""
+    if object_pairs_hook is None and parse_constant is None:
+        scanner = _DEFAULT_SCANNER
+    else:
+        scanner = _json.make_scanner(
+            _Context(object_pairs_hook, parse_constant or _default_constant)
+        )
+    if text.startswith("\ufeff"):
+        raise JSONError("Unexpected UTF-8 BOM", 0)
+    start = len(text) - len(text.lstrip(_JSON_WS))
+    try:
+        value, end = scanner(text, start)
+    except StopIteration as stop:
+        raise JSONError("Expecting value", stop.value) from None
+    except ValueError as error:  # json.JSONDecodeError from inside the scanner
+        raise JSONError(getattr(error, "msg", str(error)), getattr(error, "pos", None)) from None
+    rest = text[end:]
+    if rest.strip(_JSON_WS):
+        raise JSONError("Extra data", end + len(rest) - len(rest.lstrip(_JSON_WS)))
+    return value
+
+
+_encode_string = _json.encode_basestring_ascii
+
+
+def _float(value):
+    if value != value:
+        return "NaN"
+    if value == float("inf"):
+        return "Infinity"
+    if value == -float("inf"):
+        return "-Infinity"
+    return float.__repr__(value)
+
+
+def dumps(value, *, sort_keys=False, separators=(", ", ": ")):
+    """``json.dumps(value, sort_keys=..., separators=...)`` for plain data."""
+    item_sep, key_sep = separators
+    parts = []
+    append = parts.append
+
+    def emit(node):
+        if isinstance(node, str):
+            append(_encode_string(node))
+        elif node is None:
+            append("null")
+        elif node is True:
+            append("true")
+        elif node is False:
+            append("false")
+        elif isinstance(node, int):
+            append(int.__repr__(node))
+        elif isinstance(node, float):
+            append(_float(node))
+        elif isinstance(node, dict):
+            if not node:
+                append("{}")
+                return
+            append("{")
+            keys = sorted(node) if sort_keys else node
+            first = True
+            for key in keys:
+                if not first:
+                    append(item_sep)
+                first = False
+                append(_encode_string(key))
+                append(key_sep)
+                emit(node[key])
+            append("}")
+        elif isinstance(node, (list, tuple)):
+            if not node:
+                append("[]")
+                return
+            append("[")
+            first = True
+            for item in node:
+                if not first:
+                    append(item_sep)
+                first = False
+                emit(item)
+            append("]")
+        else:
+            raise TypeError(f"Object of type {type(node).__name__} is not JSON serializable")
+
+    emit(value)
+    return "".join(parts)

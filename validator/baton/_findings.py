@@ -1,0 +1,64 @@
+"""Findings: what a check reports. Frozen data with a stable code, a severity, where (file,
+JSON path, line), what is wrong, the requirement it enforces and how to fix it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+ERROR = "error"
+WARNING = "warning"
+SEVERITIES = (ERROR, WARNING)
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One finding. ``json_path`` is a JSONPath-style string (``$.plan.items[0].status``);
+    ``line`` is 1-based and ``None`` where unknown."""
+
+    file: str | None
+    json_path: str
+    code: str
+    severity: str
+    message: str
+    requirement: str | None = None
+    hint: str | None = None
+    line: int | None = field(default=None, compare=False)
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def evolve(self, **changes) -> Finding:
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "file": self.file,
+            "path": self.json_path,
+            "line": self.line,
+            "message": self.message,
+            "requirement": self.requirement,
+            "hint": self.hint,
+        }
+
+
+def json_path(parts) -> str:
+    """``("plan", "items", 0)`` -> ``$.plan.items[0]``; keys that are not plain names are
+    quoted (``$["x-baton/session"]``)."""
+    out = ["$"]
+    for part in parts:
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+        elif part.isidentifier():
+            out.append(f".{part}")
+        else:
+            escaped = part.replace("\\", "\\\\").replace('"', '\\"')
+            out.append(f'["{escaped}"]')
+    return "".join(out)
+
+
+def failed(findings, *, strict: bool = False) -> bool:
+    """Whether these findings fail a check: any error, or any warning under ``strict``."""
+    return any(f.is_error or strict for f in findings)

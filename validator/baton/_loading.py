@@ -1,0 +1,237 @@
+"""Safe loading: bytes to data, or findings. Owns every input-hygiene rule.
+
+Each violation is a finding with its own code (``load.*``), never a traceback: a size bound
+checked before reading, UTF-8 without BOM, no duplicate keys, no NaN/Infinity, a nesting
+bound, YAML only through a safe loader (timestamps stay strings).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from baton import _fastjson
+from baton._findings import ERROR, Finding
+
+#: xBRIEF recommends 10 MB as the largest document; Baton's artifacts are far smaller.
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+#: Deeper than any artifact needs, shallow enough for every recursive consumer.
+MAX_DEPTH = 64
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A document that passed every loading rule."""
+
+    data: object
+    text: str
+    syntax: str  # "json", "yaml" or "text"
+
+
+class _Reject(Exception):
+    def __init__(self, code, message, hint, line=None, requirement="INP-001"):
+        super().__init__(message)
+        self.finding_args = (code, message, hint, line, requirement)
+
+
+def _finding(source, code, message, hint, line=None, requirement=None):
+    return Finding(
+        file=source,
+        json_path="$",
+        code=code,
+        severity=ERROR,
+        message=message,
+        requirement=requirement,
+        hint=hint,
+        line=line,
+    )
+
+
+def read_bounded(path: str, limit: int = DEFAULT_MAX_BYTES) -> tuple[bytes | None, list[Finding]]:
+    """Read at most ``limit`` bytes of ``path``; a larger file is a finding, not a read."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(limit + 1)
+    except IsADirectoryError:
+        return None, [_finding(path, "load.unreadable", "this is a directory, not a file",
+                               "name a file, or pass the directory to check its artifacts",
+                               requirement="INP-001")]
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        return None, [_finding(path, "load.unreadable", f"cannot read the file: {reason}",
+                               "check that the path exists and is readable",
+                               requirement="INP-001")]
+    if len(raw) > limit:
+        return None, [_finding(path, "load.too_large",
+                               f"the file is larger than the {limit:,}-byte bound",
+                               "split the content or link large evidence instead of copying it",
+                               requirement="INP-002")]
+    return raw, []
+
+
+def decode_text(raw: bytes, source: str | None) -> tuple[str | None, list[Finding]]:
+    """UTF-8 without BOM, or a finding."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        return None, [_finding(source, "load.bom", "the file starts with a UTF-8 byte order mark",
+                               "save the file as UTF-8 without BOM", line=1,
+                               requirement="INP-003")]
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None, [_finding(source, "load.encoding", "the file is UTF-16, not UTF-8",
+                               "save the file as UTF-8 without BOM", line=1,
+                               requirement="INP-003")]
+    try:
+        return raw.decode("utf-8"), []
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        return None, [_finding(source, "load.encoding",
+                               f"invalid UTF-8 at byte {error.start}",
+                               "save the file as UTF-8", line=line, requirement="INP-003")]
+
+
+def _pairs_without_duplicates(pairs):
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Reject("load.duplicate_key", f"the key {key!r} appears twice in one object",
+                              "keep one entry per key: JSON readers disagree on which one wins",
+                              requirement="INP-004")
+            seen.add(key)
+    return result
+
+
+def _no_constants(name):
+    raise _Reject("load.non_finite", f"{name} is not JSON",
+                  "write a finite number, or null where the value is unknown",
+                  requirement="INP-005")
+
+
+def _line_of(text: str, pos: int | None) -> int | None:
+    return None if pos is None else text.count("\n", 0, pos) + 1
+
+
+def _depth_ok(value) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return False
+        if isinstance(node, dict):
+            stack.extend((child, depth + 1) for child in node.values())
+        elif isinstance(node, list):
+            stack.extend((child, depth + 1) for child in node)
+    return True
+
+
+def _finite_ok(value) -> bool:
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, float) and (node != node or node in (float("inf"), float("-inf"))):
+            return False
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return True
+
+
+def parse_json(text: str):
+    """Strict JSON: raises :class:`_Reject` on any loading rule."""
+    try:
+        return _fastjson.loads(
+            text, object_pairs_hook=_pairs_without_duplicates, parse_constant=_no_constants
+        )
+    except _fastjson.JSONError as error:
+        raise _Reject("load.syntax", f"not valid JSON: {error}",
+                      "fix the JSON syntax at the line shown", _line_of(text, error.pos),
+                      requirement="INP-001") from None
+    except RecursionError:
+        raise _Reject("load.too_deep", "the document nests too deeply to read",
+                      f"keep nesting within {MAX_DEPTH} levels", requirement="INP-006") from None
+
+
+def _yaml_loader():
+    from ruamel.yaml import YAML
+    from ruamel.yaml.constructor import SafeConstructor
+
+    class _Constructor(SafeConstructor):
+        pass
+
+    # Timestamps stay the strings they were written as: schemas check their form.
+    _Constructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
+    yaml = YAML(typ="safe", pure=True)
+    yaml.Constructor = _Constructor
+    yaml.allow_duplicate_keys = False
+    return yaml
+
+
+def parse_yaml(text: str):
+    """Safe YAML: one document, no custom tags, no duplicate keys."""
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        documents = list(_yaml_loader().load_all(text))
+    except RecursionError:
+        raise _Reject("load.too_deep", "the document nests too deeply to read",
+                      f"keep nesting within {MAX_DEPTH} levels", requirement="INP-006") from None
+    except YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        message = str(getattr(error, "problem", None) or error).strip().splitlines()[0]
+        if "duplicate key" in str(error):
+            raise _Reject("load.duplicate_key", f"a key appears twice in one mapping: {message}",
+                          "keep one entry per key", line, requirement="INP-004") from None
+        if "could not determine a constructor" in str(error):
+            raise _Reject("load.yaml_tag", f"an unsafe or unknown YAML tag: {message}",
+                          "remove the tag: Baton reads plain YAML data only", line,
+                          requirement="INP-007") from None
+        raise _Reject("load.syntax", f"not valid YAML: {message}",
+                      "fix the YAML syntax at the line shown", line,
+                      requirement="INP-001") from None
+    if len(documents) != 1:
+        raise _Reject("load.syntax", f"expected one YAML document, found {len(documents)}",
+                      "keep one document per file", requirement="INP-001")
+    return documents[0]
+
+
+def load_bytes(raw: bytes, *, source: str | None, syntax: str) -> tuple[Loaded | None, list[Finding]]:
+    """Decode and parse ``raw`` as ``syntax`` ("json", "yaml" or "text")."""
+    text, findings = decode_text(raw, source)
+    if text is None:
+        return None, findings
+    if syntax == "text":
+        return Loaded(None, text, syntax), []
+    if not text.strip():
+        return None, [_finding(source, "load.empty", "the file is empty",
+                               "write the artifact, or remove the empty file",
+                               requirement="INP-001")]
+    try:
+        data = parse_json(text) if syntax == "json" else parse_yaml(text)
+        if not _depth_ok(data):
+            raise _Reject("load.too_deep", f"the document nests deeper than {MAX_DEPTH} levels",
+                          f"keep nesting within {MAX_DEPTH} levels", requirement="INP-006")
+        if syntax == "yaml" and not _finite_ok(data):
+            _no_constants(".nan or .inf")
+    except _Reject as reject:
+        code, message, hint, line, requirement = reject.finding_args
+        return None, [_finding(source, code, message, hint, line, requirement)]
+    return Loaded(data, text, syntax), []
+
+
+def load_path(path: str, *, syntax: str, limit: int = DEFAULT_MAX_BYTES):
+    """Read and load a file; ``(Loaded | None, findings)``."""
+    raw, findings = read_bounded(path, limit)
+    if raw is None:
+        return None, findings
+    return load_bytes(raw, source=path, syntax=syntax)
+
+
+def syntax_for(name: str) -> str:
+    lower = os.path.basename(name).lower()
+    if lower.endswith((".yaml", ".yml")):
+        return "yaml"
+    if lower.endswith(".json"):
+        return "json"
+    return "text"

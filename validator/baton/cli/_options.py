@@ -1,0 +1,23 @@
+"""Options shared by several commands, defined once."""
+
+from __future__ import annotations
+
+import click
+
+from baton._errors import BatonError
+
+
+def format_option(choices: tuple[str, ...], default: str = "text"):
+    return click.option(
+        "--format", "output_format", type=click.Choice(choices), default=default,
+        show_default=True, help="Output format.",
+    )
+
+
+def fail(error: BatonError) -> None:
+    """Print a library error the way every command does, and exit with its status."""
+    message = f"baton: {error.code}: {error.message}"
+    if error.hint:
+        message += f"\n  hint: {error.hint}"
+    click.echo(message, err=True)
+    raise SystemExit(error.exit_code)

@@ -1,0 +1,129 @@
+"""The one table of decision gates, shared by the CLI, the Python API and the conformance
+runner. Gate modules load on first use, and nothing here imports more than ``_json``.
+
+A gate module defines:
+
+- ``NAME``, ``VERSION`` (the gate's own contract version), ``SUMMARY`` (one line), ``SPEC``
+  (its spec page, e.g. ``"spec/gates/restart.md"``);
+- ``OUTCOMES``: every outcome code it can answer, in the order the spec lists them;
+- ``INPUT_SCHEMA`` / ``OUTPUT_SCHEMA``: paths under ``schemas/v1/`` (or ``None``);
+- ``decide(value) -> Decision``: pure; ``value`` is any parsed JSON value, never raises;
+- ``run(raw: bytes) -> Decision``: parses bytes with the gate's own limits, then decides;
+  never raises.
+"""
+
+import sys
+
+from baton._fastjson import JSONError, dumps, loads
+
+_MODULES = {
+    "restart": "baton.gates.restart",
+    "title": "baton.gates.title",
+    "ack": "baton.gates.ack",
+    "digest": "baton.gates.digest",
+    "recovery": "baton.gates.recovery",
+    "handoff": "baton.gates.handoff",
+    "relaunch": "baton.gates.relaunch",
+    "lifecycle": "baton.gates.lifecycle",
+    "guard": "baton.gates.guard",
+    "validate": "baton.gates.validate",
+}
+
+
+class Decision:
+    """A gate's answer: the JSON ``output``, its ``outcome`` code, the process ``exit_code``
+    and ``text``, the exact bytes (as str) the CLI prints, final newline included."""
+
+    __slots__ = ("output", "outcome", "exit_code", "text")
+
+    def __init__(self, output, outcome, exit_code=0, text=None):
+        self.output = output
+        self.outcome = outcome
+        self.exit_code = exit_code
+        self.text = dumps(output, sort_keys=True) + "\n" if text is None else text
+
+    def __repr__(self):
+        return f"Decision(outcome={self.outcome!r}, exit_code={self.exit_code}, output={self.output!r})"
+
+    def __eq__(self, other):
+        if not isinstance(other, Decision):
+            return NotImplemented
+        return (self.output, self.outcome, self.exit_code, self.text) == (
+            other.output, other.outcome, other.exit_code, other.text)
+
+    def __hash__(self):
+        return hash((self.outcome, self.exit_code, self.text))
+
+
+class InputError(ValueError):
+    """Raw input a gate cannot read (too large, not UTF-8, not JSON, too deep)."""
+
+
+def parse_input(raw, limit, *, allow_constants=True):
+    """Bytes -> a JSON value, as ``json.loads(raw.decode())`` with a size bound.
+
+    Raises :class:`InputError` for anything over ``limit`` bytes, invalid UTF-8, invalid
+    JSON or nesting too deep to read."""
+    if len(raw) > limit:
+        raise InputError(f"input larger than {limit} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"invalid UTF-8 at byte {error.start}") from None
+    try:
+        if allow_constants:
+            return loads(text)
+        return loads(text, parse_constant=_reject_constant)
+    except JSONError as error:
+        raise InputError(f"invalid JSON: {error}") from None
+    except RecursionError:
+        raise InputError("nesting too deep") from None
+
+
+def _reject_constant(name):
+    raise JSONError(f"{name} is not JSON")
+
+
+def gate_names():
+    return tuple(_MODULES)
+
+
+def load(name):
+    """The gate module for ``name``; ``KeyError`` for an unknown name."""
+    module_name = _MODULES[name]
+    module = sys.modules.get(module_name)
+    if module is None:
+        __import__(module_name)
+        module = sys.modules[module_name]
+    return module
+
+
+def run_gate(name, value):
+    """Decide ``value`` (a parsed JSON value) with gate ``name``."""
+    return load(name).decide(value)
+
+
+def run_bytes(name, raw):
+    """Decide raw input bytes with gate ``name``, exactly as the CLI does."""
+    return load(name).run(raw)
+
+
+def run_cli(name, source):
+    """The fast path of ``baton gate NAME [FILE|-]``: returns the exit status, or ``None``
+    to let the full CLI handle (and explain) anything unusual."""
+    if name not in _MODULES:
+        return None
+    module = load(name)
+    limit = getattr(module, "MAX_INPUT_BYTES", 1 << 20)
+    try:
+        if source == "-":
+            raw = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(source, "rb") as handle:
+                raw = handle.read(limit + 1)
+    except OSError:
+        return None
+    decision = module.run(raw)
+    sys.stdout.write(decision.text)
+    sys.stdout.flush()
+    return decision.exit_code

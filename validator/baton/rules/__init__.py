@@ -1,0 +1,101 @@
+"""The semantic rules: one small function per rule, registered with its code, severity,
+requirement id and fix hint. The validator runs every rule registered for an artifact kind
+after the schema check; cross-file rules run on a whole handoff directory.
+
+Writing a rule::
+
+    @rule("checkpoint", "checkpoint.auto_on_leaf", requirement="CKP-012",
+          summary="`auto` status only on containers with children",
+          hint="give the item children, or a concrete status such as `pending`")
+    def _auto_on_leaf(artifact):
+        for path, item in walk_items(artifact.data):
+            if item.get("status") == "auto" and not item.get("items"):
+                yield Hit(path + ("status",), "`auto` on an item with no children")
+
+A rule receives an :class:`Artifact` whose data already passed loading and the schema (rules
+may still meet unexpected shapes when the schema check failed, and must not raise: the engine
+turns an exception into a ``rule.crashed`` finding, which tests treat as a defect).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from baton._findings import ERROR, WARNING
+
+
+@dataclass(frozen=True)
+class Hit:
+    """What a rule found: where (JSON path parts), what, and optionally a better hint."""
+
+    path: tuple = ()
+    message: str = ""
+    hint: str | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """One loaded artifact as the rules see it."""
+
+    kind: str  # "checkpoint", "packet", "registry", "ack", "handoff", ...
+    file: str | None  # path as given, or None for stdin
+    data: object  # parsed JSON/YAML, or the packet's field mapping
+    text: str  # the decoded text
+    legacy: bool = False  # a vBRIEF-era checkpoint
+
+
+@dataclass(frozen=True)
+class Rule:
+    kind: str
+    code: str
+    severity: str
+    requirement: str
+    summary: str
+    hint: str
+    check: Callable[[Artifact], Iterable[Hit]] = field(compare=False)
+
+
+_RULES: dict[str, list[Rule]] = {}
+
+
+def rule(kind: str, code: str, *, requirement: str, summary: str, hint: str,
+         severity: str = ERROR):
+    """Register ``check`` as the rule ``code`` for artifacts of ``kind``."""
+    if severity not in (ERROR, WARNING):
+        raise ValueError(f"unknown severity {severity!r}")
+
+    def register(check):
+        entry = Rule(kind, code, severity, requirement, summary, hint, check)
+        existing = _RULES.setdefault(kind, [])
+        if any(r.code == code for r in existing):
+            raise ValueError(f"rule {code} registered twice")
+        existing.append(entry)
+        return check
+
+    return register
+
+
+_RULE_MODULES = ("checkpoint", "packet", "registry", "ack", "records", "crossfile")
+
+
+def _load_all() -> None:
+    import importlib
+
+    for name in _RULE_MODULES:
+        try:
+            importlib.import_module(f"baton.rules.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"baton.rules.{name}":
+                raise
+
+
+def rules_for(kind: str) -> list[Rule]:
+    _load_all()
+    return list(_RULES.get(kind, ()))
+
+
+def all_rules() -> list[Rule]:
+    _load_all()
+    return [r for rules in _RULES.values() for r in rules]
