@@ -77,7 +77,7 @@ def rule(kind: str, code: str, *, requirement: str, summary: str, hint: str,
     return register
 
 
-_RULE_MODULES = ("checkpoint", "packet", "registry", "ack", "records", "crossfile")
+_RULE_MODULES = ("checkpoint", "packet", "registry", "ack", "handoff", "receipt", "crossfile")
 
 
 def _load_all() -> None:
