@@ -391,3 +391,94 @@ def _type_name(value):
 
 def _shorten(text, limit=80):
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# ---------------------------------------------------------------------------------------------
+# Digest lists: ``<digest>  <file>`` lines, as b3sum and sha256sum write them
+
+
+def format_line(digest, name):
+    """One list line; a name holding a newline, CR or backslash is escaped and the line starts
+    with a backslash (the coreutils convention), so every name round-trips."""
+    if "\\" in name or "\n" in name or "\r" in name:
+        escaped = name.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+        return f"\\{digest}  {escaped}"
+    return f"{digest}  {name}"
+
+
+def parse_line(line):
+    """``"<digest>  <file>"`` -> ``(digest, file)``; ``digest.malformed_line`` otherwise.
+
+    The digest string itself is not checked here (see :func:`parse_digest`)."""
+    escaped = line.startswith("\\")
+    body = line[1:] if escaped else line
+    digest, space, rest = body.partition(" ")
+    if not digest or not space or rest[:1] not in (" ", "*") or not rest[1:]:
+        raise DigestError("not a `<digest>  <file>` line", code="digest.malformed_line",
+                          hint="write the digest, two spaces, then the file name")
+    name = rest[1:]
+    if escaped:
+        name = _unescape(name)
+    return digest, name
+
+
+def _unescape(name):
+    out = []
+    chars = iter(name)
+    for char in chars:
+        if char != "\\":
+            out.append(char)
+            continue
+        following = next(chars, "")
+        replacement = {"\\": "\\", "n": "\n", "r": "\r"}.get(following)
+        if replacement is None:
+            raise DigestError("an escaped file name holds an unknown escape",
+                              code="digest.malformed_line",
+                              hint="escape only \\\\, \\n and \\r in file names")
+        out.append(replacement)
+    return "".join(out)
+
+
+class CheckResult:
+    """The outcome of one list line: ``status`` is ``OK`` or ``FAILED``; ``code`` says why a
+    line failed (``digest.mismatch``, ``load.unreadable``, ``digest.unknown_algorithm``...)."""
+
+    __slots__ = ("line", "file", "status", "code", "expected", "actual", "message")
+
+    def __init__(self, line, file, code=None, expected=None, actual=None, message=None):
+        self.line = line
+        self.file = file
+        self.status = "OK" if code is None else "FAILED"
+        self.code = code
+        self.expected = expected
+        self.actual = actual
+        self.message = message
+
+    def to_dict(self):
+        return {name: getattr(self, name) for name in self.__slots__}
+
+
+def check_list(text, *, form=None):
+    """Verify every line of a digest list (``text``, a str) against the files it names.
+
+    Each file is hashed with the algorithm its line names, in the form its name (or ``form``)
+    selects. Blank lines are skipped; every other line gives one :class:`CheckResult`."""
+    results = []
+    for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            expected, name = parse_line(line)
+        except DigestError as error:
+            results.append(CheckResult(number, None, error.code, message=error.message))
+            continue
+        try:
+            algorithm, _ = parse_digest(expected)
+            actual = digest_file(name, algorithm, form=form)
+        except DigestError as error:
+            results.append(CheckResult(number, name, error.code, expected, message=error.message))
+            continue
+        code = None if actual == expected else "digest.mismatch"
+        message = None if code is None else "the file's digest differs from the listed one"
+        results.append(CheckResult(number, name, code, expected, actual, message))
+    return results
