@@ -20,6 +20,8 @@ ALGORITHMS = ("blake3", "sha256")
 DEFAULT_ALGORITHM = "blake3"
 #: The packet field that carries the digest and is left out of the bytes it covers.
 DIGEST_FIELD = "CHECKPOINT_DIGEST"
+#: A packet value continues on lines indented by exactly this (spec/packet.md).
+_CONTINUATION = "  "
 #: Every form a caller may ask for; artifact kinds map onto the first four.
 FORMS = ("jcs", "yaml", "packet", "raw")
 #: Longer than any real digest; a bound so hostile strings are rejected cheaply.
@@ -268,22 +270,24 @@ def _domain_error(code, what, parts, hint):
 def canonical_packet(text):
     """The canonical bytes of a continuation packet's text (a str).
 
-    Line breaks (CRLF, then lone CR) become LF; every line that starts with
-    ``CHECKPOINT_DIGEST:`` in column 0 is dropped, with the indented continuation lines that
-    follow it; spaces and tabs at the end of each line are dropped; trailing empty lines are
-    dropped; every remaining line ends with exactly one LF. The result is UTF-8."""
+    Line breaks (CRLF, then lone CR) become LF. The digest field is left out: every line that
+    starts with ``CHECKPOINT_DIGEST:`` in column 0, with the lines after it that are blank or
+    indented by two spaces (its continuation lines, in the packet grammar), up to the first
+    line that is neither. Spaces and tabs at the end of each line are dropped; trailing empty
+    lines are dropped; every remaining line ends with exactly one LF. The result is UTF-8."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     kept = []
     in_digest_field = False
     prefix = DIGEST_FIELD + ":"
     for line in lines:
+        line = line.rstrip(" \t")
         if line.startswith(prefix):
             in_digest_field = True
             continue
-        if in_digest_field and line[:1] in (" ", "\t"):
+        if in_digest_field and (not line or line.startswith(_CONTINUATION)):
             continue
         in_digest_field = False
-        kept.append(line.rstrip(" \t"))
+        kept.append(line)
     while kept and not kept[-1]:
         kept.pop()
     canonical = "".join(line + "\n" for line in kept)
