@@ -20,6 +20,8 @@ ALGORITHMS = ("blake3", "sha256")
 DEFAULT_ALGORITHM = "blake3"
 #: The packet field that carries the digest and is left out of the bytes it covers.
 DIGEST_FIELD = "CHECKPOINT_DIGEST"
+#: The registry attempt field that records the continue checkpoint's digest beside the packet's.
+CONTINUE_DIGEST_FIELD = "continue_checkpoint_digest"
 #: A packet value continues on lines indented by exactly this (spec/packet.md).
 _CONTINUATION = "  "
 #: Every form a caller may ask for; artifact kinds map onto the first four.
@@ -313,36 +315,49 @@ def canonical_bytes(raw, form, *, source=None):
         first = findings[0]
         raise DigestError(first.message, code=first.code, hint=first.hint)
     if form == "packet":
-        return canonical_packet(loaded.text)
+        return canonical_packet(packet_text(loaded.text, source))
     return canonical_json(loaded.data)
+
+
+def packet_text(text, source=None):
+    """A packet's text form: a JSON projection is rendered to text first, so both forms of one
+    packet have one digest."""
+    from baton import _packet
+
+    if not _packet.is_projection(text):
+        return text
+    from baton._loading import load_bytes
+
+    loaded, findings = load_bytes(text.encode("utf-8"), source=source, syntax="json")
+    if loaded is None:
+        first = findings[0]
+        raise DigestError(first.message, code=first.code, hint=first.hint)
+    if not isinstance(loaded.data, dict):
+        raise DigestError("the packet projection is not a JSON object", code="load.syntax",
+                          hint="write the projection as one JSON object")
+    return _packet.render(_packet.from_projection(loaded.data).fields)
 
 
 # ---------------------------------------------------------------------------------------------
 # Artifacts and files
 
-#: File names (lowercase) of the artifacts hashed in a canonical form; any other file is raw.
-_FORM_BY_NAME = {
-    "continue.xbrief.json": "jcs",
-    "continue.vbrief.json": "jcs",
-    "registry.json": "jcs",
-    "registry.yaml": "yaml",
-    "registry.yml": "yaml",
-    "ack.json": "jcs",
-    "handoff.json": "jcs",
-}
-_PACKET_SUFFIXES = (".packet.txt",)
+#: The canonical form of each artifact kind (:mod:`baton._detect` names the kinds).
+_FORM_BY_KIND = {"checkpoint": "jcs", "ack": "jcs", "handoff": "jcs", "registry": "jcs",
+                 "packet": "packet"}
 
 
 def form_for_name(name):
-    """The canonical form Baton applies to a file called ``name``: an artifact's, else raw."""
-    import os
+    """The canonical form Baton applies to a file called ``name``: its artifact kind's (a YAML
+    registry's is ``yaml``), and ``raw`` for a file that is no artifact."""
+    from baton import _detect
+    from baton._loading import syntax_for
 
-    base = os.path.basename(name).lower()
-    if base in _FORM_BY_NAME:
-        return _FORM_BY_NAME[base]
-    if base.endswith(_PACKET_SUFFIXES) or base == "packet.txt":
-        return "packet"
-    return "raw"
+    kind = _detect.by_filename(name)
+    if kind is None:
+        return "raw"
+    if kind.name == "registry" and syntax_for(name) == "yaml":
+        return "yaml"
+    return _FORM_BY_KIND.get(kind.name, "jcs")
 
 
 def digest_file(path, algorithm=DEFAULT_ALGORITHM, *, form=None):

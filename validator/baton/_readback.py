@@ -26,16 +26,7 @@ def _load(path, syntax):
 def packet_text(path):
     """The packet's text; a JSON projection (``continuation.packet.json``) is rendered to the
     text form first, so both forms of one packet have one digest."""
-    from baton import _packet
-
-    text = _load(path, "text").text
-    if not _packet.is_projection(text):
-        return text
-    data = _loading.load_bytes(text.encode("utf-8"), source=path, syntax="json")[0]
-    if data is None or not isinstance(data.data, dict):
-        raise UnreadableInput(f"{path}: the packet projection is not a JSON object",
-                              code="load.syntax", hint="run `baton validate` on the packet")
-    return _packet.render(_packet.from_projection(data.data).fields)
+    return _digest.packet_text(_load(path, "text").text, path)
 
 
 def checkpoint_for(registry, registry_path, checkpoint_path=None):

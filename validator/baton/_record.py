@@ -18,7 +18,7 @@ from baton._errors import ConflictError, RefusedError, UnreadableInput
 ATTEMPTS = "attempts"
 RESTART_ID = "restart_id"
 CHECKPOINT_DIGEST = "checkpoint_digest"
-CONTINUE_DIGEST = "continue_digest"
+CONTINUE_DIGEST = _digest.CONTINUE_DIGEST_FIELD
 REVISION = "revision"
 
 
