@@ -49,6 +49,7 @@ OUTCOMES = (
     "load.non_finite",
     "load.too_deep",
     "load.yaml_tag",
+    "load.yaml_type",
     "load.empty",
 )
 
