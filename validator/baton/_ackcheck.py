@@ -43,10 +43,8 @@ RULES = (
      "the packet changed after its digest was written: register a new attempt"),
     ("ack.registry_digest_mismatch", "ACK-108", "the attempt's registered digest is the packet's digest now",
      "the packet changed after registration: register a new attempt"),
-    ("ack.digest_malformed", "ACK-109", "every digest compared is a well-formed digest string",
-     "write digests as blake3:<64 lowercase hex>"),
-    ("ack.digest_unverifiable", "ACK-109", "every digest compared uses an algorithm Baton verifies",
-     "use blake3 (or sha256)"),
+    ("ack.digest_unconfirmed", "ACK-109", "every digest compared is well-formed and verifiable",
+     "write digests as blake3:<64 lowercase hex> (or sha256)"),
     ("ack.checkpoint_changed", "ACK-110", "the continue checkpoint is the one the attempt registered",
      "the checkpoint changed since registration: render a new packet and attempt"),
     ("ack.stale", "ACK-111", "the ACK was read after the attempt and the checkpoint's last write",
@@ -65,9 +63,10 @@ RULES = (
 CODES = tuple(code for code, *_ in RULES)
 #: The codes a handoff folder reports (no workspace, no clock; the packet-side and
 #: registry-side digests have their own cross-file rules).
+#: (``ack.digest_unconfirmed`` too: each file's own rules report a malformed or unverifiable digest.)
 FOLDER_CODES = tuple(code for code in CODES if code not in (
     "ack.packet_digest_mismatch", "ack.registry_digest_mismatch", "ack.checkpoint_changed",
-    "ack.read_in_future", "ack.checkout_mismatch", "ack.dirty_mismatch"))
+    "ack.digest_unconfirmed", "ack.read_in_future", "ack.checkout_mismatch", "ack.dirty_mismatch"))
 #: Parts of the readback a caller may leave out; each is then reported as skipped.
 SKIPPABLE = ("checkout", "dirty_artifacts", "checkpoint", "clock")
 
@@ -120,7 +119,7 @@ class Verdict:
         return _EXIT[self.outcome]
 
     def to_dict(self, *, details=False):
-        out = {"outcome": self.outcome, "codes": self.codes, "skipped": list(self.skipped)}
+        out = {"outcome": self.outcome, "codes": self.codes, "skipped": sorted(set(self.skipped))}
         if details:
             out["failures"] = [failure.to_dict() for failure in self.failures]
         return out
@@ -269,10 +268,10 @@ class _Check:
         if problem == "digest.mismatch":
             self.fail(code, field, f"{label} {stated} is not the digest of {what}")
         elif problem == "digest.unknown_algorithm":
-            self.fail("ack.digest_unverifiable", field,
+            self.fail("ack.digest_unconfirmed", field,
                       f"{label} {stated} uses an algorithm Baton cannot verify")
         else:
-            self.fail("ack.digest_malformed", field, f"{label} {stated!r} is not a digest string")
+            self.fail("ack.digest_unconfirmed", field, f"{label} {stated!r} is not a digest string")
 
     def continue_checkpoint(self):
         stated = self.attempt.get(CONTINUE_DIGEST) if self.attempt else None
