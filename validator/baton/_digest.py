@@ -205,18 +205,47 @@ def canonical_json(value):
 
     Raises :class:`DigestError` with the JSON path of the first value JCS cannot represent:
     ``digest.non_finite`` (NaN, Infinity), ``digest.integer_range`` (an integer beyond
-    +/-(2**53 - 1)), ``digest.lone_surrogate`` (a string that is not Unicode text),
-    ``digest.key_type`` (a non-string key), ``digest.value_type`` (a value that is no JSON type)
-    or ``digest.too_deep``."""
-    _check_jcs_domain(value)
+    +/-(2**53 - 1) that reading as a double would change: see :func:`_double_for`),
+    ``digest.lone_surrogate`` (a string that is not Unicode text), ``digest.key_type`` (a
+    non-string key), ``digest.value_type`` (a value that is no JSON type) or
+    ``digest.too_deep``."""
+    if _check_jcs_domain(value):
+        value = _big_integers_as_doubles(value)
     import rfc8785
 
     return rfc8785.dumps(value)
 
 
+def _double_for(number):
+    """The double an integer beyond the safe range stands for, or ``None`` when reading it as a
+    double would change it. JCS reads every number as a double, so such an integer is accepted
+    exactly when it is the JCS spelling of a double (``9007199254740992``,
+    ``100000000000000000000``): then canonical bytes always read back to themselves."""
+    import rfc8785
+
+    try:
+        double = float(number)
+        return double if rfc8785.dumps(double) == str(number).encode("ascii") else None
+    except (OverflowError, rfc8785.CanonicalizationError):
+        return None
+
+
+def _big_integers_as_doubles(node):
+    if isinstance(node, dict):
+        return {key: _big_integers_as_doubles(child) for key, child in node.items()}
+    if isinstance(node, (list, tuple)):
+        return [_big_integers_as_doubles(child) for child in node]
+    if isinstance(node, int) and not isinstance(node, bool) and not -MAX_SAFE_INTEGER <= node <= MAX_SAFE_INTEGER:
+        return _double_for(node)
+    return node
+
+
 def _check_jcs_domain(value):
+    """Raise for the first value JCS cannot represent; answer whether an integer beyond the
+    safe range (but the spelling of a double) was met."""
     from baton._loading import MAX_DEPTH
 
+    big_integers = False
     stack = [(value, (), 1)]
     while stack:
         node, parts, depth = stack.pop()
@@ -229,10 +258,12 @@ def _check_jcs_domain(value):
             _check_text(node, parts)
         elif isinstance(node, int):
             if not -MAX_SAFE_INTEGER <= node <= MAX_SAFE_INTEGER:
-                raise _domain_error(
-                    "digest.integer_range",
-                    "is an integer beyond 2**53 - 1 in magnitude, which JSON numbers cannot hold exactly",
-                    parts, "write large integers as strings")
+                if _double_for(node) is None:
+                    raise _domain_error(
+                        "digest.integer_range",
+                        "is an integer beyond 2**53 - 1 in magnitude that a JSON number (a double) "
+                        "cannot hold as written", parts, "write large integers as strings")
+                big_integers = True
         elif isinstance(node, float):
             if node != node or node in (float("inf"), float("-inf")):
                 raise _domain_error("digest.non_finite", f"is {node!r}, which JSON cannot represent",
@@ -252,6 +283,7 @@ def _check_jcs_domain(value):
         else:
             raise _domain_error("digest.value_type", f"is a {_type_name(node)}, which is no JSON type",
                                 parts, "use only strings, numbers, booleans, null, arrays and objects")
+    return big_integers
 
 
 def _check_text(text, parts):
