@@ -129,9 +129,7 @@ def _print_canonical(name, form):
         data = _canonical_stdin(form) if form not in (None, "raw") else sys.stdin.buffer.read()
     else:
         data = _digest.canonical_file(name, form=form)
-    stdout = click.get_binary_stream("stdout")
-    stdout.write(data)
-    stdout.flush()
+    click.echo(data, nl=False)
 
 
 def _check(list_name, form, output_format):
