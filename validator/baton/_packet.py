@@ -120,10 +120,10 @@ def parse(text: str) -> Parsed:
             fields.append(Field(key, canonical_value("\n".join(lines)), key_line))
 
     for number, line in enumerate(text.split("\n"), start=1):
-        bad = _FORBIDDEN.search(line)
-        if bad:
+        bad = forbidden_char(line)
+        if bad is not None:
             problems.append(Problem("packet.control_char", number,
-                                    f"line {number} holds the control character U+{ord(bad.group()):04X}"))
+                                    f"line {number} holds the control character U+{ord(bad):04X}"))
         if not line.strip():
             blanks += 1
             continue
@@ -147,6 +147,13 @@ def parse(text: str) -> Parsed:
         lines = [(match.group(2) or "").rstrip(" \t")]
     close()
     return Parsed(tuple(fields), tuple(problems))
+
+
+def forbidden_char(text: str) -> str | None:
+    """The first character ``text`` must not hold (a control character other than tab and line
+    feed, or a bidirectional override), or None."""
+    found = _FORBIDDEN.search(text)
+    return found.group() if found else None
 
 
 def _unreadable(number: int, line: str) -> str:
