@@ -21,9 +21,8 @@ _TIMESTAMP = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z")
 _TIMESTAMP_NO_OFFSET = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\Z")
 _EXTENSION_KEY = re.compile(r"x-[a-z0-9-]+/")
-_LOWER_HEX = re.compile(r"[0-9a-f]+\Z")
+# The schema's digest pattern (defs.schema.json): what passes it is the rules' to judge.
 _DIGEST_GRAMMAR = re.compile(r"[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+\Z")
-_DIGEST_HEX_LENGTH = {"blake3": 64, "sha256": 64}
 _DIGEST_MAX = 1024
 
 
@@ -162,9 +161,11 @@ def timestamp_problem(value) -> str | None:
 def timestamp_hits(data, is_timestamp_key: Callable[[str], bool],
                    skip: Callable[[str], bool] = lambda key: False) -> Iterator[Hit]:
     """A hit for every member whose name ``is_timestamp_key`` accepts and whose string value
-    is not a real date-time with an offset."""
+    has the timestamp form (with an offset) but names no real moment. The form itself is the
+    schema's to report, so it is never reported twice."""
     for path, key, value in walk(data, skip=skip):
-        if isinstance(key, str) and is_timestamp_key(key):
+        if isinstance(key, str) and is_timestamp_key(key) and isinstance(value, str) \
+                and _TIMESTAMP.match(value):
             problem = timestamp_problem(value)
             if problem:
                 yield Hit(path, f"{key} {problem}")
@@ -175,14 +176,14 @@ def ends_in_at(key: str) -> bool:
     return key.endswith("_at") or key in ("last_readback", "since")
 
 
-def register_timestamp_rule(kind: str, requirement: str,
-                            is_timestamp_key: Callable[[str], bool] = ends_in_at,
+def register_timestamp_rule(kind: str, is_timestamp_key: Callable[[str], bool] = ends_in_at,
                             skip: Callable[[str], bool] = lambda key: False) -> None:
-    """Register ``<kind>.timestamp`` for ``kind``."""
+    """Register ``<kind>.timestamp`` for ``kind``: timestamps name real moments (GEN-004; the
+    schemas state the form and the offset)."""
 
-    @rule(kind, f"{kind}.timestamp", requirement=requirement,
-          summary="every timestamp is a real date-time with an explicit offset",
-          hint="write RFC 3339 with an offset, e.g. 2026-10-14T09:15:00+02:00 or ...Z for UTC")
+    @rule(kind, f"{kind}.timestamp", requirement="GEN-004",
+          summary="every timestamp is a real calendar date and time",
+          hint="write a real date and time in RFC 3339, e.g. 2026-10-14T09:15:00+02:00")
     def _timestamps(artifact: Artifact):
         yield from timestamp_hits(artifact.data, is_timestamp_key, skip)
 
@@ -191,17 +192,20 @@ def register_timestamp_rule(kind: str, requirement: str,
 
 def digest_problem(value) -> tuple[str, str] | None:
     """``("malformed" | "unverifiable", message)`` for a digest string, or None when it is a
-    verifiable digest. Non-strings are the schema's to report (None)."""
-    if not isinstance(value, str):
+    verifiable digest. Non-strings and strings outside the digest grammar are the schema's to
+    report (None), so no digest is reported twice; the algorithms Baton knows are
+    :mod:`baton._digest`'s."""
+    if not isinstance(value, str) or len(value) > _DIGEST_MAX or not _DIGEST_GRAMMAR.match(value):
         return None
-    if len(value) > _DIGEST_MAX or not _DIGEST_GRAMMAR.match(value):
-        return "malformed", "is not a digest of the form <algorithm>:<encoded>"
-    algorithm, _, encoded = value.partition(":")
-    length = _DIGEST_HEX_LENGTH.get(algorithm)
-    if length is None:
-        return "unverifiable", f"uses the algorithm {algorithm!r}, which Baton cannot verify"
-    if len(encoded) != length or not _LOWER_HEX.match(encoded):
-        return "malformed", f"is not {length} lowercase hex characters, as a {algorithm} digest is"
+    from baton._digest import DigestError, parse_digest
+
+    try:
+        parse_digest(value)
+    except DigestError as error:
+        algorithm = value.partition(":")[0]
+        if error.code == "digest.unknown_algorithm":
+            return "unverifiable", f"uses the algorithm {algorithm!r}, which Baton cannot verify"
+        return "malformed", f"is not the 64 lowercase hex characters a {algorithm} digest is"
     return None
 
 
@@ -218,7 +222,7 @@ def register_digest_rules(kind: str, locate: Callable[[Artifact], Iterator[tuple
                 yield Hit(path, f"the digest {problem[1]}", line=line)
 
     @rule(kind, f"{kind}.digest_malformed", requirement=requirement_form,
-          summary="digest strings are `blake3:` or `sha256:` with 64 lowercase hex characters",
+          summary="`blake3` and `sha256` digests carry 64 lowercase hex characters",
           hint="recompute the digest with `baton digest` and copy it whole")
     def _malformed(artifact: Artifact):
         yield from hits(artifact, "malformed")

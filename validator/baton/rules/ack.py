@@ -1,5 +1,5 @@
-"""Semantic rules of the ACK artifact's shape (spec/ack.md): the TAKEOVER report and only it
-carries the takeover readback, naming the target as owner; source and target differ; the
+"""Semantic rules of the ACK artifact's shape (spec/ack.md): a takeover readback names the
+target as owner; source and target differ; the
 dirty-artifact fingerprint names each relative path once; digests, timestamps and the spec
 version. Checking an ACK against a fresh readback of packet, registry and checkout is the
 ACK gate's work, not these rules'.
@@ -19,7 +19,7 @@ from baton.rules._shared import (
 KIND = "ack"
 
 register_version_rules(KIND, top_level_version)
-register_timestamp_rule(KIND, "ACK-013")
+register_timestamp_rule(KIND)
 
 
 def _fields(data) -> dict:
@@ -54,26 +54,6 @@ def _same(artifact: Artifact):
     source, target = data.get("source_id"), data.get("target_id")
     if isinstance(source, str) and not blank(source) and source == target:
         yield Hit(("target_id",), "target_id is the source session itself")
-
-
-@rule(KIND, "ack.takeover_missing", requirement="ACK-009",
-      summary="a TAKEOVER report carries the takeover readback",
-      hint="add the `takeover` object read back from the ownership record, "
-           "or report READY_READONLY")
-def _takeover_missing(artifact: Artifact):
-    data = _fields(artifact.data)
-    if data.get("status") == "TAKEOVER" and not isinstance(data.get("takeover"), dict):
-        yield Hit(("takeover",) if "takeover" in data else (),
-                  "a TAKEOVER report without a takeover readback")
-
-
-@rule(KIND, "ack.takeover_unexpected", requirement="ACK-010",
-      summary="a READY_READONLY ACK carries no takeover readback",
-      hint="remove `takeover`: a read-only target owns nothing yet")
-def _takeover_unexpected(artifact: Artifact):
-    data = _fields(artifact.data)
-    if data.get("status") == "READY_READONLY" and "takeover" in data:
-        yield Hit(("takeover",), "a READY_READONLY ACK claims a takeover readback")
 
 
 @rule(KIND, "ack.takeover_owner", requirement="ACK-011",

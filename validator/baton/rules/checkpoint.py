@@ -1,7 +1,7 @@
 """Semantic rules of the continue checkpoint (spec/checkpoint.md): the Continue-Here
 conventions (completed and pending items, `Decisions`, `Hazards`, the resume point), the xBRIEF
 rules JSON Schema cannot state (unique ids, edges forming a DAG, `auto` only on containers
-with children), the Baton block (present, its next action, its evidence, consumed or not),
+with children), the Baton block (its next action, its evidence, consumed or not),
 the file name, the legacy vBRIEF form, timestamps, secrets and the spec version.
 
 Other tools' extension blocks (``x-<token>/...``) are never entered: xBRIEF forbids
@@ -109,21 +109,9 @@ register_version_rules(
     if block(data) is not None and "baton_version" in block(data) else None)
 
 register_timestamp_rule(
-    KIND, "CKP-019",
+    KIND,
     is_timestamp_key=lambda key: key in XBRIEF_TIMESTAMPS or key.endswith("_at") or key == "since",
     skip=lambda key: is_foreign_extension(key) or key == "metadata")
-
-
-@rule(KIND, "checkpoint.block_missing", requirement="CKP-006",
-      summary="the root carries the `x-baton/checkpoint` block",
-      hint='add the "x-baton/checkpoint" block with the session identity '
-           "(`baton init` writes one); without it a fresh session cannot resume")
-def _block_missing(artifact: Artifact):
-    if isinstance(artifact.data, dict) and block(artifact.data) is None:
-        if BLOCK in artifact.data:
-            yield Hit((BLOCK,), f"{BLOCK} is not an object")
-        else:
-            yield Hit((), f"the checkpoint has no {BLOCK} block")
 
 
 @rule(KIND, "checkpoint.file_name", requirement="CKP-002",

@@ -2,9 +2,14 @@
 form ``continuation.packet.txt`` (read with :mod:`baton._packet`, so findings carry line
 numbers) and the JSON projection ``continuation.packet.json``.
 
-Grammar rules (syntax, line endings, control characters, order, duplicates) concern the text
-form only: a JSON object has no order, and the loader already refuses duplicate members.
-Paths name the projection member of the field concerned (``$.restart_id``) in both forms.
+The grammar's own problems (``packet.syntax``, ``packet.line_ending``, ``packet.control_char``)
+come from :func:`baton._packet.parse` and the validator reports them; the rules here start
+from the fields. Presence, emptiness and the forms of GOAL_ID, RESTART_ID and CHECKPOINT_DIGEST are
+stated by the projection's schema, which the validator applies to both forms; the rules add
+what a schema cannot see: unknown keys (a projection has no member for them), duplicates and
+order (text form only), the size and word bounds, secrets, and digests in a known algorithm
+with the wrong encoding. Paths name the projection member of the field concerned
+(``$.restart_id``) in both forms.
 """
 
 from __future__ import annotations
@@ -23,8 +28,6 @@ MAX_BYTES = 64 * 1024
 #: Above this many words a packet is flagged: the protocol aims for one to two thousand.
 WORD_BOUND = 2000
 
-_RESTART_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}\Z")
-_IDENTIFIER_MAX = 512
 _KEY_SHAPE = re.compile(r"[^A-Z0-9]")
 
 
@@ -47,14 +50,6 @@ def _path(key: str) -> tuple:
     return (member,) if member else ()
 
 
-def _problems(artifact: Artifact, code: str):
-    parsed, projection = read(artifact)
-    if not projection:
-        for problem in parsed.problems:
-            if problem.code == code:
-                yield Hit((), problem.message, line=problem.line)
-
-
 def _at(parsed: _packet.Parsed, key: str) -> tuple[str | None, int | None]:
     field = parsed.first(key)
     return (field.value, field.line) if field else (None, None)
@@ -68,48 +63,6 @@ def _digests(artifact: Artifact):
     value, line = _at(read(artifact)[0], "CHECKPOINT_DIGEST")
     if value:
         yield ("checkpoint_digest",), value, line
-
-
-@rule(KIND, "packet.syntax", requirement="PKT-006",
-      summary="every line is `KEY: value`, a continuation indented by two spaces, or empty",
-      hint="start each field in column 0 as `KEY: value` and indent its further lines "
-           "by exactly two spaces")
-def _syntax(artifact: Artifact):
-    yield from _problems(artifact, "packet.syntax")
-
-
-@rule(KIND, "packet.line_ending", requirement="PKT-007",
-      summary="lines end with LF only",
-      hint="save the packet with LF line endings (no carriage returns)")
-def _line_ending(artifact: Artifact):
-    yield from _problems(artifact, "packet.line_ending")
-
-
-@rule(KIND, "packet.control_char", requirement="PKT-008",
-      summary="no control characters other than tab, and no bidirectional overrides",
-      hint="remove the control character; packets are plain text")
-def _control_char(artifact: Artifact):
-    parsed, projection = read(artifact)
-    if not projection:
-        yield from _problems(artifact, "packet.control_char")
-        return
-    for key, value in parsed.values().items():
-        char = _packet.forbidden_char(value)
-        if char is not None:
-            yield Hit(_path(key), f"{key} holds the control character U+{ord(char):04X}")
-
-
-@rule(KIND, "packet.missing_field", requirement="PKT-002",
-      summary="all twelve fields are present",
-      hint="write every field; a field with nothing to say states that (e.g. `LIVE_WORK: none`)")
-def _missing(artifact: Artifact):
-    parsed, projection = read(artifact)
-    if projection:
-        return  # the projection's schema requires every member
-    present = {field.key for field in parsed.fields}
-    for key in _packet.KEYS:
-        if key not in present:
-            yield Hit(_path(key), f"the field {key} is missing")
 
 
 @rule(KIND, "packet.unknown_field", requirement="PKT-004",
@@ -160,42 +113,6 @@ def _order(artifact: Artifact):
             yield Hit(_path(field.key), f"{field.key} comes after {latest}", line=field.line)
         else:
             latest = field.key
-
-
-@rule(KIND, "packet.empty_field", requirement="PKT-005",
-      summary="no field is empty",
-      hint="state the value; when there is nothing, say so (`none`, `unknown`)")
-def _empty(artifact: Artifact):
-    parsed, projection = read(artifact)
-    if projection:
-        return  # the projection's schema requires text in every member
-    for field in parsed.fields:
-        if field.key in _packet.MEMBER_BY_KEY and not field.value.strip():
-            yield Hit(_path(field.key), f"{field.key} is empty", line=field.line)
-
-
-@rule(KIND, "packet.goal_id", requirement="PKT-010",
-      summary="GOAL_ID is one line of at most 512 characters",
-      hint="write the goal's stable id on the GOAL_ID line, exactly as in the registry")
-def _goal_id(artifact: Artifact):
-    parsed, _ = read(artifact)
-    value, line = _at(parsed, "GOAL_ID")
-    if value and ("\n" in value or len(value) > _IDENTIFIER_MAX):
-        yield Hit(("goal_id",), "GOAL_ID is not a single line of at most 512 characters",
-                  line=line)
-
-
-@rule(KIND, "packet.restart_id", requirement="PKT-011",
-      summary="RESTART_ID is a restart id: a letter or digit, then up to 127 of "
-              "letters, digits, `.`, `_`, `:`, `-`",
-      hint="write the attempt's registered restart id, e.g. rst-20261014-0915-parser")
-def _restart_id(artifact: Artifact):
-    parsed, projection = read(artifact)
-    if projection:
-        return  # the projection's schema states the form
-    value, line = _at(parsed, "RESTART_ID")
-    if value and not _RESTART_ID.match(value):
-        yield Hit(("restart_id",), "RESTART_ID is not a restart id", line=line)
 
 
 register_digest_rules(KIND, _digests)

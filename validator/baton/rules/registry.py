@@ -111,7 +111,7 @@ _BEFORE_TAKEOVER = _BEFORE_COMMIT + ("committed",)
 # -- rules -----------------------------------------------------------------------------------
 
 register_version_rules(KIND, top_level_version)
-register_timestamp_rule(KIND, "REG-027")
+register_timestamp_rule(KIND)
 
 
 def _digests(artifact: Artifact):
