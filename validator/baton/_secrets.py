@@ -27,10 +27,10 @@ _SHAPES = (
     ("an AWS access key id", r"(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Z0-9])"),
     ("a JSON Web Token", _EDGE + r"eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*"),
     ("a bearer credential", r"(?i:\bbearer)[ \t]+(?=[A-Za-z0-9._~+/-]*[0-9])[A-Za-z0-9._~+/-]{16,}=*"),
-    ("a cookie header", r"(?im:^[ \t>*-]*(?:set-)?cookie[ \t]*:[ \t]*[^\s=;]+=[^\s;]+)"),
+    ("a cookie header", r"(?i:(?<![a-z0-9-])(?:set-)?cookie[ \t]*:[ \t]*[^\s=;:]+=[^\s;]+)"),
     ("a password assignment",
-     r"(?i:\b(?:password|passwd|pwd|passphrase|api[_-]?key|secret[_-]?key|client[_-]?secret"
-     r"|access[_-]?token|auth[_-]?token|private[_-]?key))[ \t]*[:=][ \t]*[\"']?"
+     r"(?i:(?<![a-z0-9])(?:password|passwd|pwd|passphrase|api[_-]?key|secret[_-]?key|client[_-]?secret"
+     r"|access[_-]?token|auth[_-]?token|private[_-]?key)[a-z0-9_]{0,20})[ \t]*[:=][ \t]*[\"']?"
      r"(?![$<{%*]|\[REDACTED\]|(?i:redacted|none|null|unset|empty|changeme)\b)[^\s\"'<>]{6,}"),
 )
 _PATTERNS = tuple((label, re.compile(pattern)) for label, pattern in _SHAPES)

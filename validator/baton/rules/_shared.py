@@ -81,15 +81,15 @@ def parse_version(value) -> tuple[int, int] | None:
     return (int(match.group(1)), int(match.group(2))) if match else None
 
 
-def register_version_rules(kind: str, locate: Callable[[object], tuple[tuple, object] | None],
+def register_version_rules(kind: str, locate: Callable[[Artifact], tuple[tuple, object] | None],
                            requirement_minor: str = "VER-004",
                            requirement_major: str = "VER-005") -> None:
-    """Register the two version rules for ``kind``. ``locate(data)`` returns the path and value
-    of the artifact's ``baton_version``, or None where the artifact carries none (the schema
-    reports a missing one)."""
+    """Register the two version rules for ``kind``. ``locate(artifact)`` returns the path and
+    value of the artifact's ``baton_version``, or None where the artifact carries none (the
+    schema reports a missing one)."""
 
     def versions(artifact: Artifact):
-        found = locate(artifact.data)
+        found = locate(artifact)
         if found is None:
             return None
         path, value = found
@@ -121,8 +121,9 @@ def _format(version: tuple[int, int]) -> str:
     return f"{version[0]}.{version[1]}"
 
 
-def top_level_version(data) -> tuple[tuple, object] | None:
+def top_level_version(artifact: Artifact) -> tuple[tuple, object] | None:
     """``locate`` for artifacts that carry ``baton_version`` at the top level."""
+    data = artifact.data
     if isinstance(data, dict) and "baton_version" in data:
         return ("baton_version",), data["baton_version"]
     return None

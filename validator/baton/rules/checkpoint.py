@@ -104,9 +104,12 @@ def next_pending(data) -> tuple[tuple, dict] | None:
 
 # -- rules -----------------------------------------------------------------------------------
 
-register_version_rules(
-    KIND, lambda data: ((BLOCK, "baton_version"), block(data)["baton_version"])
-    if block(data) is not None and "baton_version" in block(data) else None)
+def _version(artifact: Artifact):
+    own = block(artifact.data)
+    return ((BLOCK, "baton_version"), own["baton_version"]) if own and "baton_version" in own else None
+
+
+register_version_rules(KIND, _version)
 
 register_timestamp_rule(
     KIND,

@@ -55,8 +55,9 @@ def _at(parsed: _packet.Parsed, key: str) -> tuple[str | None, int | None]:
     return (field.value, field.line) if field else (None, None)
 
 
-register_version_rules(KIND, lambda data: top_level_version(data)
-                       if isinstance(data, dict) and data.get("kind") == KIND else None)
+# Only the projection carries a version: the text form's twelve keys are the protocol itself.
+register_version_rules(KIND, lambda artifact: top_level_version(artifact)
+                       if read(artifact)[1] else None)
 
 
 def _digests(artifact: Artifact):

@@ -68,44 +68,33 @@ def _committed_epoch(attempt: dict):
     return epoch if isinstance(epoch, int) and not isinstance(epoch, bool) else None
 
 
-# What each attempt state requires of its step records: (description, predicate).
+# The step records, in transfer order: (what a state needs, test).
+_CONFIRMED = ("creation confirmed", lambda a: _creation_status(a) == "confirmed")
+_MATCHED = ("an ACK that matched", _ack_matched)
+_COMMITTED = ("an ownership commit", lambda a: _record(a, "ownership") is not None)
+_TAKEN_OVER = ("a verified takeover readback", _takeover_verified)
+_NO_ACK = ("no ACK", lambda a: a.get("ack") is None)
+_NO_COMMIT = ("no ownership commit", lambda a: a.get("ownership") is None)
+_NO_TAKEOVER = ("no takeover readback", lambda a: a.get("takeover") is None)
+_NOT_ARCHIVING = ("archive NOT_STARTED", lambda a: _archive_status(a) == "NOT_STARTED")
+
+# What each attempt state requires: every step up to the one it names, none after it.
 _STATE_NEEDS = {
-    "registered": (
-        ("creation not_sent", lambda a: _creation_status(a) == "not_sent"),
-        ("no ACK", lambda a: a.get("ack") is None),
-    ),
-    "creation_unknown": (
-        ("creation unknown", lambda a: _creation_status(a) == "unknown"),
-        ("no ACK", lambda a: a.get("ack") is None),
-    ),
-    "created": (
-        ("creation confirmed", lambda a: _creation_status(a) == "confirmed"),
-        ("no matching ACK", lambda a: not _ack_matched(a)),
-    ),
-    "acknowledged": (
-        ("creation confirmed", lambda a: _creation_status(a) == "confirmed"),
-        ("an ACK that matched", _ack_matched),
-        ("no ownership commit", lambda a: a.get("ownership") is None),
-    ),
-    "committed": (
-        ("an ownership commit", lambda a: _record(a, "ownership") is not None),
-        ("no takeover readback", lambda a: a.get("takeover") is None),
-    ),
-    "taken_over": (
-        ("a verified takeover readback", _takeover_verified),
-        ("archive not yet ARCHIVED", lambda a: _archive_status(a) != "ARCHIVED"),
-    ),
-    "completed": (
-        ("a verified takeover readback", _takeover_verified),
-        ("archive ARCHIVED", lambda a: _archive_status(a) == "ARCHIVED"),
-    ),
-    "abandoned": (
-        ("no ownership commit", lambda a: a.get("ownership") is None),
-    ),
+    "registered": (("creation not_sent", lambda a: _creation_status(a) == "not_sent"),
+                   _NO_ACK, _NO_COMMIT, _NO_TAKEOVER, _NOT_ARCHIVING),
+    "creation_unknown": (("creation unknown", lambda a: _creation_status(a) == "unknown"),
+                         _NO_ACK, _NO_COMMIT, _NO_TAKEOVER, _NOT_ARCHIVING),
+    "created": (_CONFIRMED, ("no matching ACK", lambda a: not _ack_matched(a)),
+                _NO_COMMIT, _NO_TAKEOVER, _NOT_ARCHIVING),
+    "acknowledged": (_CONFIRMED, _MATCHED, _NO_COMMIT, _NO_TAKEOVER, _NOT_ARCHIVING),
+    "committed": (_CONFIRMED, _MATCHED, _COMMITTED, _NO_TAKEOVER, _NOT_ARCHIVING),
+    "taken_over": (_CONFIRMED, _MATCHED, _COMMITTED, _TAKEN_OVER,
+                   ("archive not yet ARCHIVED", lambda a: _archive_status(a) != "ARCHIVED")),
+    "completed": (_CONFIRMED, _MATCHED, _COMMITTED, _TAKEN_OVER,
+                  ("archive ARCHIVED", lambda a: _archive_status(a) == "ARCHIVED")),
+    # An attempt may stop at any step before the commit; after it, the target owns the work.
+    "abandoned": (_NO_COMMIT,),
 }
-# States before an ownership commit may not carry the later records either.
-_BEFORE_COMMIT = ("registered", "creation_unknown", "created", "acknowledged", "abandoned")
-_BEFORE_TAKEOVER = _BEFORE_COMMIT + ("committed",)
 
 
 # -- rules -----------------------------------------------------------------------------------
@@ -152,10 +141,6 @@ def _attempt_state(artifact: Artifact):
         if needs is None:
             continue
         missing = [what for what, holds in needs if not holds(attempt)]
-        if state in _BEFORE_COMMIT and attempt.get("takeover") is not None:
-            missing.append("no takeover readback")
-        if state in _BEFORE_TAKEOVER and _archive_status(attempt) not in (None, "NOT_STARTED"):
-            missing.append("archive NOT_STARTED")
         if missing:
             yield Hit(("attempts", index, "state"),
                       f"state {state} needs {', '.join(missing)}")
