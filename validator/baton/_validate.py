@@ -84,11 +84,8 @@ def validate_bytes(raw: bytes, kind: str | None, name: str | None = None, *,
     in findings and for detection (default ``<stdin>``)."""
     _check_kind(kind)
     source = name or STDIN
-    if len(raw) > limit:
-        outcome = _Outcome(source, findings=[too_large(source, limit)])
-    else:
-        outcome = check_document(raw, file=source, filename=name, kind=kind)
-    return _report([outcome], named={source})
+    return _report([check_bytes(raw, file=source, filename=name, kind=kind, limit=limit)],
+                   named={source})
 
 
 def validate_paths(paths, kind: str | None = None, *, limit: int = DEFAULT_MAX_BYTES) -> Report:
@@ -118,6 +115,14 @@ def validate_paths(paths, kind: str | None = None, *, limit: int = DEFAULT_MAX_B
 
 
 # -- one document -------------------------------------------------------------------------
+
+
+def check_bytes(raw: bytes, *, file: str, filename: str | None, kind: str | None,
+                syntax: str | None = None, limit: int = DEFAULT_MAX_BYTES) -> _Outcome:
+    """:func:`check_document` within the size bound."""
+    if len(raw) > limit:
+        return _Outcome(file, findings=[too_large(file, limit)])
+    return check_document(raw, file=file, filename=filename, kind=kind, syntax=syntax)
 
 
 def check_document(raw: bytes, *, file: str, filename: str | None, kind: str | None,
