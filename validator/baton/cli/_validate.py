@@ -49,7 +49,7 @@ def validate(paths, kind, output_format, color, strict, quiet):
     try:
         for path in dict.fromkeys(paths):
             if path == "-":
-                raw = click.get_binary_stream("stdin").read(DEFAULT_MAX_BYTES + 1)
+                raw = sys.stdin.buffer.read(DEFAULT_MAX_BYTES + 1)
                 report += validate_bytes(raw, kind)
             else:
                 report += validate_paths([path], kind)
