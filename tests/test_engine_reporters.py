@@ -138,13 +138,14 @@ def test_sarif_format_has_the_required_shape(mixed):
 def test_sarif_help_uri_points_at_the_requirement_anchor(monkeypatch):
     from baton.reporters import _links
 
-    monkeypatch.setattr(_links, "_pages", lambda: {"ACK-009": "spec/ack.md", "GEN-001": "spec/index.md"})
-    assert _links.anchor_url("ACK-009") == "https://spec.baton.dev/spec/ack/#ACK-009"
+    monkeypatch.setattr(_links, "_pages", lambda: {"ACK-009": ("spec/ack.md", "ack-009"),
+                                                   "GEN-001": ("spec/index.md", "GEN-001")})
+    assert _links.anchor_url("ACK-009") == "https://spec.baton.dev/spec/ack/#ack-009"
     assert _links.anchor_url("GEN-001") == "https://spec.baton.dev/spec/#GEN-001"
     assert _links.anchor_url("ZZZ-001") is None
     report = Report((Finding("ack.json", "$", "ack.x", "error", "m", "ACK-009", "h"),), ("ack.json",))
     (entry,) = json.loads(reporters.render("sarif", report))["runs"][0]["tool"]["driver"]["rules"]
-    assert entry["helpUri"] == "https://spec.baton.dev/spec/ack/#ACK-009"
+    assert entry["helpUri"] == "https://spec.baton.dev/spec/ack/#ack-009"
 
 
 def _parse_command(line: str):
@@ -207,3 +208,20 @@ def test_an_empty_report_in_every_format():
 def test_finding_files_are_the_paths_given(mixed, tmp_path):
     document = json.loads(reporters.render("json", mixed))
     assert {Path(f["file"]).parent.name for f in document["findings"]} == {"a", "b"}
+
+
+def test_links_read_the_packaged_requirement_catalogue(tmp_path, monkeypatch):
+    from baton import _resources
+    from baton.reporters import _links
+
+    catalogue = {"baton_version": "1.0", "kind": "requirements", "requirements": [
+        {"id": "PKT-004", "keyword": "MUST", "text": "t", "page": "spec/packet.md",
+         "anchor": "pkt-004", "section": "s", "line": 3}]}
+    (tmp_path / "requirements.json").write_text(json.dumps(catalogue), encoding="utf-8")
+    monkeypatch.setattr(_resources, "data_dir", lambda name: tmp_path)
+    _links._pages.cache_clear()
+    try:
+        assert _links.anchor_url("PKT-004") == "https://spec.baton.dev/spec/packet/#pkt-004"
+        assert _links.anchor_url("PKT-005") is None
+    finally:
+        _links._pages.cache_clear()

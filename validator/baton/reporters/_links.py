@@ -9,8 +9,8 @@ SPEC_SITE = "https://spec.baton.dev/"
 
 
 @cache
-def _pages() -> dict[str, str]:
-    """``{requirement id: spec page path}`` (``spec/packet.md``); empty when unavailable."""
+def _pages() -> dict[str, tuple[str, str]]:
+    """``{requirement id: (spec page path, anchor)}``; empty when unavailable."""
     from baton import _fastjson
     from baton._resources import data_dir
 
@@ -25,20 +25,22 @@ def _pages() -> dict[str, str]:
     pages = {}
     for entry in entries if isinstance(entries, list) else ():
         if isinstance(entry, dict) and isinstance(entry.get("id"), str):
-            page = entry.get("page") or entry.get("file") or entry.get("path")
-            if isinstance(page, str):
-                pages[entry["id"]] = page
+            page, anchor = entry.get("page"), entry.get("anchor") or entry["id"]
+            if isinstance(page, str) and isinstance(anchor, str):
+                pages[entry["id"]] = (page, anchor)
     return pages
 
 
 def anchor_url(requirement: str) -> str | None:
-    """``https://spec.baton.dev/spec/packet/#PKT-004``, or ``None`` for an unknown id."""
-    page = _pages().get(requirement)
-    if page is None:
+    """``https://spec.baton.dev/spec/packet/#pkt-004`` (the anchor the catalogue gives), or
+    ``None`` for an id the catalogue does not hold."""
+    entry = _pages().get(requirement)
+    if entry is None:
         return None
+    page, anchor = entry
     page = page.replace("\\", "/").removesuffix(".md")
     if page.endswith("/index") or page == "index":
         page = page[: -len("index")]
     elif not page.endswith("/"):
         page += "/"
-    return f"{SPEC_SITE}{page}#{requirement}"
+    return f"{SPEC_SITE}{page}#{anchor}"
