@@ -7,8 +7,9 @@ readers stay at that level too.
 
 from baton.gates._table import InputError, parse_input
 
-#: Identifiers (session ids, incarnations, tokens) are at most this many characters.
+#: Identifiers (session ids, incarnations) are at most this many characters.
 MAX_ID_LENGTH = 512
+_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:@/+=~-")
 
 
 class Invalid(Exception):
@@ -31,14 +32,11 @@ def is_count(value):
     return type(value) is int and value >= 0
 
 
-def is_identifier(value):
-    """A non-blank string of at most 512 characters without control characters."""
-    return (
-        isinstance(value, str)
-        and 0 < len(value) <= MAX_ID_LENGTH
-        and bool(value.strip())
-        and value.isprintable()
-    )
+def is_id(value):
+    """A session id or incarnation: 1-512 characters from ``A-Za-z0-9._:@/+=~-`` (paths and
+    URIs fit; blanks, control characters and look-alike letters cannot)."""
+    return (isinstance(value, str) and 0 < len(value) <= MAX_ID_LENGTH
+            and set(value) <= _ID_CHARS)
 
 
 def optional_count(mapping, key, default, path):

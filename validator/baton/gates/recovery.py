@@ -10,7 +10,7 @@ stays down.
 from baton.gates._inputs import (
     Invalid,
     is_count,
-    is_identifier,
+    is_id,
     optional_count,
     optional_object,
     parse_strict,
@@ -114,7 +114,7 @@ def _decide(value):
     if not isinstance(live, list) or len(live) > MAX_CANDIDATES:
         raise Invalid("$.live_session_ids")
     for position, session_id in enumerate(live):
-        if not is_identifier(session_id):
+        if not is_id(session_id):
             raise Invalid(f"$.live_session_ids[{position}]")
     live = set(live)
     sessions = value.get("sessions")
@@ -194,7 +194,7 @@ class _Entry:
             self.reason = "invalid_session"
             return
         session_id = item.get("id")
-        if is_identifier(session_id):
+        if is_id(session_id):
             self.id = session_id
         parent_id = item.get("parent_id")
         turn_end = item.get("last_turn_end")
@@ -204,7 +204,7 @@ class _Entry:
         mtime = item.get("log_mtime_ms")
         if (
             self.id is None
-            or not (parent_id is None or is_identifier(parent_id))
+            or not (parent_id is None or is_id(parent_id))
             or not (turn_end is None or (isinstance(turn_end, dict)
                                          and isinstance(turn_end.get("kind"), str)))
             or not isinstance(torn, bool)
