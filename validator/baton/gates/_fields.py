@@ -1,12 +1,12 @@
-"""Strict readers for gate input fields: exact JSON types, RFC 3339 timestamps, bounded depth.
+"""Strict readers for gate input fields: exact JSON types, identifiers, timestamps, bounded depth.
 
 A reader returns the value it checked or raises :class:`Invalid` with the JSON path and what
 was expected; the gate catches it and answers its documented invalid-input outcome. Nothing
 here imports more than the standard interpreter already has loaded.
 """
 
-_DIGITS = "0123456789"
-_NS = 1_000_000_000
+from baton.gates._clock import parse_ms
+
 #: Opaque values a gate echoes back (a context object, say) nest no deeper than this.
 MAX_OPAQUE_DEPTH = 32
 
@@ -55,11 +55,22 @@ def integer(value, path, minimum=0):
     return value
 
 
-def text(value, path, max_length=256):
-    """A string with something other than whitespace in it, at most ``max_length`` long."""
-    if not isinstance(value, str) or not value.strip() or len(value) > max_length:
-        raise Invalid(path, f"expected a non-blank string of at most {max_length} characters")
+def text(value, path, max_length=512):
+    """An identifier or short text (``defs.schema.json#/$defs/identifier``): 1 to
+    ``max_length`` characters, not only white space, no control character, no lone surrogate."""
+    if not (isinstance(value, str) and 0 < len(value) <= max_length and value.strip()
+            and _clean(value)):
+        raise Invalid(path, f"expected a non-blank string of at most {max_length} characters "
+                            "without control characters")
     return value
+
+
+def _clean(value):
+    for char in value:
+        code = ord(char)
+        if code < 0x20 or code == 0x7F or 0xD800 <= code <= 0xDFFF:
+            return False
+    return True
 
 
 def choice(value, path, options):
@@ -101,75 +112,14 @@ def opaque_object(value, path):
 
 
 def timestamp(value, path):
-    """An RFC 3339 date-time with seconds and an offset -> nanoseconds since the Unix epoch."""
-    nanoseconds = parse_timestamp(value) if isinstance(value, str) else None
-    if nanoseconds is None:
+    """An RFC 3339 date-time with an offset (``defs.schema.json#/$defs/timestamp``) ->
+    milliseconds since the Unix epoch."""
+    millis = parse_ms(value)
+    if millis is None:
         raise Invalid(path, "expected an RFC 3339 date-time such as 2026-10-15T12:00:00Z")
-    return nanoseconds
-
-
-def _number(part):
-    if not part or not all(c in _DIGITS for c in part):
-        return None
-    return int(part)
-
-
-def parse_timestamp(value):
-    """``YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)`` -> nanoseconds, or ``None``.
-
-    Digits beyond nanoseconds are dropped; a leap second (``:60``) is not accepted."""
-    if len(value) < 20 or len(value) > 64 or value[4] != "-" or value[7] != "-":
-        return None
-    if value[10] not in "Tt" or value[13] != ":" or value[16] != ":":
-        return None
-    year, month, day = _number(value[0:4]), _number(value[5:7]), _number(value[8:10])
-    hour, minute, second = _number(value[11:13]), _number(value[14:16]), _number(value[17:19])
-    if None in (year, month, day, hour, minute, second):
-        return None
-    rest = value[19:]
-    fraction = 0
-    if rest.startswith("."):
-        end = 1
-        while end < len(rest) and rest[end] in _DIGITS:
-            end += 1
-        if end == 1:
-            return None
-        fraction = int(rest[1:end][:9].ljust(9, "0"))
-        rest = rest[end:]
-    if rest in ("Z", "z"):
-        offset = 0
-    elif len(rest) == 6 and rest[0] in "+-" and rest[3] == ":":
-        offset_hour, offset_minute = _number(rest[1:3]), _number(rest[4:6])
-        if offset_hour is None or offset_minute is None or offset_hour > 23 or offset_minute > 59:
-            return None
-        offset = (offset_hour * 60 + offset_minute) * 60 * (1 if rest[0] == "+" else -1)
-    else:
-        return None
-    if not 1 <= month <= 12 or not 1 <= day <= _days_in_month(year, month):
-        return None
-    if hour > 23 or minute > 59 or second > 59:
-        return None
-    seconds = _days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
-    return (seconds - offset) * _NS + fraction
-
-
-def _days_in_month(year, month):
-    if month == 2:
-        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-        return 29 if leap else 28
-    return 30 if month in (4, 6, 9, 11) else 31
-
-
-def _days_from_civil(year, month, day):
-    # Days since 1970-01-01 in the proleptic Gregorian calendar.
-    year -= month <= 2
-    era = year // 400
-    year_of_era = year - era * 400
-    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
-    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
-    return era * 146097 + day_of_era - 719468
+    return millis
 
 
 def seconds(count):
-    """A duration in whole seconds, in the nanoseconds :func:`timestamp` returns."""
-    return count * _NS
+    """A duration in whole seconds, in the milliseconds :func:`timestamp` returns."""
+    return count * 1000

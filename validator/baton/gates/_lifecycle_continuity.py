@@ -40,7 +40,7 @@ def launch(record, event, now):
     if incarnation == record["incarnation_id"] or any(
             incarnation == ended["incarnation_id"] for ended in record["role_history"]):
         return "incarnation_not_fresh"
-    if event["lease_expires_at_ns"] <= now:
+    if event["lease_expires_at_ms"] <= now:
         return "lease_expiry_not_later"
     return dict(
         record,

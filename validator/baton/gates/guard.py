@@ -127,7 +127,7 @@ _HELP = frozenset({"-h", "--help", "-V", "--version"})
 def run(raw):
     """Bytes -> :class:`Decision`; unreadable input is denied as ``invalid_input`` (exit 2)."""
     try:
-        value = parse_input(raw, MAX_INPUT_BYTES, allow_constants=False, allow_duplicates=False)
+        value = parse_input(raw, MAX_INPUT_BYTES, allow_constants=False, unique_keys=True)
     except InputError:
         return _invalid("$")
     return decide(value)

@@ -97,7 +97,7 @@ _LEASE_GATED = frozenset({"write", "checkpoint", "renew_lease", "started", "read
 def run(raw):
     """Bytes -> :class:`Decision`; unreadable input answers ``invalid_input`` (exit 2)."""
     try:
-        value = parse_input(raw, MAX_INPUT_BYTES, allow_constants=False, allow_duplicates=False)
+        value = parse_input(raw, MAX_INPUT_BYTES, allow_constants=False, unique_keys=True)
     except InputError:
         return _invalid("$")
     return decide(value)
@@ -133,7 +133,7 @@ def _transition(record, event, now, coordinator):
         lease = record["lease"]
         if lease["holder"] != record["incarnation_id"]:
             return "lease_not_held"
-        if event["lease_ns"] <= now:
+        if event["lease_ms"] <= now:
             return "lease_expired"
     return _apply(kind, record, event, now)
 
@@ -163,15 +163,15 @@ def _apply(kind, record, event, now):
     if kind == "renew_lease":
         if not record["checkpoint"]["current"]:
             return "checkpoint_not_current"
-        if event["expires_at_ns"] <= max(now, event["lease_ns"]):
+        if event["expires_at_ms"] <= max(now, event["lease_ms"]):
             return "lease_expiry_not_later"
         return dict(record, lease={"holder": record["incarnation_id"], "expires_at": event["expires_at"]})
     if kind == "acquire_lease":
-        if record["lease"]["holder"] is not None and event["lease_ns"] > now:
+        if record["lease"]["holder"] is not None and event["lease_ms"] > now:
             return "lease_still_held"
         if not record["checkpoint"]["current"]:
             return "checkpoint_not_current"
-        if event["expires_at_ns"] <= now:
+        if event["expires_at_ms"] <= now:
             return "lease_expiry_not_later"
         return dict(record, fencing_token=record["fencing_token"] + 1,
                     lease={"holder": record["incarnation_id"], "expires_at": event["expires_at"]})
@@ -201,11 +201,11 @@ def _read(value):
     coordinator = field.choice(top["coordinator"], "$.coordinator", ("available", "unavailable"))
     record = _read_record(top["record"])
     event = _read_event(top["event"], now_text)
-    event["lease_ns"] = _lease_ns(record)
+    event["lease_ms"] = _lease_ms(record)
     return record, event, now, coordinator
 
 
-def _lease_ns(record):
+def _lease_ms(record):
     expires = record["lease"]["expires_at"]
     return None if expires is None else field.timestamp(expires, "$.record.lease.expires_at")
 
@@ -309,7 +309,7 @@ def _read_event(value, now_text):
         event["validated"] = field.boolean(raw["validated"], path + ".validated")
     elif kind in ("renew_lease", "acquire_lease"):
         event["expires_at"] = raw["expires_at"]
-        event["expires_at_ns"] = field.timestamp(raw["expires_at"], path + ".expires_at")
+        event["expires_at_ms"] = field.timestamp(raw["expires_at"], path + ".expires_at")
     elif kind == "assign":
         event["task_id"] = field.text(raw["task_id"], path + ".task_id")
     elif kind == "request_relaunch":
@@ -321,7 +321,7 @@ def _read_event(value, now_text):
     elif kind == "launch":
         event["new_incarnation_id"] = field.text(raw["new_incarnation_id"], path + ".new_incarnation_id")
         event["lease_expires_at"] = raw["lease_expires_at"]
-        event["lease_expires_at_ns"] = field.timestamp(raw["lease_expires_at"], path + ".lease_expires_at")
+        event["lease_expires_at_ms"] = field.timestamp(raw["lease_expires_at"], path + ".lease_expires_at")
         event["new_stack_session_id"] = field.optional(
             field.text, raw.get("new_stack_session_id"), path + ".new_stack_session_id")
     elif kind == "ready":

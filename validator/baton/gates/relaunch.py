@@ -59,7 +59,7 @@ _OWNER_ACTION = "set_workdir_outside_home_or_trust"
 def run(raw):
     """Bytes -> :class:`Decision`; unreadable input answers ``invalid_input`` (exit 2)."""
     try:
-        value = parse_input(raw, MAX_INPUT_BYTES, allow_constants=False, allow_duplicates=False)
+        value = parse_input(raw, MAX_INPUT_BYTES, allow_constants=False, unique_keys=True)
     except InputError:
         return _invalid("$")
     return decide(value)
