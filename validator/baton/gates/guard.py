@@ -517,7 +517,7 @@ def _read(value):
                        ("service_unit", "host_names", "restart_tool"))
     names = field.strings(top.get("host_names", []), "$.host_names", 64, 256)
     for index, name in enumerate(names):
-        field.text(name, f"$.host_names[{index}]")
+        field.text(name, f"$.host_names[{index}]", 256)
     return {
         "tool": field.choice(top["tool"], "$.tool", ("execute", "data")),
         "arguments": top["arguments"],
