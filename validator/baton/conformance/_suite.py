@@ -112,7 +112,7 @@ def _schema_findings(file, document):
     findings = []
     for error in _validator().iter_errors(document):
         parts = tuple(error.instance_path)
-        if type(error.kind).__name__ == "OneOfNotValid":
+        if type(error.kind).__name__.startswith("OneOf"):
             message = "give exactly one of input, input_text and input_base64"
         else:
             message = error.message if len(error.message) <= 200 else error.message[:197] + "..."

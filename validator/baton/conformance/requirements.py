@@ -134,6 +134,8 @@ def _items(lines):
             continue
         if current:
             current[2].append(raw.strip())
+    if current:
+        yield current[:2] + [" ".join(current[2])]
 
 
 def parse_page(text: str, page: str) -> tuple[list[Requirement], list[Finding]]:
