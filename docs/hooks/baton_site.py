@@ -86,12 +86,13 @@ def on_files(files, config):
     sources = _sources
     for page in sources.spec:
         _add(files, config, page.as_posix(), sources.root / page)
-    pages_by_id = {}
+    pages_by_id, schemas_by_id = {}, {}
     for entry in sources.schemas:
         _add(files, config, entry["served_at"], entry["path"])
         schema_id = entry["schema"].get("$id")
         if isinstance(schema_id, str):
             pages_by_id[schema_id.split("#", 1)[0]] = entry["page"]
+            schemas_by_id[schema_id.split("#", 1)[0]] = entry["schema"]
     for page in sources.spec:
         for target in _linked_repo_files(sources.root, page):
             if files.get_file_from_path(target) is None:
@@ -102,6 +103,7 @@ def on_files(files, config):
             file_name=Path(entry["relative"]).name,
             download_href=_docs_schemas.relative_href(entry["page"], entry["served_at"]),
             link_external=_external_linker(entry["page"], pages_by_id),
+            resolve_external=lambda url: schemas_by_id.get(url),
         )
         _add(files, config, entry["page"], content=markdown)
     _add(files, config, f"{SCHEMA_PAGES}/index.md", content=_schema_index())
