@@ -15,6 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urldefrag, urljoin
 
+from _docs_text import cell as _cell
+from _docs_text import code as _code
+
 # Keywords that the page states in words (or that only organise the schema).
 _WORDED = frozenset({
     "$schema", "$id", "$comment", "$defs", "definitions", "$anchor", "title", "description",
@@ -582,18 +585,3 @@ def _pointer(document, fragment: str):
 
 def _json(value) -> str:
     return json.dumps(value, ensure_ascii=False)
-
-
-def _code(text: str) -> str:
-    """A Markdown code span that holds any text (backticks included) inside a table cell."""
-    text = str(text).replace("\n", " ")
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    padded = f" {text} " if text.startswith("`") or text.endswith("`") else text
-    return f"{fence}{padded}{fence}"
-
-
-def _cell(text: str) -> str:
-    """Prose for a table cell: one line, with pipes outside code spans escaped."""
-    pieces = re.split(r"(`+[^`]*`+)", " ".join(str(text).split()))
-    return "".join(piece if piece.startswith("`") else piece.replace("|", "\\|") for piece in pieces)
