@@ -1,0 +1,206 @@
+"""The one way authoring commands change a file: read-modify-write under the file's lock, a
+compare-and-swap on the document's revision, an atomic write, and the revision bumped by
+exactly one. A change that leaves the document as it was writes nothing and keeps the
+revision, which is what makes repeated hook calls idempotent.
+
+Creation (``create``) is the other half: an exclusive create that never replaces a file.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from baton import _atomic
+from baton._errors import BatonError, ConflictError, RefusedError, UnreadableInput
+from baton.authoring import _document
+
+#: Seconds a writer waits for another writer's lock before giving up (``lock_timeout``).
+LOCK_TIMEOUT = 10.0
+
+CHECKPOINT = "checkpoint"
+REGISTRY = "registry"
+#: Where each kind keeps its revision.
+_REVISION_AT = {CHECKPOINT: ("x-baton/checkpoint", "revision"), REGISTRY: ("revision",)}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one command did. ``to_dict`` is the stable ``--format json`` shape."""
+
+    command: str
+    path: str
+    changed: bool
+    message: str
+    revision: int | None = None
+    previous_revision: int | None = None
+    result: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {
+            "ok": True,
+            "command": self.command,
+            "path": self.path,
+            "changed": self.changed,
+            "revision": self.revision,
+            "previous_revision": self.previous_revision,
+            "message": self.message,
+            "result": self.result,
+        }
+
+
+@dataclass
+class Change:
+    """Filled in by a change function: what to report. Mutate the document in place."""
+
+    message: str = ""
+    result: dict = field(default_factory=dict)
+    unchanged_message: str | None = None  # shown instead of ``message`` when nothing changed
+
+
+def utc_now() -> str:
+    """The current time as xBRIEF wants it: RFC 3339 with an explicit ``Z`` offset."""
+    now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+    return now.replace("+00:00", "Z")
+
+
+def revision_of(document, kind: str, path: str) -> int:
+    """The document's revision: a non-negative integer, or a refusal saying how to fix it."""
+    node = document
+    where = _REVISION_AT[kind]
+    for key in where:
+        node = node.get(key) if isinstance(node, dict) else None
+    if type(node) is not int or node < 0:
+        shown = ".".join(f'["{key}"]' if "/" in key else key for key in where)
+        raise RefusedError(
+            f"{path}: {shown} is missing or not a non-negative integer",
+            code="authoring.no_revision",
+            hint="the file was not written by Baton: run `baton validate` on it, and "
+                 "`baton migrate` for a legacy vBRIEF checkpoint",
+        )
+    return node
+
+
+def _set_revision(document, kind: str, value: int) -> None:
+    *parents, last = _REVISION_AT[kind]
+    node = document
+    for key in parents:
+        node = node[key]
+    node[last] = value
+
+
+def _same(a, b) -> bool:
+    # json text, not ==: 1 == 1.0 == True in Python, but they are different JSON values
+    return json.dumps(a, allow_nan=True) == json.dumps(b, allow_nan=True)
+
+
+def missing_error(kind: str, path: str) -> BatonError:
+    if kind == CHECKPOINT:
+        legacy = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(path))),
+                              "vbrief", "continue.vbrief.json")
+        hint = ("a legacy checkpoint exists: run `baton migrate` to convert it"
+                if os.path.isfile(legacy) else
+                "run `baton init` to create the checkpoint and the registry")
+        return UnreadableInput(f"{path}: no checkpoint here yet", code="authoring.no_checkpoint",
+                               hint=hint)
+    return UnreadableInput(f"{path}: no registry here yet", code="authoring.no_registry",
+                           hint="run `baton init` to create the registry, or pass --registry")
+
+
+def read(path: str | os.PathLike, kind: str):
+    """Load a document for reading only (``show``, packet rendering)."""
+    path = os.fspath(path)
+    syntax = _document.syntax_of(path)
+    try:
+        raw = _document.read_file(path)
+    except FileNotFoundError:
+        raise missing_error(kind, path) from None
+    return _document.parse(raw, source=path, syntax=syntax)
+
+
+def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change], *,
+           command: str, expect_revision: int | None = None,
+           finish: Callable[[dict], None] | None = None,
+           validate: Callable[[dict, str], None] | None = None,
+           timeout: float = LOCK_TIMEOUT) -> Outcome:
+    """Apply ``change`` to the document at ``path`` as one compare-and-swap step.
+
+    ``change`` mutates the parsed document in place and returns a :class:`Change`; it raises
+    a :class:`BatonError` to refuse (then nothing is written). ``expect_revision`` makes the
+    step conditional: a different current revision is ``authoring.revision_conflict``.
+    ``finish`` runs only when something changed (timestamps); ``validate`` sees the new
+    document before it is written and raises to stop the write."""
+    path = os.fspath(path)
+    syntax = _document.syntax_of(path)
+    seen: dict = {}
+
+    def transform(raw: bytes) -> bytes:
+        document = _document.parse(raw, source=path, syntax=syntax, for_edit=True)
+        if not isinstance(document, dict):
+            raise RefusedError(f"{path}: the document is not an object",
+                               code="authoring.not_an_object",
+                               hint="run `baton validate` on it to see what is wrong")
+        current = revision_of(document, kind, path)
+        seen["previous"] = current
+        if expect_revision is not None and expect_revision != current:
+            raise ConflictError(
+                f"{path}: the revision is {current}, not the expected {expect_revision}",
+                code="authoring.revision_conflict",
+                hint="read the file again (`show`) and retry with the current revision",
+            )
+        before = copy.deepcopy(document)
+        outcome = change(document)
+        seen["change"] = outcome
+        if _same(before, document):
+            seen["revision"] = current
+            return raw
+        if finish is not None:
+            finish(document)
+        _set_revision(document, kind, current + 1)
+        if validate is not None:
+            validate(document, path)
+        seen["revision"] = current + 1
+        return _document.render(document, syntax=syntax)
+
+    try:
+        _document.check_size(path)
+        _atomic.read_modify_write(path, transform, timeout=timeout)
+    except FileNotFoundError:
+        raise missing_error(kind, path) from None
+    except OSError as error:
+        raise io_error(path, error) from None
+    changed = seen["revision"] != seen["previous"]
+    outcome: Change = seen["change"]
+    message = outcome.message if changed or outcome.unchanged_message is None \
+        else outcome.unchanged_message
+    return Outcome(command=command, path=path, changed=changed, message=message,
+                   revision=seen["revision"], previous_revision=seen["previous"],
+                   result=outcome.result)
+
+
+def io_error(path: str, error: OSError) -> BatonError:
+    return UnreadableInput(f"{path}: {error.strerror or type(error).__name__}",
+                           code="authoring.io_error",
+                           hint="check that the path is a file you may read and write")
+
+
+def create(path: str | os.PathLike, data: bytes) -> None:
+    """Write a new file; an existing one is ``authoring.exists`` and stays untouched."""
+    path = os.fspath(path)
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        _atomic.atomic_write(path, data, exclusive=True)
+    except FileExistsError:
+        raise exists_error(path) from None
+    except OSError as error:
+        raise io_error(path, error) from None
+
+
+def exists_error(path: str) -> RefusedError:
+    return RefusedError(f"{path} already exists", code="authoring.exists",
+                        hint="Baton never overwrites an artifact: update it with the "
+                             "`checkpoint` commands, or move it away first")
