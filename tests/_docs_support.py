@@ -45,8 +45,21 @@ def requirement_ids(page: Path) -> list[str]:
     return REQUIREMENT_ITEM.findall(text)
 
 
+# Each folder of schemas and where the site puts their generated pages.
+SCHEMA_SETS = ((SCHEMAS, "reference/schemas"), (ROOT / "conformance", "reference/conformance"))
+
+
 def schema_files() -> list[Path]:
-    return sorted(SCHEMAS.rglob("*.schema.json")) if SCHEMAS.is_dir() else []
+    """Every schema the site documents: the artifacts' first, then the conformance suite's."""
+    return [path for folder, _ in SCHEMA_SETS if folder.is_dir() for path in sorted(folder.rglob("*.schema.json"))]
+
+
+def schema_page_url(path: Path) -> str:
+    """The site path of a schema's reference page (``reference/schemas/ack/``)."""
+    for folder, pages in SCHEMA_SETS:
+        if path.is_relative_to(folder):
+            return f"{pages}/{path.relative_to(folder).as_posix().removesuffix('.schema.json')}/"
+    raise ValueError(f"{path} is in no schema folder")
 
 
 def load_schema(path: Path) -> dict:
@@ -54,8 +67,7 @@ def load_schema(path: Path) -> dict:
 
 
 def schema_page_html(site: Path, path: Path) -> Path:
-    name = path.relative_to(SCHEMAS).as_posix().removesuffix(".schema.json")
-    return site / "reference" / "schemas" / name / "index.html"
+    return site / schema_page_url(path) / "index.html"
 
 
 def property_names(schema) -> set[str]:

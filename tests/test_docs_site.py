@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from _docs_support import (
-    ROOT, build_site, load_schema, requirement_ids, schema_files, spec_pages,
+    ROOT, build_site, load_schema, requirement_ids, schema_files, schema_page_url, spec_pages,
 )
 
 pytestmark = pytest.mark.slow
@@ -124,8 +124,7 @@ def test_a_schema_page_renders_with_its_fields(browser, served_site, tmp_path):
 
     path = schema_files()[0]
     schema = load_schema(path)
-    name = path.relative_to(ROOT / "schemas" / "v1").as_posix().removesuffix(".schema.json")
-    browser.get(f"{served_site}reference/schemas/{name}/")
+    browser.get(served_site + schema_page_url(path))
     assert _heading(browser) == schema["title"]
     cells = {cell.text for cell in browser.find_elements(By.CSS_SELECTOR, "article table td code")}
     assert set(schema.get("properties", {})) <= cells
