@@ -19,7 +19,10 @@ REQUIREMENT_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\*\*([A-Z]{2,5}-\d{3,4})
 
 
 def build_site(site_dir: Path) -> subprocess.CompletedProcess:
-    """``mkdocs build --strict`` of the repository's site into ``site_dir``."""
+    """``mkdocs build --strict`` of the repository's site into ``site_dir``.
+
+    Never with ``--quiet``: it silences warnings, and strict mode only counts what it sees.
+    """
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
