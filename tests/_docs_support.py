@@ -25,7 +25,7 @@ def build_site(site_dir: Path) -> subprocess.CompletedProcess:
     """
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
+        [sys.executable, "-m", "mkdocs", "build", "--strict",
          "--config-file", str(ROOT / "mkdocs.yml"), "--site-dir", str(site_dir)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )
