@@ -18,7 +18,7 @@ SITE_URL = "https://spec.baton.dev/"
 REQUIREMENT_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\*\*([A-Z]{2,5}-\d{3,4})\*\*", re.MULTILINE)
 
 
-def build_site(site_dir: Path) -> subprocess.CompletedProcess:
+def build_site(site_dir: Path, root: Path = ROOT) -> subprocess.CompletedProcess:
     """``mkdocs build --strict`` of the repository's site into ``site_dir``.
 
     Never with ``--quiet``: it silences warnings, and strict mode only counts what it sees.
@@ -26,8 +26,8 @@ def build_site(site_dir: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict",
-         "--config-file", str(ROOT / "mkdocs.yml"), "--site-dir", str(site_dir)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+         "--config-file", str(root / "mkdocs.yml"), "--site-dir", str(site_dir)],
+        cwd=root, env=env, capture_output=True, text=True, timeout=600,
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -42,6 +43,19 @@ def test_the_build_is_clean_in_strict_mode(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "WARNING" not in result.stderr, result.stderr
     assert (tmp_path / "site" / "index.html").is_file()
+
+
+def test_a_broken_link_fails_the_build(tmp_path):
+    copy = tmp_path / "repo"
+    for name in ("docs", "spec", "schemas", "conformance", "examples"):
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, copy / name)
+    shutil.copy(ROOT / "mkdocs.yml", copy / "mkdocs.yml")
+    guide = copy / "docs" / "guides" / "verify-an-ack.md"
+    guide.write_text(guide.read_text(encoding="utf-8") + "\n[gone](no-such-page.md)\n", encoding="utf-8")
+    result = build_site(tmp_path / "site", root=copy)
+    assert result.returncode == 1
+    assert "no-such-page.md" in result.stderr
 
 
 def test_the_spec_has_pages_to_show():

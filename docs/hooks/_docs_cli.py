@@ -118,7 +118,7 @@ def _type(param: click.Parameter, context: click.Context) -> str:
     elif isinstance(kind, click.Choice):
         words = "one of " + ", ".join(f"`{choice}`" for choice in kind.choices)
     elif isinstance(kind, click.IntRange | click.FloatRange):
-        words = kind.name + _range(kind)
+        words = ("integer" if isinstance(kind, click.IntRange) else "float") + _range(kind)
     else:
         words = kind.name
     if param.multiple:
