@@ -80,7 +80,20 @@ def test_every_requirement_id_is_an_anchor_that_links_to_itself(site):
             anchor = re.search(rf'<a\b[^>]*\bid="{requirement}"[^>]*>', text)
             assert anchor, f"{requirement} has no anchor on the page of {page.name}"
             assert f'href="#{requirement}"' in anchor.group(0)
+            assert f'id="{requirement.lower()}"' in text, f"{requirement} has no lowercase anchor"
     assert total, "the spec defines no requirement ids"
+
+
+def test_every_link_of_the_requirement_catalogue_lands_on_its_requirement(site):
+    catalogue = ROOT / "conformance" / "requirements.json"
+    assert catalogue.is_file(), "conformance/requirements.json is missing"
+    entries = json.loads(catalogue.read_text(encoding="utf-8"))
+    entries = entries.get("requirements", entries) if isinstance(entries, dict) else entries
+    assert entries, "the requirement catalogue is empty"
+    for entry in entries:
+        page = ROOT / entry["page"]
+        built = spec_page_html(site, page).read_text(encoding="utf-8")
+        assert f'id="{entry["anchor"]}"' in built, f"{entry['id']}: #{entry['anchor']} not on {entry['page']}"
 
 
 def test_the_schemas_have_pages_to_show():

@@ -20,7 +20,8 @@ class TestRequirementAnchors:
     def test_a_requirement_item_becomes_a_self_link_with_its_id(self):
         page = "- **PKT-004** The packet MUST list the fields.\n"
         assert _docs_spec.anchor_requirements(page) == (
-            "- [**PKT-004**](#PKT-004){ #PKT-004 .baton-req } The packet MUST list the fields.\n")
+            '- <span id="pkt-004"></span>[**PKT-004**](#PKT-004){ #PKT-004 .baton-req } '
+            "The packet MUST list the fields.\n")
 
     def test_star_plus_and_numbered_items_and_nested_items_are_anchored(self):
         page = "* **CKP-001** a\n+ **CKP-002** b\n3. **CKP-003** c\n    - **CKP-004** d\n"
