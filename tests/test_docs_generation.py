@@ -205,3 +205,11 @@ def test_hook_modules_open_with_a_docstring():
     for module in sorted((ROOT / "docs" / "hooks").glob("*.py")):
         assert module.read_text(encoding="utf-8").startswith('"""'), module.name
 
+
+
+def test_schema_folders_become_nav_sections():
+    import baton_site
+
+    pages = [("ack.schema.json", "a.md"), ("gates/x.schema.json", "gx.md"), ("gates/y.schema.json", "gy.md"),
+             ("protocol/v1/run.schema.json", "run.md"), ("fixture.schema.json", "f.md")]
+    assert baton_site._nav_tree(pages) == ["a.md", "f.md", {"Gates": ["gx.md", "gy.md"]}, {"Protocol v1": ["run.md"]}]

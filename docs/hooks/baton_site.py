@@ -144,7 +144,7 @@ def _fill_nav(nav):
             elif value == "@schemas":
                 value = [f"{SCHEMA_PAGES}/index.md"]
                 for group, entries in _sources.schema_sets:
-                    pages = [entry["page"] for entry in entries]
+                    pages = _nav_tree([(entry["relative"], entry["page"]) for entry in entries])
                     value += [{group: pages}] if group and pages else pages
             elif isinstance(value, list):
                 value = _fill_nav(value)
@@ -152,6 +152,26 @@ def _fill_nav(nav):
         else:
             filled.append(entry)
     return filled
+
+
+def _nav_tree(pages: list[tuple[str, str]]) -> list:
+    """Nav entries for pages at relative paths: a folder's pages become a section named after
+    the folder (a chain of single folders is one section, ``protocol/v1`` -> "Protocol v1");
+    loose pages come before sections."""
+    loose, folders = [], {}
+    for relative, page in pages:
+        head, _, rest = relative.partition("/")
+        if rest:
+            folders.setdefault(head, []).append((rest, page))
+        else:
+            loose.append(page)
+    sections = []
+    for name, inner in folders.items():
+        while all("/" in rest for rest, _ in inner) and len({rest.split("/")[0] for rest, _ in inner}) == 1:
+            step = inner[0][0].split("/")[0]
+            name, inner = f"{name} {step}", [(rest.split("/", 1)[1], page) for rest, page in inner]
+        sections.append({name[:1].upper() + name[1:]: _nav_tree(inner)})
+    return loose + sections
 
 
 def _add(files, config, src_uri: str, abs_src_path: Path | None = None, content: str | None = None):
