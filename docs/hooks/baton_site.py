@@ -140,7 +140,8 @@ def _fill_nav(nav):
         if isinstance(entry, dict):
             (title, value), = entry.items()
             if value == "@spec":
-                value = [page.as_posix() for page in _sources.spec]
+                value = _nav_tree([(page.relative_to("spec").as_posix(), page.as_posix())
+                                   for page in _sources.spec])
             elif value == "@schemas":
                 value = [f"{SCHEMA_PAGES}/index.md"]
                 for group, entries in _sources.schema_sets:
