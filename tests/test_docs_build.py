@@ -216,3 +216,20 @@ def test_the_search_index_holds_every_requirement_id_on_its_page(site):
         text = " ".join(doc["text"] for doc in documents if doc["location"].split("#")[0] == location)
         for requirement in requirement_ids(page):
             assert requirement in text, f"{requirement} is not in the search index of {location}"
+
+
+def _page_text(page: Path) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8")))
+
+
+def test_the_guides_show_their_examples_and_no_snippet_marker_is_left(site):
+    guides = {page: _page_text(page) for page in (site / "guides").rglob("index.html")}
+    assert all("--8<--" not in text for text in guides.values())
+    for script in sorted((ROOT / "docs" / "examples").glob("*.sh")):
+        sections = re.findall(r"# --8<-- \[start:([\w-]+)\]\n(.*?)# --8<-- \[end:\1\]",
+                              script.read_text(encoding="utf-8"), re.DOTALL)
+        assert sections, script.name
+        for name, body in sections:
+            line = next(line.strip() for line in body.splitlines()
+                        if line.strip() and not line.lstrip().startswith("#"))
+            assert any(line in text for text in guides.values()), f"{script.name}:{name} is not shown"
