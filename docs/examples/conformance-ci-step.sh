@@ -12,8 +12,8 @@ export GITHUB_STEP_SUMMARY="$PWD/step-summary.md"
 cat > ci-step.sh <<'STEP'
 # --8<-- [start:example]
 status=0
-baton conformance run --harness "python3 adapter.py" \
-  --junit conformance.xml --markdown conformance.md --badge conformance-badge.json || status=$?
+baton conformance run --harness "python3 adapter.py" --junit conformance.xml \
+  --markdown conformance.md --badge conformance-badge.json || status=$?
 cat conformance.md >> "$GITHUB_STEP_SUMMARY"
 exit "$status"
 # --8<-- [end:example]

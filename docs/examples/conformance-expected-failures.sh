@@ -7,7 +7,7 @@
 set -euo pipefail
 # --8<-- [start:example]
 cat > expected-failures.txt <<'LIST'
-# Cases this implementation is known to fail: `<case id or glob> <reason>`, one per line.
+# Known failures: `<case id or glob> <reason>`, one per line.
 title.* time zones are not supported yet
 LIST
 baton conformance run --program "baton gate" --gate title \

@@ -15,8 +15,8 @@ cat > .hooks/lint-checkpoint.sh <<'HOOK'
 checkpoint=xbrief/continue.xbrief.json
 [ -e "$checkpoint" ] || exit 0          # nothing written yet: nothing to lint
 if ! findings=$(baton validate --quiet "$checkpoint"); then
-  printf 'The continue checkpoint is not valid; fix it before going on:\n%s\n' "$findings" >&2
-  exit 2                                # most harnesses show stderr to the agent on exit 2
+  printf 'The checkpoint is not valid; fix it first:\n%s\n' "$findings" >&2
+  exit 2            # most harnesses hand stderr back to the agent on exit 2
 fi
 # --8<-- [end:hook]
 HOOK

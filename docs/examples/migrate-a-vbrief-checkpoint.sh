@@ -22,11 +22,14 @@ cat > vbrief/continue.vbrief.json <<'JSON'
       "Decisions": "Write CSV with the standard library; no new dependency.",
       "Hazards": "Amounts are Decimal: never format them through float."
     },
-    "references": [{"uri": "https://example.org/issues/42", "type": "x-vbrief/github-issue"}],
+    "references": [
+      {"uri": "https://example.org/issues/42", "type": "x-vbrief/github-issue"}
+    ],
     "items": [
-      {"id": "writer", "title": "Write the CSV writer", "status": "completed"},
+      {"id": "writer", "title": "Write the CSV writer",
+       "status": "completed"},
       {"id": "tests", "title": "Test the export", "status": "pending",
-       "narrative": {"ResumePoint": "Add tests/export/test_csv.py for quoting and empty invoices."}}
+       "narrative": {"ResumePoint": "Add tests/export/test_csv.py."}}
     ]
   }
 }
