@@ -107,8 +107,11 @@ def missing_error(kind: str, path: str) -> BatonError:
                 "run `baton init` to create the checkpoint and the registry")
         return UnreadableInput(f"{path}: no checkpoint here yet", code="authoring.no_checkpoint",
                                hint=hint)
-    return UnreadableInput(f"{path}: no registry here yet", code="authoring.no_registry",
-                           hint="run `baton init` to create the registry, or pass --registry")
+    if kind == REGISTRY:
+        return UnreadableInput(f"{path}: no registry here yet", code="authoring.no_registry",
+                               hint="run `baton init` to create the registry, or pass --registry")
+    return UnreadableInput(f"{path}: no such file", code="load.unreadable",
+                           hint="check the path")
 
 
 def read(path: str | os.PathLike, kind: str):
@@ -125,15 +128,15 @@ def read(path: str | os.PathLike, kind: str):
 def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change], *,
            command: str, expect_revision: int | None = None,
            finish: Callable[[dict], None] | None = None,
-           validate: Callable[[dict, str], None] | None = None,
+           validate: Callable[[str, bytes, str], None] | None = None,
            timeout: float = LOCK_TIMEOUT) -> Outcome:
     """Apply ``change`` to the document at ``path`` as one compare-and-swap step.
 
     ``change`` mutates the parsed document in place and returns a :class:`Change`; it raises
     a :class:`BatonError` to refuse (then nothing is written). ``expect_revision`` makes the
     step conditional: a different current revision is ``authoring.revision_conflict``.
-    ``finish`` runs only when something changed (timestamps); ``validate`` sees the new
-    document before it is written and raises to stop the write."""
+    ``finish`` runs only when something changed (timestamps); ``validate(kind, bytes, path)``
+    sees the new file before it is written and raises to stop the write."""
     path = os.fspath(path)
     syntax = _document.syntax_of(path)
     seen: dict = {}
@@ -161,10 +164,11 @@ def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change],
         if finish is not None:
             finish(document)
         _set_revision(document, kind, current + 1)
+        new = _document.render(document, syntax=syntax)
         if validate is not None:
-            validate(document, path)
+            validate(kind, new, path)
         seen["revision"] = current + 1
-        return _document.render(document, syntax=syntax)
+        return new
 
     try:
         _document.check_size(path)
