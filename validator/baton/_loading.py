@@ -8,6 +8,7 @@ bound, YAML only through a safe loader (timestamps stay strings).
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 
 from baton import _fastjson
@@ -47,26 +48,42 @@ def _finding(source, code, message, hint, line=None, requirement=None):
     )
 
 
+_DIRECTORY = ("this is a directory, not a file",
+              "name a file, or pass the directory to check its artifacts")
+
+
 def read_bounded(path: str, limit: int = DEFAULT_MAX_BYTES) -> tuple[bytes | None, list[Finding]]:
-    """Read at most ``limit`` bytes of ``path``; a larger file is a finding, not a read."""
+    """Read at most ``limit`` bytes of ``path``; a larger file is a finding, not a read.
+    Only regular files are read: a FIFO or a device could block or never end."""
     try:
-        with open(path, "rb") as handle:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with open(fd, "rb") as handle:
+            mode = os.fstat(fd).st_mode
+            if stat.S_ISDIR(mode):
+                return None, [_finding(path, "load.unreadable", *_DIRECTORY, requirement="INP-001")]
+            if not stat.S_ISREG(mode):
+                return None, [_finding(path, "load.not_regular",
+                                       "not a regular file (a FIFO, socket or device); not read",
+                                       "name a regular file", requirement="INP-001")]
             raw = handle.read(limit + 1)
     except IsADirectoryError:
-        return None, [_finding(path, "load.unreadable", "this is a directory, not a file",
-                               "name a file, or pass the directory to check its artifacts",
-                               requirement="INP-001")]
+        return None, [_finding(path, "load.unreadable", *_DIRECTORY, requirement="INP-001")]
     except OSError as error:
         reason = error.strerror or type(error).__name__
         return None, [_finding(path, "load.unreadable", f"cannot read the file: {reason}",
                                "check that the path exists and is readable",
                                requirement="INP-001")]
     if len(raw) > limit:
-        return None, [_finding(path, "load.too_large",
-                               f"the file is larger than the {limit:,}-byte bound",
-                               "split the content or link large evidence instead of copying it",
-                               requirement="INP-002")]
+        return None, [too_large(path, limit)]
     return raw, []
+
+
+def too_large(source: str | None, limit: int = DEFAULT_MAX_BYTES) -> Finding:
+    """The finding for an input over the size bound."""
+    return _finding(source, "load.too_large", f"the input is larger than the {limit:,}-byte bound",
+                    "split the content or link large evidence instead of copying it",
+                    requirement="INP-002")
 
 
 def decode_text(raw: bytes, source: str | None) -> tuple[str | None, list[Finding]]:
@@ -124,17 +141,37 @@ def _depth_ok(value) -> bool:
     return True
 
 
-def _finite_ok(value) -> bool:
-    stack = [value]
+def _check_yaml_data(value, text: str) -> None:
+    """YAML can hold what JSON cannot, and aliases can repeat one node without end: the
+    data must be plain JSON data (string keys; no binary, sets or non-finite numbers), at
+    most ``MAX_DEPTH`` deep, and not much larger than its text once aliases are expanded."""
+    budget = 2 * len(text) + 10_000
+    stack = [(value, 1)]
     while stack:
-        node = stack.pop()
-        if isinstance(node, float) and (node != node or node in (float("inf"), float("-inf"))):
-            return False
+        node, depth = stack.pop()
+        budget -= 1
+        if budget < 0:
+            raise _Reject("load.too_large", "YAML aliases expand the document far beyond its size",
+                          "write the values out instead of repeating anchors", requirement="INP-002")
+        if depth > MAX_DEPTH:
+            raise _Reject("load.too_deep", f"the document nests deeper than {MAX_DEPTH} levels",
+                          f"keep nesting within {MAX_DEPTH} levels", requirement="INP-006")
         if isinstance(node, dict):
-            stack.extend(node.values())
+            for key, child in node.items():
+                if not isinstance(key, str):
+                    raise _Reject("load.yaml_type", f"the key {key!r} is not a string",
+                                  "quote the key: keys are strings in Baton's data",
+                                  requirement="INP-007")
+                stack.append((child, depth + 1))
         elif isinstance(node, list):
-            stack.extend(node)
-    return True
+            stack.extend((child, depth + 1) for child in node)
+        elif isinstance(node, float):
+            if node != node or node in (float("inf"), float("-inf")):
+                _no_constants(".nan or .inf")
+        elif not (node is None or isinstance(node, (str, int))):
+            raise _Reject("load.yaml_type", f"a YAML {type(node).__name__} value is not JSON data",
+                          "write plain strings, numbers, booleans, lists and mappings",
+                          requirement="INP-007")
 
 
 def parse_json(text: str):
@@ -208,12 +245,14 @@ def load_bytes(raw: bytes, *, source: str | None, syntax: str) -> tuple[Loaded |
                                "write the artifact, or remove the empty file",
                                requirement="INP-001")]
     try:
-        data = parse_json(text) if syntax == "json" else parse_yaml(text)
-        if not _depth_ok(data):
-            raise _Reject("load.too_deep", f"the document nests deeper than {MAX_DEPTH} levels",
-                          f"keep nesting within {MAX_DEPTH} levels", requirement="INP-006")
-        if syntax == "yaml" and not _finite_ok(data):
-            _no_constants(".nan or .inf")
+        if syntax == "json":
+            data = parse_json(text)
+            if not _depth_ok(data):
+                raise _Reject("load.too_deep", f"the document nests deeper than {MAX_DEPTH} levels",
+                              f"keep nesting within {MAX_DEPTH} levels", requirement="INP-006")
+        else:
+            data = parse_yaml(text)
+            _check_yaml_data(data, text)
     except _Reject as reject:
         code, message, hint, line, requirement = reject.finding_args
         return None, [_finding(source, code, message, hint, line, requirement)]

@@ -19,7 +19,7 @@ turns an exception into a ``rule.crashed`` finding, which tests treat as a defec
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from baton._findings import ERROR, WARNING
@@ -47,6 +47,18 @@ class Artifact:
 
 
 @dataclass(frozen=True)
+class HandoffDir:
+    """A handoff folder as the cross-file rules (kind ``"handoff-dir"``) see it: the folder
+    and every artifact in it that loaded, by kind. A hit whose path starts with one of those
+    kinds (``("ack", "restart_id")``) is reported in that artifact's file, at the rest of
+    the path; any other hit is reported on the folder."""
+
+    file: str  # the folder
+    artifacts: Mapping[str, Artifact]
+    kind: str = "handoff-dir"
+
+
+@dataclass(frozen=True)
 class Rule:
     kind: str
     code: str
@@ -54,7 +66,7 @@ class Rule:
     requirement: str
     summary: str
     hint: str
-    check: Callable[[Artifact], Iterable[Hit]] = field(compare=False)
+    check: Callable[[Artifact | HandoffDir], Iterable[Hit]] = field(compare=False)
 
 
 _RULES: dict[str, list[Rule]] = {}

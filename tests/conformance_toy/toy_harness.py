@@ -1,0 +1,114 @@
+"""A toy implementation of the shout gate, for the runner's tests: speaks the harness
+protocol, or runs one case in program mode (gate name as last argument). TOY_MODE makes it
+misbehave: wrong, crash, silent, garbage, badseq, noready, slowstart, stderr, exit_wrong,
+skip, error, crash_always, huge_input_ok."""
+
+import base64
+import json
+import os
+import sys
+import time
+
+MODE = os.environ.get("TOY_MODE", "")
+TARGET = os.environ.get("TOY_CASE", "")  # the case id a misbehaviour applies to
+
+
+def shout(raw):
+    if len(raw) > 64:
+        return {"error": "invalid_input"}, 2
+    try:
+        value = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return {"error": "invalid_input"}, 2
+    if not isinstance(value, dict) or not isinstance(value.get("text"), str):
+        return {"error": "invalid_input"}, 2
+    output = {"text": value["text"].upper(), "length": len(value["text"])}
+    if isinstance(value.get("scale"), (int, float)) and not isinstance(value["scale"], bool):
+        output["scaled"] = value["scale"] * 1.5
+    if MODE == "wrong":
+        output["text"] = output["text"].lower()
+    return output, 2 if MODE == "exit_wrong" else 0
+
+
+def raw_of(case):
+    if "input" in case:
+        return json.dumps(case["input"]).encode()
+    if "input_text" in case:
+        return case["input_text"].encode()
+    return base64.b64decode(case["input_base64"])
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def harness():
+    if MODE == "slowstart":
+        time.sleep(30)
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request["cmd"] == "start":
+            if MODE == "noready":
+                send({"ready": True, "version": 2, "implementation": {}})
+                continue
+            if MODE == "crash_always":
+                sys.stderr.write("cannot start: missing dependency\n")
+                sys.exit(3)
+            send({"ready": True, "version": 1, "implementation": {
+                "name": "toy", "language": "python", "version": "0.1", "gates": ["shout"]}})
+        elif request["cmd"] == "run":
+            seq, case = request["seq"], request["case"]
+            hit = not TARGET or case["id"] == TARGET
+            if hit and MODE == "crash":
+                sys.stderr.write(f"toy: crashing on {case['id']}\n")
+                sys.stderr.flush()
+                os._exit(7)
+            if hit and MODE == "silent":
+                sys.stderr.write("toy: going quiet\n")
+                sys.stderr.flush()
+                time.sleep(60)
+            if hit and MODE == "garbage":
+                print("debug: about to answer")
+                sys.stdout.flush()
+                continue
+            if hit and MODE == "badseq":
+                seq += 100
+            if hit and MODE == "skip":
+                send({"seq": seq, "skipped": True, "message": "not today"})
+                continue
+            if hit and MODE == "error":
+                send({"seq": seq, "errored": True, "context": {"message": "boom", "traceback": "line 1"}})
+                continue
+            if hit and MODE == "stderr":
+                sys.stderr.write("x" * 300000 + "\n")
+                sys.stderr.flush()
+            output, code = shout(raw_of(case))
+            send({"seq": seq, "output": output, "exit_code": code,
+                  "stdout": json.dumps(output, sort_keys=True) + "\n"})
+        elif request["cmd"] == "stop":
+            return
+
+
+def program(gate):
+    raw = sys.stdin.buffer.read()
+    if MODE == "crash":
+        sys.stderr.write("toy: crashing\n")
+        sys.exit(1)
+    if MODE == "silent":
+        time.sleep(60)
+    if MODE == "garbage":
+        print("not json")
+        return 0
+    if gate != "shout":
+        print(json.dumps({"error": "unknown_gate"}))
+        return 2
+    output, code = shout(raw)
+    sys.stdout.write(json.dumps(output, sort_keys=True) + "\n")
+    return code
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        sys.exit(program(sys.argv[-1]))
+    harness()

@@ -1,0 +1,415 @@
+"""Verifying an ACK against a fresh readback (spec/ack.md, "Verifying an ACK").
+
+:func:`verify` is pure: it compares every field of the ACK with values read fresh by the
+caller (the packet text, the registry, the continue checkpoint, the checkout and dirty-artifact
+fingerprints, the time) and answers accepted, rejected with every failed rule's code, or
+unusable. Reading files and git is the caller's job (the CLI, the handoff-folder rules); the
+``ack`` gate feeds it JSON.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from baton import _digest
+
+ACCEPTED = "accepted"
+REJECTED = "rejected"
+UNUSABLE = "unusable"
+_EXIT = {ACCEPTED: 0, REJECTED: 1, UNUSABLE: 2}
+
+#: The attempt field that records the continue checkpoint's digest beside the packet's.
+CONTINUE_DIGEST = "continue_checkpoint_digest"
+#: Which attempt states accept which ACK status.
+_STATES_FOR_STATUS = {
+    "READY_READONLY": ("created", "acknowledged"),
+    "TAKEOVER": ("committed", "taken_over"),
+}
+#: Every rule code, in the order the rules run (and the spec lists them).
+CODES = (
+    "ack.wrong_status",
+    "ack.goal_mismatch",
+    "ack.restart_mismatch",
+    "ack.source_mismatch",
+    "ack.target_mismatch",
+    "ack.digest_mismatch",
+    "ack.packet_digest_mismatch",
+    "ack.registry_digest_mismatch",
+    "ack.digest_malformed",
+    "ack.digest_unverifiable",
+    "ack.checkpoint_changed",
+    "ack.stale",
+    "ack.read_in_future",
+    "ack.next_action_mismatch",
+    "ack.checkout_mismatch",
+    "ack.dirty_mismatch",
+    "ack.takeover_mismatch",
+)
+#: Parts of the readback a caller may leave out; each is then reported as skipped.
+SKIPPABLE = ("checkout", "dirty_artifacts", "checkpoint", "clock")
+
+
+class Failure:
+    """One failed rule: its code, the field compared (``ack.goal_id``) and what differs."""
+
+    __slots__ = ("code", "field", "message")
+
+    def __init__(self, code, field, message):
+        self.code = code
+        self.field = field
+        self.message = message
+
+    def __eq__(self, other):
+        return isinstance(other, Failure) and (self.code, self.field, self.message) == (
+            other.code, other.field, other.message)
+
+    def __hash__(self):
+        return hash((self.code, self.field, self.message))
+
+    def __repr__(self):
+        return f"Failure({self.code!r}, {self.field!r}, {self.message!r})"
+
+    def to_dict(self):
+        return {"code": self.code, "field": self.field, "message": self.message}
+
+
+class Verdict:
+    """The answer: ``outcome`` (accepted, rejected, unusable), the failures, and the parts
+    of the readback that were not given and so not compared (``skipped``)."""
+
+    __slots__ = ("outcome", "failures", "skipped")
+
+    def __init__(self, outcome, failures=(), skipped=()):
+        self.outcome = outcome
+        self.failures = tuple(failures)
+        self.skipped = tuple(skipped)
+
+    @property
+    def accepted(self):
+        return self.outcome == ACCEPTED
+
+    @property
+    def codes(self):
+        return sorted({failure.code for failure in self.failures})
+
+    @property
+    def exit_code(self):
+        return _EXIT[self.outcome]
+
+    def to_dict(self, *, details=False):
+        out = {"outcome": self.outcome, "codes": self.codes, "skipped": list(self.skipped)}
+        if details:
+            out["failures"] = [failure.to_dict() for failure in self.failures]
+        return out
+
+
+def unusable(field, message):
+    return Verdict(UNUSABLE, [Failure("ack.input_invalid", field, message)])
+
+
+def verify(ack, packet_text, registry, *, checkout=None, dirty=None, checkpoint=None, now=None):
+    """Compare ``ack`` with the fresh readback and answer a :class:`Verdict`.
+
+    ``checkout`` (``{repository, branch, head}``), ``dirty`` (``[{path, digest}]``),
+    ``checkpoint`` (the continue checkpoint document) and ``now`` (an RFC 3339 timestamp)
+    may be ``None``: their rules are then skipped and listed in ``skipped``."""
+    for name, value, kinds in (("ack", ack, dict), ("packet_text", packet_text, str),
+                               ("registry", registry, dict), ("checkout", checkout, (dict, type(None))),
+                               ("dirty", dirty, (list, type(None))),
+                               ("checkpoint", checkpoint, (dict, type(None))),
+                               ("now", now, (str, type(None)))):
+        if not isinstance(value, kinds):
+            return unusable(name, f"{name} has the wrong type")
+    now_time = _timestamp(now) if now is not None else None
+    if now is not None and now_time is None:
+        return unusable("now", "now is not an RFC 3339 timestamp with an offset")
+    return _Check(ack, packet_text, registry, checkout, dirty, checkpoint, now_time).run()
+
+
+class _Check:
+    def __init__(self, ack, packet_text, registry, checkout, dirty, checkpoint, now):
+        from baton import _packet
+
+        self.ack = ack
+        self.packet_text = packet_text
+        self.packet = _packet.parse(packet_text).values()
+        self.registry = registry
+        self.checkout = checkout
+        self.dirty = dirty
+        self.checkpoint = checkpoint
+        self.block = checkpoint.get("x-baton/checkpoint") if checkpoint is not None else None
+        self.now = now
+        self.failures = []
+        self.skipped = []
+        self.attempt = _find_attempt(registry, ack.get("restart_id"))
+        self._canonical = None
+
+    def fail(self, code, field, message):
+        self.failures.append(Failure(code, field, message))
+
+    def run(self):
+        for rule in (self.status, self.goal, self.restart, self.source, self.target, self.digests,
+                     self.continue_checkpoint, self.freshness, self.next_action, self.checkout_rule,
+                     self.dirty_rule, self.takeover):
+            rule()
+        return Verdict(REJECTED if self.failures else ACCEPTED, self.failures, self.skipped)
+
+    # -- identity -----------------------------------------------------------------------------
+
+    def status(self):
+        status = self.ack.get("status")
+        states = _STATES_FOR_STATUS.get(status) if isinstance(status, str) else None
+        if states is None:
+            self.fail("ack.wrong_status", "ack.status",
+                      f"the ACK status is {status!r}, not READY_READONLY or TAKEOVER")
+            return
+        state = self.attempt.get("state") if self.attempt else None
+        if self.attempt is not None and state not in states:
+            self.fail("ack.wrong_status", "ack.status",
+                      f"a {status} ACK is not accepted while the attempt's state is {state!r} "
+                      f"(expected {' or '.join(states)})")
+
+    def goal(self):
+        goal = self.ack.get("goal_id")
+        policy = self.registry.get("policy")
+        for field, fresh in (("packet GOAL_ID", self.packet.get("GOAL_ID")),
+                             ("registry policy.goal_id",
+                              policy.get("goal_id") if isinstance(policy, dict) else None),
+                             ("checkpoint goal_id", self._block_value("goal_id"))):
+            if fresh is _SKIP:
+                continue
+            if goal != fresh:
+                self.fail("ack.goal_mismatch", "ack.goal_id",
+                          f"the ACK names goal {goal!r}, the {field} is {fresh!r}")
+
+    def restart(self):
+        restart_id = self.ack.get("restart_id")
+        packet_id = self.packet.get("RESTART_ID")
+        if restart_id != packet_id:
+            self.fail("ack.restart_mismatch", "ack.restart_id",
+                      f"the ACK names restart {restart_id!r}, the packet's RESTART_ID is {packet_id!r}")
+        if self.attempt is None:
+            self.fail("ack.restart_mismatch", "ack.restart_id",
+                      f"the registry holds no single attempt with restart id {restart_id!r}")
+
+    def source(self):
+        if self.attempt is None:
+            return
+        source, fresh = self.ack.get("source_id"), self.attempt.get("source_id")
+        if source != fresh:
+            self.fail("ack.source_mismatch", "ack.source_id",
+                      f"the ACK names source {source!r}, the attempt's source is {fresh!r}")
+
+    def target(self):
+        if self.attempt is None:
+            return
+        target = self.ack.get("target_id")
+        fresh = self.attempt.get("target_id")
+        if fresh is None or target != fresh:
+            self.fail("ack.target_mismatch", "ack.target_id",
+                      f"the ACK names target {target!r}, the attempt's target is {fresh!r}")
+        creation = self.attempt.get("creation")
+        receipt = creation.get("receipt") if isinstance(creation, dict) else None
+        if isinstance(receipt, dict) and receipt.get("target_id") != target:
+            self.fail("ack.target_mismatch", "ack.target_id",
+                      f"the ACK names target {target!r}, the creation receipt names "
+                      f"{receipt.get('target_id')!r}")
+
+    # -- digests ------------------------------------------------------------------------------
+
+    def canonical_packet(self):
+        if self._canonical is None:
+            self._canonical = _digest.canonical_packet(self.packet_text)
+        return self._canonical
+
+    def digests(self):
+        checks = [("ack.digest_mismatch", "ack.checkpoint_digest", self.ack.get("checkpoint_digest"),
+                   "the ACK's checkpoint_digest"),
+                  ("ack.packet_digest_mismatch", "packet CHECKPOINT_DIGEST",
+                   self.packet.get("CHECKPOINT_DIGEST"), "the packet's CHECKPOINT_DIGEST")]
+        if self.attempt is not None:
+            checks.append(("ack.registry_digest_mismatch", "attempt.checkpoint_digest",
+                           self.attempt.get("checkpoint_digest"),
+                           "the digest registered for the attempt"))
+        try:
+            canonical = self.canonical_packet()
+        except _digest.DigestError as error:
+            self.fail("ack.digest_mismatch", "packet", f"the packet cannot be hashed: {error.message}")
+            return
+        for code, field, stated, label in checks:
+            self._compare_digest(code, field, stated, canonical, label, "the packet as read now")
+
+    def _compare_digest(self, code, field, stated, canonical, label, what):
+        problem = _digest.check_digest(stated, canonical)
+        if problem is None:
+            return
+        if problem == "digest.mismatch":
+            self.fail(code, field, f"{label} {stated} is not the digest of {what}")
+        elif problem == "digest.unknown_algorithm":
+            self.fail("ack.digest_unverifiable", field,
+                      f"{label} {stated} uses an algorithm Baton cannot verify")
+        else:
+            self.fail("ack.digest_malformed", field, f"{label} {stated!r} is not a digest string")
+
+    def continue_checkpoint(self):
+        stated = self.attempt.get(CONTINUE_DIGEST) if self.attempt else None
+        if stated is None:
+            self.skipped.append("checkpoint")
+            return
+        if self.checkpoint is None:
+            self.fail("ack.checkpoint_changed", "checkpoint",
+                      "the attempt records the continue checkpoint's digest, but no checkpoint "
+                      "was read to confirm it is unchanged")
+            return
+        try:
+            canonical = _digest.canonical_json(self.checkpoint)
+        except _digest.DigestError as error:
+            self.fail("ack.checkpoint_changed", "checkpoint",
+                      f"the continue checkpoint cannot be hashed: {error.message}")
+            return
+        problem = _digest.check_digest(stated, canonical)
+        if problem == "digest.mismatch":
+            self.fail("ack.checkpoint_changed", f"attempt.{CONTINUE_DIGEST}",
+                      "the continue checkpoint changed since the attempt was registered")
+        elif problem is not None:
+            self._compare_digest("ack.checkpoint_changed", f"attempt.{CONTINUE_DIGEST}", stated,
+                                 canonical, "the registered continue checkpoint digest",
+                                 "the continue checkpoint")
+
+    # -- time ---------------------------------------------------------------------------------
+
+    def freshness(self):
+        read_at = _timestamp(self.ack.get("read_at"))
+        if read_at is None:
+            self.fail("ack.stale", "ack.read_at",
+                      f"the ACK's read_at {self.ack.get('read_at')!r} is not a timestamp with an "
+                      "offset, so its freshness cannot be measured")
+            return
+        bounds = [("the attempt was registered",
+                   self.attempt.get("registered_at") if self.attempt else None),
+                  ("the checkpoint was last written", self._block_value("written_at"))]
+        for event, stamp in bounds:
+            if stamp is _SKIP or stamp is None:
+                continue
+            moment = _timestamp(stamp)
+            if moment is None:
+                self.fail("ack.stale", "ack.read_at",
+                          f"cannot tell whether the ACK is older than when {event} ({stamp!r})")
+            elif read_at < moment:
+                self.fail("ack.stale", "ack.read_at",
+                          f"the ACK was read at {self.ack.get('read_at')}, before {event} ({stamp})")
+        if self.now is None:
+            self.skipped.append("clock")
+        elif read_at > self.now:
+            self.fail("ack.read_in_future", "ack.read_at",
+                      f"the ACK claims a read at {self.ack.get('read_at')}, later than now")
+
+    # -- content ------------------------------------------------------------------------------
+
+    def next_action(self):
+        action, fresh = self.ack.get("first_safe_action"), self.packet.get("NEXT_SAFE_ACTION")
+        if not isinstance(action, str) or fresh is None or action.split() != fresh.split():
+            self.fail("ack.next_action_mismatch", "ack.first_safe_action",
+                      "the ACK's first_safe_action is not the packet's NEXT_SAFE_ACTION")
+
+    def checkout_rule(self):
+        if self.checkout is None:
+            self.skipped.append("checkout")
+            return
+        stated = self.ack.get("checkout")
+        stated = stated if isinstance(stated, dict) else {}
+        for part in ("repository", "branch", "head"):
+            if stated.get(part) != self.checkout.get(part):
+                self.fail("ack.checkout_mismatch", f"ack.checkout.{part}",
+                          f"the ACK read {part} {stated.get(part)!r}, the checkout has "
+                          f"{self.checkout.get(part)!r}")
+
+    def dirty_rule(self):
+        if self.dirty is None:
+            self.skipped.append("dirty_artifacts")
+            return
+        stated = _dirty_map(self.ack.get("dirty_artifacts"))
+        fresh = _dirty_map(self.dirty)
+        if stated is None:
+            self.fail("ack.dirty_mismatch", "ack.dirty_artifacts",
+                      "the ACK's dirty_artifacts is not a list of distinct {path, digest} entries")
+            return
+        if fresh is None:
+            self.fail("ack.dirty_mismatch", "dirty", "the fresh dirty-artifact readback is malformed")
+            return
+        missing = sorted(set(fresh) - set(stated))
+        extra = sorted(set(stated) - set(fresh))
+        changed = sorted(p for p in set(stated) & set(fresh)
+                         if not _digest.same_digest(stated[p], fresh[p]))
+        for label, paths in (("dirty now but not in the ACK", missing),
+                             ("in the ACK but not dirty now", extra),
+                             ("changed since the ACK was read", changed)):
+            if paths:
+                shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+                self.fail("ack.dirty_mismatch", "ack.dirty_artifacts", f"{label}: {shown}")
+
+    def takeover(self):
+        if self.ack.get("status") != "TAKEOVER":
+            return
+        report = self.ack.get("takeover")
+        ownership = self.attempt.get("ownership") if self.attempt else None
+        if not isinstance(report, dict) or not isinstance(ownership, dict):
+            self.fail("ack.takeover_mismatch", "ack.takeover",
+                      "a TAKEOVER report needs its takeover readback and a committed ownership record")
+            return
+        target = self.ack.get("target_id")
+        for field, stated, fresh in (("owner_id", report.get("owner_id"), ownership.get("to_id")),
+                                     ("owner_id", report.get("owner_id"), target),
+                                     ("fencing_epoch", report.get("fencing_epoch"),
+                                      ownership.get("fencing_epoch")),
+                                     ("committed_at", report.get("committed_at"),
+                                      ownership.get("committed_at")),
+                                     ("checkpoint_revision", report.get("checkpoint_revision"),
+                                      self._block_value("revision"))):
+            if fresh is not _SKIP and stated != fresh:
+                self.fail("ack.takeover_mismatch", f"ack.takeover.{field}",
+                          f"the takeover report reads {field} {stated!r}, the readback has {fresh!r}")
+
+    def _block_value(self, name):
+        """A value of the checkpoint's ``x-baton/checkpoint`` block, or ``_SKIP`` with no checkpoint."""
+        if self.checkpoint is None:
+            return _SKIP
+        return self.block.get(name) if isinstance(self.block, dict) else None
+
+
+_SKIP = object()
+
+
+def _find_attempt(registry, restart_id):
+    attempts = registry.get("attempts")
+    if not isinstance(attempts, list) or not isinstance(restart_id, str):
+        return None
+    matches = [a for a in attempts if isinstance(a, dict) and a.get("restart_id") == restart_id]
+    return matches[0] if len(matches) == 1 else None
+
+
+def _dirty_map(entries):
+    if not isinstance(entries, list):
+        return None
+    out = {}
+    for entry in entries:
+        if not isinstance(entry, dict):
+            return None
+        path, digest = entry.get("path"), entry.get("digest")
+        if not isinstance(path, str) or not isinstance(digest, str) or path in out:
+            return None
+        out[path] = digest
+    return out
+
+
+def _timestamp(text):
+    """An RFC 3339 timestamp with an offset as an aware datetime, else ``None``."""
+    if not isinstance(text, str) or len(text) < 20 or len(text) > 64:
+        return None
+    normal = text[:10] + "T" + text[11:] if text[10:11] in ("t", " ") else text
+    normal = normal[:-1] + "+00:00" if normal[-1:] in ("Z", "z") else normal
+    try:
+        moment = datetime.datetime.fromisoformat(normal)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else None

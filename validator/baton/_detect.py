@@ -1,0 +1,146 @@
+"""The artifact kinds and how a file is placed in one. Owns THE kind table.
+
+Adding an artifact kind is one row in :data:`KINDS`: its file names, what its content looks
+like, its schema and the syntaxes it is written in. Detection goes by name first (exact
+names, or one ``*`` wildcard), then by content (a ``kind`` field, a top-level key, a first
+line); a file that fits nothing is never guessed: the caller reports ``detect.unknown_kind``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from baton._loading import syntax_for
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One artifact kind.
+
+    ``names``: file-name patterns (at most one ``*``), the first is the canonical name;
+    ``legacy_names`` / ``legacy_keys``: names and top-level keys of a legacy form, read with
+    a warning; ``keys``: top-level keys that place a document in this kind; ``kind_values``:
+    values of a top-level ``kind`` field that do (default: the kind's name); ``first_line``:
+    the prefix of a text document's first line; ``schema``: path under ``schemas/v1/``;
+    ``syntaxes``: the syntaxes it is written in, the first is the default for nameless input;
+    ``parser`` / ``projection``: ``"module:function"`` names, for kinds with a text
+    syntax: ``parser(text)`` reads the text (its ``problems``, if any, become findings) and
+    ``projection(parsed)`` turns that into the data the schema and the rules check.
+    """
+
+    name: str
+    title: str
+    names: tuple[str, ...]
+    schema: str
+    syntaxes: tuple[str, ...] = ("json",)
+    keys: tuple[str, ...] = ()
+    kind_values: tuple[str, ...] | None = None
+    first_line: str | None = None
+    legacy_names: tuple[str, ...] = ()
+    legacy_keys: tuple[str, ...] = ()
+    parser: str | None = None
+    projection: str | None = None
+
+    def matches_name(self, filename: str) -> bool:
+        return any(_name_matches(pattern, filename) for pattern in self.names)
+
+    def is_legacy(self, filename: str | None, data) -> bool:
+        if filename and any(_name_matches(p, filename) for p in self.legacy_names):
+            return True
+        return isinstance(data, dict) and any(key in data for key in self.legacy_keys)
+
+    def syntax_for(self, filename: str | None, raw: bytes) -> str:
+        """The syntax to read this kind's document in: the file's own when the kind is
+        written in it, else JSON for a document that opens with ``{``, else the default."""
+        if filename:
+            by_name = syntax_for(filename)
+            if by_name in self.syntaxes:
+                return by_name
+        if "json" in self.syntaxes and raw.lstrip()[:1] == b"{":
+            return "json"
+        return next((s for s in self.syntaxes if s != "json"), "json")
+
+
+KINDS: tuple[Kind, ...] = (
+    Kind(
+        "checkpoint", "continue checkpoint",
+        names=("continue.xbrief.json", "continue.vbrief.json", "continue-*.json"),
+        schema="checkpoint.schema.json",
+        keys=("x-baton/checkpoint", "xBRIEFInfo", "vBRIEFInfo"),
+        legacy_names=("continue.vbrief.json",), legacy_keys=("vBRIEFInfo",),
+    ),
+    Kind(
+        "packet", "continuation packet",
+        names=("continuation.packet.txt", "continuation.packet.json"),
+        schema="packet.schema.json", syntaxes=("text", "json"), first_line="GOAL_ID:",
+        parser="baton._packet:parse", projection="baton._packet:projection",
+    ),
+    Kind(
+        "registry", "restart registry",
+        names=("registry.json", "registry.yaml", "registry.yml"),
+        schema="registry.schema.json", syntaxes=("json", "yaml"),
+    ),
+    Kind("ack", "ACK", names=("ack.json",), schema="ack.schema.json"),
+    Kind("handoff", "handoff record", names=("handoff.json",), schema="handoff.schema.json"),
+)
+
+_BY_NAME = {kind.name: kind for kind in KINDS}
+
+#: Folders a directory walk never enters.
+SKIPPED_DIRS = frozenset({".git", "node_modules", ".venv", "__pycache__", ".hg", ".svn"})
+
+
+def kind_names() -> tuple[str, ...]:
+    return tuple(_BY_NAME)
+
+
+def get(name: str) -> Kind:
+    """The kind called ``name``; ``KeyError`` for an unknown one."""
+    return _BY_NAME[name]
+
+
+def by_filename(filename: str) -> Kind | None:
+    """The kind a file's base name places it in, or ``None``."""
+    base = _basename(filename)
+    return next((kind for kind in KINDS if kind.matches_name(base)), None)
+
+
+def by_content(data, text: str | None) -> Kind | None:
+    """The kind a loaded document's content places it in, or ``None``."""
+    if isinstance(data, dict):
+        declared = data.get("kind")
+        if isinstance(declared, str):
+            for kind in KINDS:
+                if declared in (kind.kind_values or (kind.name,)):
+                    return kind
+        for kind in KINDS:
+            if any(key in data for key in kind.keys):
+                return kind
+        return None
+    if data is None and text is not None:
+        first = text.lstrip("\n").split("\n", 1)[0]
+        for kind in KINDS:
+            if kind.first_line and first.startswith(kind.first_line):
+                return kind
+    return None
+
+
+def artifact_names() -> str:
+    """Every file name a folder walk finds artifacts by, for hints."""
+    return ", ".join(pattern for kind in KINDS for pattern in kind.names)
+
+
+def unknown_kind_hint() -> str:
+    return (f"name the file after its artifact ({', '.join(k.names[0] for k in KINDS)}), "
+            f"give it a top-level \"kind\" field, or pass --kind ({'|'.join(kind_names())})")
+
+
+def _basename(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def _name_matches(pattern: str, filename: str) -> bool:
+    if "*" not in pattern:
+        return filename == pattern
+    head, _, tail = pattern.partition("*")
+    return len(filename) >= len(head) + len(tail) and filename.startswith(head) and filename.endswith(tail)

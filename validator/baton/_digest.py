@@ -1,0 +1,488 @@
+"""Digests: the canonical bytes of each artifact, digest strings, and streaming hashing.
+
+Owns three things, and nothing else computes them:
+
+- **canonical bytes**: JSON artifacts as RFC 8785 (JCS); YAML registries as the JCS form of
+  their data; the continuation packet as LF-normalised UTF-8 text without its
+  ``CHECKPOINT_DIGEST`` line; any other file as its raw bytes;
+- **digest strings**: ``<algorithm>:<encoded>`` (the OCI grammar), ``blake3`` by default and
+  ``sha256`` verified too; other well-formed algorithms are *unverifiable*, never a crash;
+- **streaming hashing**: large files are hashed in memory-mapped windows, so memory stays
+  bounded whatever the file size.
+
+Nothing heavy is imported at module level: the digest gate loads this module on its fast path.
+"""
+
+from baton._errors import BatonError
+
+#: The algorithms Baton computes and verifies, default first.
+ALGORITHMS = ("blake3", "sha256")
+DEFAULT_ALGORITHM = "blake3"
+#: The packet field that carries the digest and is left out of the bytes it covers.
+DIGEST_FIELD = "CHECKPOINT_DIGEST"
+#: A packet value continues on lines indented by exactly this (spec/packet.md).
+_CONTINUATION = "  "
+#: Every form a caller may ask for; artifact kinds map onto the first four.
+FORMS = ("jcs", "yaml", "packet", "raw")
+#: Longer than any real digest; a bound so hostile strings are rejected cheaply.
+MAX_DIGEST_LENGTH = 1024
+#: JCS numbers are IEEE doubles: beyond this magnitude an integer is no longer exact.
+MAX_SAFE_INTEGER = 2**53 - 1
+
+_HEX_LENGTH = {"blake3": 64, "sha256": 64}
+_LOWER_HEX = frozenset("0123456789abcdef")
+_ALGORITHM_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_ALGORITHM_SEPARATORS = frozenset("+._-")
+_ENCODED_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789=_-")
+#: Files at least this large are hashed through memory-mapped windows of this size.
+_WINDOW = 16 << 20
+_READ_CHUNK = 1 << 20
+
+
+class DigestError(BatonError):
+    """A digest could not be computed or a digest string is not usable. ``path`` is the
+    JSON path of the offending value where there is one (``$.a[0]``)."""
+
+    exit_code = 2
+    code = "digest.error"
+
+    def __init__(self, message, *, code=None, hint=None, path=None):
+        super().__init__(message, code=code, hint=hint)
+        self.path = path
+
+    def to_dict(self):
+        out = super().to_dict()
+        if self.path is not None:
+            out["path"] = self.path
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Digest strings
+
+
+def parse_digest(text):
+    """``"blake3:ab..."`` -> ``("blake3", "ab...")``.
+
+    Raises :class:`DigestError` ``digest.malformed`` when ``text`` does not fit the grammar
+    ``algorithm ":" encoded`` (or a known algorithm's encoding), and ``digest.unknown_algorithm``
+    when it fits but names an algorithm Baton cannot compute (unverifiable, not wrong)."""
+    if not isinstance(text, str):
+        raise DigestError(f"a digest is a string, not {_type_name(text)}", code="digest.malformed",
+                          hint="write the digest as <algorithm>:<hex>, e.g. blake3:<64 hex>")
+    if len(text) > MAX_DIGEST_LENGTH:
+        raise DigestError(f"the digest is longer than {MAX_DIGEST_LENGTH} characters",
+                          code="digest.malformed", hint="write the digest as <algorithm>:<hex>")
+    algorithm, colon, encoded = text.partition(":")
+    if not colon or not _algorithm_ok(algorithm) or not encoded or not set(encoded) <= _ENCODED_CHARS:
+        raise DigestError(f"{_shorten(text)!r} is not a digest of the form <algorithm>:<encoded>",
+                          code="digest.malformed",
+                          hint="write the digest as <algorithm>:<hex>, e.g. blake3:<64 hex>")
+    length = _HEX_LENGTH.get(algorithm)
+    if length is None:
+        raise DigestError(f"the algorithm {algorithm!r} is not one Baton can verify",
+                          code="digest.unknown_algorithm",
+                          hint="use blake3 (or sha256); other algorithms are reported unverifiable")
+    if len(encoded) != length or not set(encoded) <= _LOWER_HEX:
+        raise DigestError(f"a {algorithm} digest is {length} lowercase hex characters",
+                          code="digest.malformed",
+                          hint=f"write {algorithm}:<{length} lowercase hex>")
+    return algorithm, encoded
+
+
+def _algorithm_ok(algorithm):
+    # algorithm := component (separator component)*; component := [a-z0-9]+
+    if not algorithm:
+        return False
+    previous_was_separator = True
+    for char in algorithm:
+        if char in _ALGORITHM_CHARS:
+            previous_was_separator = False
+        elif char in _ALGORITHM_SEPARATORS and not previous_was_separator:
+            previous_was_separator = True
+        else:
+            return False
+    return not previous_was_separator
+
+
+def check_digest(expected, canonical):
+    """Compare the digest string ``expected`` with ``canonical`` bytes.
+
+    Returns ``None`` when they match, else the code: ``digest.mismatch``, ``digest.malformed``
+    or ``digest.unknown_algorithm``."""
+    try:
+        algorithm, encoded = parse_digest(expected)
+    except DigestError as error:
+        return error.code
+    return None if hexdigest(canonical, algorithm) == encoded else "digest.mismatch"
+
+
+def same_digest(expected, actual):
+    """Whether two digest strings name the same bytes; a malformed or unknown one never does."""
+    try:
+        return parse_digest(expected) == parse_digest(actual)
+    except DigestError:
+        return False
+
+
+def _hasher(algorithm):
+    if algorithm == "blake3":
+        from blake3 import blake3
+
+        return blake3(max_threads=blake3.AUTO)
+    if algorithm == "sha256":
+        import hashlib
+
+        return hashlib.sha256()
+    raise DigestError(f"the algorithm {algorithm!r} is not one Baton computes",
+                      code="digest.unknown_algorithm", hint="use blake3 or sha256")
+
+
+def hexdigest(data, algorithm=DEFAULT_ALGORITHM):
+    """The lowercase hex digest of ``data`` (bytes-like) under ``algorithm``."""
+    if algorithm == "blake3" and len(data) < _WINDOW:
+        from blake3 import blake3  # below a window, threads cost more than they save
+
+        return blake3(data).hexdigest()
+    hasher = _hasher(algorithm)
+    hasher.update(data)
+    return hasher.hexdigest()
+
+
+def digest_bytes(data, algorithm=DEFAULT_ALGORITHM):
+    """The digest string of ``data`` exactly as given (no canonical form applied)."""
+    return f"{algorithm}:{hexdigest(data, algorithm)}"
+
+
+def digest_stream(handle, algorithm=DEFAULT_ALGORITHM):
+    """The digest string of everything readable from the binary file object ``handle``.
+
+    A regular file is hashed through memory-mapped windows (no copy, bounded memory, all
+    cores for blake3); anything else (a pipe, stdin) in fixed-size chunks."""
+    import os
+
+    hasher = _hasher(algorithm)
+    try:
+        fileno = handle.fileno()
+        stat = os.fstat(fileno)
+        regular = (stat.st_mode & 0o170000) == 0o100000
+    except (AttributeError, OSError, ValueError):
+        regular = False
+    if regular and stat.st_size >= _WINDOW and handle.tell() == 0:
+        _update_windows(hasher, fileno, stat.st_size)
+    else:
+        buffer = bytearray(_READ_CHUNK)
+        view = memoryview(buffer)
+        while True:
+            count = handle.readinto(buffer)
+            if not count:
+                break
+            hasher.update(view[:count])
+    return f"{algorithm}:{hasher.hexdigest()}"
+
+
+def _update_windows(hasher, fileno, size):
+    import mmap
+
+    offset = 0
+    while offset < size:
+        length = min(_WINDOW, size - offset)
+        with mmap.mmap(fileno, length, offset=offset, access=mmap.ACCESS_READ) as window:
+            if hasattr(window, "madvise"):
+                window.madvise(mmap.MADV_SEQUENTIAL)
+            hasher.update(window)
+        offset += length
+
+
+# ---------------------------------------------------------------------------------------------
+# Canonical bytes
+
+
+def canonical_json(value):
+    """The RFC 8785 (JCS) bytes of ``value``, a parsed JSON (or YAML) value.
+
+    Raises :class:`DigestError` with the JSON path of the first value JCS cannot represent:
+    ``digest.non_finite`` (NaN, Infinity), ``digest.integer_range`` (an integer beyond
+    +/-(2**53 - 1)), ``digest.lone_surrogate`` (a string that is not Unicode text),
+    ``digest.key_type`` (a non-string key), ``digest.value_type`` (a value that is no JSON type)
+    or ``digest.too_deep``."""
+    _check_jcs_domain(value)
+    import rfc8785
+
+    return rfc8785.dumps(value)
+
+
+def _check_jcs_domain(value):
+    from baton._loading import MAX_DEPTH
+
+    stack = [(value, (), 1)]
+    while stack:
+        node, parts, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _domain_error("digest.too_deep", f"nests deeper than {MAX_DEPTH} levels", parts,
+                                f"keep nesting within {MAX_DEPTH} levels")
+        if node is None or node is True or node is False:
+            continue
+        if isinstance(node, str):
+            _check_text(node, parts)
+        elif isinstance(node, int):
+            if not -MAX_SAFE_INTEGER <= node <= MAX_SAFE_INTEGER:
+                raise _domain_error(
+                    "digest.integer_range",
+                    "is an integer beyond 2**53 - 1 in magnitude, which JSON numbers cannot hold exactly",
+                    parts, "write large integers as strings")
+        elif isinstance(node, float):
+            if node != node or node in (float("inf"), float("-inf")):
+                raise _domain_error("digest.non_finite", f"is {node!r}, which JSON cannot represent",
+                                    parts, "write a finite number, or null where the value is unknown")
+        elif isinstance(node, dict):
+            children = []
+            for key, child in node.items():
+                if not isinstance(key, str):
+                    raise _domain_error("digest.key_type", f"has the key {key!r}, which is not a string",
+                                        parts, "quote the key: JSON object keys are strings")
+                _check_text(key, parts + (key,))
+                children.append((child, parts + (key,), depth + 1))
+            stack.extend(reversed(children))
+        elif isinstance(node, (list, tuple)):
+            stack.extend((child, parts + (index,), depth + 1)
+                         for index, child in reversed(list(enumerate(node))))
+        else:
+            raise _domain_error("digest.value_type", f"is a {_type_name(node)}, which is no JSON type",
+                                parts, "use only strings, numbers, booleans, null, arrays and objects")
+
+
+def _check_text(text, parts):
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _domain_error("digest.lone_surrogate", "holds a lone UTF-16 surrogate, which is not Unicode text",
+                            parts, "remove the unpaired \\ud800-\\udfff escape") from None
+
+
+def _domain_error(code, what, parts, hint):
+    from baton._findings import json_path
+
+    path = json_path(parts)
+    return DigestError(f"the value at {path} {what}", code=code, hint=hint, path=path)
+
+
+def canonical_packet(text):
+    """The canonical bytes of a continuation packet's text (a str).
+
+    Line breaks (CRLF, then lone CR) become LF. The digest field is left out: every line that
+    starts with ``CHECKPOINT_DIGEST:`` in column 0, with the lines after it that are blank or
+    indented by two spaces (its continuation lines, in the packet grammar), up to the first
+    line that is neither. Spaces and tabs at the end of each line are dropped; trailing empty
+    lines are dropped; every remaining line ends with exactly one LF. The result is UTF-8."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    kept = []
+    in_digest_field = False
+    prefix = DIGEST_FIELD + ":"
+    for line in lines:
+        line = line.rstrip(" \t")
+        if line.startswith(prefix):
+            in_digest_field = True
+            continue
+        if in_digest_field and (not line or line.startswith(_CONTINUATION)):
+            continue
+        in_digest_field = False
+        kept.append(line)
+    while kept and not kept[-1]:
+        kept.pop()
+    canonical = "".join(line + "\n" for line in kept)
+    _check_text(canonical, ())
+    return canonical.encode("utf-8")
+
+
+def canonical_bytes(raw, form, *, source=None):
+    """``raw`` file bytes -> canonical bytes in ``form`` (``jcs``, ``yaml``, ``packet``, ``raw``).
+
+    Loading goes through :mod:`baton._loading`, so every input-hygiene rule applies; a
+    failure raises :class:`DigestError` carrying the loading finding's code (``load.*``)."""
+    if form == "raw":
+        return bytes(raw)
+    from baton._loading import load_bytes
+
+    syntax = {"jcs": "json", "yaml": "yaml", "packet": "text"}.get(form)
+    if syntax is None:
+        raise DigestError(f"unknown canonical form {form!r}", code="digest.unknown_form",
+                          hint=f"use one of: {', '.join(FORMS)}")
+    loaded, findings = load_bytes(raw, source=source, syntax=syntax)
+    if loaded is None:
+        first = findings[0]
+        raise DigestError(first.message, code=first.code, hint=first.hint)
+    if form == "packet":
+        return canonical_packet(loaded.text)
+    return canonical_json(loaded.data)
+
+
+# ---------------------------------------------------------------------------------------------
+# Artifacts and files
+
+#: File names (lowercase) of the artifacts hashed in a canonical form; any other file is raw.
+_FORM_BY_NAME = {
+    "continue.xbrief.json": "jcs",
+    "continue.vbrief.json": "jcs",
+    "registry.json": "jcs",
+    "registry.yaml": "yaml",
+    "registry.yml": "yaml",
+    "ack.json": "jcs",
+    "handoff.json": "jcs",
+}
+_PACKET_SUFFIXES = (".packet.txt",)
+
+
+def form_for_name(name):
+    """The canonical form Baton applies to a file called ``name``: an artifact's, else raw."""
+    import os
+
+    base = os.path.basename(name).lower()
+    if base in _FORM_BY_NAME:
+        return _FORM_BY_NAME[base]
+    if base.endswith(_PACKET_SUFFIXES) or base == "packet.txt":
+        return "packet"
+    return "raw"
+
+
+def digest_file(path, algorithm=DEFAULT_ALGORITHM, *, form=None):
+    """The digest string of the file at ``path``: an artifact in its canonical form (chosen by
+    its name unless ``form`` is given), any other file over its raw bytes, streamed."""
+    import os
+
+    path = os.fspath(path)
+    form = form or form_for_name(path)
+    if algorithm not in ALGORITHMS:
+        _hasher(algorithm)  # raises digest.unknown_algorithm
+    if form == "raw":
+        try:
+            with open(path, "rb") as handle:
+                return digest_stream(handle, algorithm)
+        except IsADirectoryError:
+            raise DigestError(f"{path} is a directory, not a file", code="load.unreadable",
+                              hint="name a file") from None
+        except OSError as error:
+            raise DigestError(f"cannot read {path}: {error.strerror or type(error).__name__}",
+                              code="load.unreadable",
+                              hint="check that the path exists and is readable") from None
+    return digest_bytes(canonical_file(path, form=form), algorithm)
+
+
+def canonical_file(path, *, form=None):
+    """The canonical bytes of the file at ``path`` (its artifact form, or raw bytes)."""
+    from baton._loading import read_bounded
+
+    form = form or form_for_name(path)
+    if form == "raw":
+        try:
+            with open(path, "rb") as handle:
+                return handle.read()
+        except OSError as error:
+            raise DigestError(f"cannot read {path}: {error.strerror or type(error).__name__}",
+                              code="load.unreadable",
+                              hint="check that the path exists and is readable") from None
+    raw, findings = read_bounded(path)
+    if raw is None:
+        first = findings[0]
+        raise DigestError(first.message, code=first.code, hint=first.hint)
+    return canonical_bytes(raw, form, source=path)
+
+
+def _type_name(value):
+    return {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer",
+            float: "number", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def _shorten(text, limit=80):
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# ---------------------------------------------------------------------------------------------
+# Digest lists: ``<digest>  <file>`` lines, as b3sum and sha256sum write them
+
+
+def format_line(digest, name):
+    """One list line; a name holding a newline, CR or backslash is escaped and the line starts
+    with a backslash (the coreutils convention), so every name round-trips."""
+    if "\\" in name or "\n" in name or "\r" in name:
+        escaped = name.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+        return f"\\{digest}  {escaped}"
+    return f"{digest}  {name}"
+
+
+def parse_line(line):
+    """``"<digest>  <file>"`` -> ``(digest, file)``; ``digest.malformed_line`` otherwise.
+
+    The digest string itself is not checked here (see :func:`parse_digest`)."""
+    escaped = line.startswith("\\")
+    body = line[1:] if escaped else line
+    digest, space, rest = body.partition(" ")
+    if not digest or not space or rest[:1] not in (" ", "*") or not rest[1:]:
+        raise DigestError("not a `<digest>  <file>` line", code="digest.malformed_line",
+                          hint="write the digest, two spaces, then the file name")
+    name = rest[1:]
+    if escaped:
+        name = _unescape(name)
+    return digest, name
+
+
+def _unescape(name):
+    out = []
+    chars = iter(name)
+    for char in chars:
+        if char != "\\":
+            out.append(char)
+            continue
+        following = next(chars, "")
+        replacement = {"\\": "\\", "n": "\n", "r": "\r"}.get(following)
+        if replacement is None:
+            raise DigestError("an escaped file name holds an unknown escape",
+                              code="digest.malformed_line",
+                              hint="escape only \\\\, \\n and \\r in file names")
+        out.append(replacement)
+    return "".join(out)
+
+
+class CheckResult:
+    """The outcome of one list line: ``status`` is ``OK`` or ``FAILED``; ``code`` says why a
+    line failed (``digest.mismatch``, ``load.unreadable``, ``digest.unknown_algorithm``...)."""
+
+    __slots__ = ("line", "file", "status", "code", "expected", "actual", "message")
+
+    def __init__(self, line, file, code=None, expected=None, actual=None, message=None):
+        self.line = line
+        self.file = file
+        self.status = "OK" if code is None else "FAILED"
+        self.code = code
+        self.expected = expected
+        self.actual = actual
+        self.message = message
+
+    def to_dict(self):
+        return {name: getattr(self, name) for name in self.__slots__}
+
+
+def check_list(text, *, form=None):
+    """Verify every line of a digest list (``text``, a str) against the files it names.
+
+    Each file is hashed with the algorithm its line names, in the form its name (or ``form``)
+    selects. Blank lines are skipped; every other line gives one :class:`CheckResult`."""
+    results = []
+    for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            expected, name = parse_line(line)
+        except DigestError as error:
+            results.append(CheckResult(number, None, error.code, message=error.message))
+            continue
+        try:
+            algorithm, _ = parse_digest(expected)
+            actual = digest_file(name, algorithm, form=form)
+        except DigestError as error:
+            results.append(CheckResult(number, name, error.code, expected, message=error.message))
+            continue
+        code = None if actual == expected else "digest.mismatch"
+        message = None if code is None else "the file's digest differs from the listed one"
+        results.append(CheckResult(number, name, code, expected, actual, message))
+    return results

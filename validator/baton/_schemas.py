@@ -1,0 +1,402 @@
+"""The packaged JSON Schemas and the schema check. Owns schema lookup, the one registry of
+packaged schemas, the compiled validators and the explanation of schema failures.
+
+Every ``*.json`` file under the packaged ``schemas/`` folder is a resource of one registry,
+keyed by its ``$id``; nothing is ever retrieved from anywhere else (a reference to anything
+that is not packaged is an error, not a download).
+
+The check is two-speed. ``jsonschema_rs`` answers "is it valid?" fast; only when it says no
+does the reference validator (Python ``jsonschema``, imported only then) run to list and
+explain the errors. Its verdict is the one reported. ``format`` is an annotation in both
+(the draft 2020-12 default): the schemas state every form they enforce with ``pattern``, so
+both validators enforce exactly the same thing.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cache, cached_property
+from pathlib import Path
+
+from baton import _fastjson
+from baton._findings import ERROR, Finding, json_path
+
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+#: Schema findings listed per document at most; the rest are counted in one finding.
+MAX_SCHEMA_FINDINGS = 200
+
+
+class SchemaMissing(LookupError):
+    """No packaged schema answers to this name or ``$id``."""
+
+
+@dataclass(frozen=True)
+class SchemaFile:
+    """One packaged schema: its short name (``checkpoint``, ``gates/restart.input``), file,
+    ``$id``, title and description."""
+
+    name: str
+    path: Path
+    id: str
+    title: str | None
+    description: str | None
+
+
+def _short_name(relative: str) -> str:
+    for suffix in (".schema.json", ".json"):
+        if relative.endswith(suffix):
+            relative = relative[: -len(suffix)]
+            break
+    return relative[3:] if relative.startswith("v1/") else relative
+
+
+class Store:
+    """The schemas under one root folder, their registry and their compiled validators.
+    Everything is built on first use and kept."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+
+    @cached_property
+    def _loaded(self) -> tuple[dict[str, SchemaFile], dict[str, dict]]:
+        files: dict[str, SchemaFile] = {}
+        contents: dict[str, dict] = {}
+        for folder, dirs, names in os.walk(self.root):
+            dirs.sort()
+            for filename in sorted(names):
+                if not filename.endswith(".json"):
+                    continue
+                path = Path(folder, filename)
+                relative = path.relative_to(self.root).as_posix()
+                schema = _fastjson.loads(path.read_text(encoding="utf-8"))
+                if not isinstance(schema, dict):
+                    continue
+                uri = schema.get("$id") or f"https://spec.baton.dev/schemas/{relative}"
+                name = _short_name(relative)
+                files[name] = SchemaFile(name, path, uri, schema.get("title"),
+                                         schema.get("description"))
+                contents[name] = schema
+        return files, contents
+
+    def files(self) -> dict[str, SchemaFile]:
+        """Every packaged schema by short name, in name order."""
+        return self._loaded[0]
+
+    def find(self, name: str) -> SchemaFile:
+        """A schema by short name, file name (``ack.schema.json``), path or ``$id``."""
+        files = self.files()
+        key = _short_name(name.replace("\\", "/").removeprefix("schemas/"))
+        if key in files:
+            return files[key]
+        for schema_file in files.values():
+            if name in (schema_file.id, str(schema_file.path)):
+                return schema_file
+        raise SchemaMissing(name)
+
+    def contents(self, name: str) -> dict:
+        return self._loaded[1][self.find(name).name]
+
+    # -- the fast path -------------------------------------------------------------------
+
+    @cached_property
+    def _rs_registry(self):
+        import jsonschema_rs
+
+        files, contents = self._loaded
+        resources = [(files[name].id, contents[name]) for name in files]
+        return jsonschema_rs.Registry(resources, retriever=_refuse_retrieval)
+
+    @cache  # noqa: B019 - one Store per root, kept for the process
+    def _rs_validator(self, name: str):
+        import jsonschema_rs
+
+        return jsonschema_rs.validator_for(
+            self.contents(name), registry=self._rs_registry, retriever=_refuse_retrieval,
+            validate_formats=False,
+        )
+
+    def is_valid(self, name: str, instance) -> bool | None:
+        """The fast verdict; ``None`` when the fast validator cannot take this value (a
+        non-string key from YAML, an integer beyond 64 bits)."""
+        try:
+            return self._rs_validator(name).is_valid(instance)
+        except (ValueError, TypeError, OverflowError):
+            return None
+
+    # -- the reference validator ---------------------------------------------------------
+
+    @cached_property
+    def registry(self):
+        """The ``referencing.Registry`` of every packaged schema, crawled."""
+        from referencing import Registry, Resource
+        from referencing.jsonschema import DRAFT202012
+
+        files, contents = self._loaded
+        resources = [
+            (files[name].id, Resource.from_contents(contents[name], default_specification=DRAFT202012))
+            for name in files
+        ]
+        return Registry(retrieve=_refuse_reference).with_resources(resources).crawl()
+
+    @cache  # noqa: B019 - one Store per root, kept for the process
+    def reference_validator(self, name: str):
+        from jsonschema.validators import Draft202012Validator, validator_for
+
+        schema = self.contents(name)
+        cls = validator_for(schema, default=Draft202012Validator)
+        return cls(schema, registry=self.registry)
+
+    def check(self, name: str, instance, *, file: str | None) -> list[tuple[tuple, Finding]]:
+        """Schema findings for ``instance`` against schema ``name``, each with the JSON path
+        parts it names (lines are placed later, by the caller)."""
+        if self.is_valid(name, instance):
+            return []
+        return _explain_all(self.reference_validator(name), self.contents(name), instance, file)
+
+
+def _refuse_retrieval(uri: str):
+    raise ValueError(f"{uri} is not a packaged schema and is never fetched")
+
+
+def _refuse_reference(uri: str):
+    from referencing.exceptions import NoSuchResource
+
+    raise NoSuchResource(ref=uri)
+
+
+_STORE: Store | None = None
+
+
+def store() -> Store:
+    """The store of the packaged schemas."""
+    global _STORE
+    if _STORE is None:
+        from baton._resources import data_dir
+
+        _STORE = Store(data_dir("schemas"))
+    return _STORE
+
+
+# -- explaining failures, in plain words ---------------------------------------------------
+
+
+def _explain_all(validator, root: dict, instance, file: str | None) -> list[tuple[tuple, Finding]]:
+    from jsonschema.exceptions import best_match
+    from referencing.exceptions import Unresolvable
+
+    findings: list[tuple[tuple, Finding]] = []
+    root_requirement = root.get("x-requirement")
+    try:
+        for count, error in enumerate(validator.iter_errors(instance)):
+            if count == MAX_SCHEMA_FINDINGS:
+                findings.append(((), Finding(
+                    file, "$", "schema.too_many_errors", ERROR,
+                    f"more than {MAX_SCHEMA_FINDINGS} schema errors; the rest are not listed",
+                    root_requirement, "fix the errors listed, then validate again")))
+                break
+            chosen = best_match([error])
+            requirement = _requirement_of(chosen.schema) or root_requirement
+            for parts, code, message, hint in _explain(chosen, validator):
+                findings.append((parts, Finding(file, _path(parts), code, ERROR, message,
+                                                requirement, hint)))
+    except Unresolvable as error:
+        findings.append(((), Finding(
+            file, "$", "schema.unresolvable", ERROR,
+            f"the schema refers to {error.ref}, which is not packaged with Baton",
+            None, "this is a defect of the installed schemas: reinstall or report it")))
+    return findings
+
+
+def _path(parts) -> str:
+    return json_path(tuple(p if isinstance(p, (int, str)) else str(p) for p in parts))
+
+
+def _requirement_of(schema) -> str | None:
+    if isinstance(schema, dict):
+        value = schema.get("x-requirement")
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _code(keyword: str | None) -> str:
+    if keyword is None:
+        return "schema.not_allowed"
+    snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in keyword.lstrip("$"))
+    return f"schema.{snake}"
+
+
+_TYPE_NAMES = {"object": "an object", "array": "an array", "string": "a string",
+               "integer": "an integer", "number": "a number", "boolean": "a boolean",
+               "null": "null"}
+
+
+def json_type(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def show(value, limit: int = 60) -> str:
+    """A value as short JSON for a message."""
+    try:
+        text = _fastjson.dumps(value, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _names(values, limit: int = 12) -> str:
+    shown = [show(v, 40) for v in list(values)[:limit]]
+    more = len(values) - limit
+    return ", ".join(shown) + (f" (and {more} more)" if more > 0 else "")
+
+
+def _described(schema, hint: str) -> str:
+    if isinstance(schema, dict):
+        custom = schema.get("x-hint")
+        if isinstance(custom, str):
+            return custom
+        description = schema.get("description")
+        if isinstance(description, str) and description:
+            return f"{hint} ({_first_sentence(description)})"
+    return hint
+
+
+def _first_sentence(text: str) -> str:
+    sentence = text.strip().split(". ", 1)[0].rstrip(".")
+    return sentence if len(sentence) <= 160 else sentence[:157] + "..."
+
+
+def _explain(error, validator):
+    """``[(path parts, code, message, hint)]`` for one chosen error."""
+    keyword = error.validator
+    value = error.validator_value
+    instance = error.instance
+    schema = error.schema
+    path = tuple(error.absolute_path)
+    code = _code(keyword)
+
+    if keyword == "required":
+        missing = [name for name in value if isinstance(instance, dict) and name not in instance]
+        name = next((n for n in missing if error.message.startswith(repr(n))),
+                    missing[0] if missing else "?")
+        property_schema = (schema.get("properties") or {}).get(name)
+        return [(path, code, f"the required property {show(name)} is missing",
+                 _described(property_schema, f"add {show(name)}"))]
+
+    if keyword in ("additionalProperties", "unevaluatedProperties") and isinstance(instance, dict):
+        extras = _unexpected_keys(error, validator)
+        allowed = sorted((schema.get("properties") or {}))
+        hint = "remove it or fix its spelling"
+        if allowed:
+            hint += f"; allowed here: {_names(allowed)}"
+        if extras:
+            return [(path + (key,), code, f"the property {show(key)} is not allowed here", hint)
+                    for key in extras]
+        return [(path, code, "this object has properties that are not allowed here", hint)]
+
+    if keyword == "type":
+        expected = [value] if isinstance(value, str) else list(value)
+        wanted = " or ".join(_TYPE_NAMES.get(t, t) for t in expected)
+        return [(path, code, f"must be {wanted}, not {_TYPE_NAMES.get(json_type(instance), json_type(instance))}",
+                 _described(schema, f"write {wanted} here"))]
+
+    if keyword == "enum":
+        return [(path, code, f"{show(instance)} is not one of the allowed values: {_names(value)}",
+                 _described(schema, "use one of the listed values"))]
+
+    if keyword == "const":
+        return [(path, code, f"must be exactly {show(value)}, not {show(instance)}",
+                 _described(schema, f"write {show(value)}"))]
+
+    if keyword == "pattern":
+        return [(path, code, f"{show(instance)} does not have the required form (pattern {value})",
+                 _described(schema, "write the value in the form the pattern gives"))]
+
+    if keyword in ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"):
+        return [(path, code, _size_message(keyword, value, instance),
+                 _described(schema, "change the length to fit the bound"))]
+
+    if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"):
+        words = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "greater than",
+                 "exclusiveMaximum": "less than", "multipleOf": "a multiple of"}[keyword]
+        return [(path, code, f"must be {words} {show(value)}, not {show(instance)}",
+                 _described(schema, "use a number within the bound"))]
+
+    if keyword == "uniqueItems":
+        return [(path, code, "the items must be unique, but some repeat",
+                 _described(schema, "remove the repeated items"))]
+
+    if keyword == "dependentRequired" and isinstance(instance, dict):
+        for trigger, needed in value.items():
+            if trigger in instance:
+                for name in needed:
+                    if name not in instance:
+                        return [(path, code, f"{show(name)} is required when {show(trigger)} is present",
+                                 f"add {show(name)}, or remove {show(trigger)}")]
+
+    if keyword in ("anyOf", "oneOf"):
+        if keyword == "oneOf" and not error.context:
+            return [(path, code, "matches more than one of the allowed forms, but must match exactly one",
+                     _described(schema, "make the value fit exactly one form"))]
+        return [(path, code, "does not match any of the allowed forms",
+                 _described(schema, "make the value fit one of the forms the schema lists"))]
+
+    if keyword == "not":
+        return [(path, code, "has a form that is not allowed here",
+                 _described(schema, "change the value"))]
+
+    if keyword == "contains":
+        return [(path, code, "has no item of the required form",
+                 _described(schema, "add an item of the required form"))]
+
+    if keyword is None:  # a ``false`` subschema: nothing is allowed at this place
+        return [(path, code, "no value is allowed here", "remove this property")]
+
+    return [(path, code, _first_sentence(_clip(error.message)), _described(schema, "fix the value"))]
+
+
+def _clip(message: str, limit: int = 200) -> str:
+    return message if len(message) <= limit else message[: limit - 3] + "..."
+
+
+def _size_message(keyword: str, bound, instance) -> str:
+    unit = {"Length": "character", "Items": "item", "Properties": "property"}[keyword[3:]]
+    plural = "properties" if unit == "property" else f"{unit}s"
+    size = len(instance) if isinstance(instance, (str, list, dict)) else 0
+    if keyword.startswith("min"):
+        if bound == 1:
+            return "must not be empty"
+        return f"must have at least {bound} {plural}, not {size}"
+    return f"must have at most {bound} {plural}, not {size}"
+
+
+def _unexpected_keys(error, validator) -> list[str]:
+    instance, schema = error.instance, error.schema
+    if error.validator == "additionalProperties":
+        import re
+
+        declared = schema.get("properties") or {}
+        patterns = list(schema.get("patternProperties") or {})
+        return [key for key in instance
+                if key not in declared and not any(re.search(p, key) for p in patterns)]
+    try:
+        from jsonschema._utils import find_evaluated_property_keys_by_schema
+
+        evaluated = set(find_evaluated_property_keys_by_schema(validator, instance, schema))
+    except Exception:  # a private helper: when it moves, fall back to one finding
+        return []
+    return [key for key in instance if key not in evaluated]

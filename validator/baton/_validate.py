@@ -1,0 +1,361 @@
+"""The validation engine: paths or bytes in, a :class:`Report` of findings out.
+
+bytes -> safe load (:mod:`baton._loading`) -> the artifact kind (:mod:`baton._detect`) ->
+the schema check (:mod:`baton._schemas`) -> the semantic rules of the kind
+(:mod:`baton.rules`) -> findings, with lines placed (:mod:`baton._locate`) only for
+documents that have findings. A folder that holds a handoff (a checkpoint beside a packet,
+registry or ACK) also gets the cross-file rules of kind ``"handoff-dir"``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from baton import _detect
+from baton._errors import UsageError
+from baton._findings import ERROR, Finding, failed, json_path
+from baton._loading import DEFAULT_MAX_BYTES, load_bytes, read_bounded, syntax_for, too_large
+from baton.rules import Artifact, HandoffDir
+
+STDIN = "<stdin>"
+#: Kinds whose presence beside a checkpoint makes a folder a handoff folder.
+_HANDOFF_PARTNERS = ("packet", "registry", "ack")
+#: Sub-folders a handoff folder keeps its checkpoint in (current, then legacy).
+_CHECKPOINT_DIRS = ("xbrief", "vbrief")
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a validation found. ``files``: every file checked, in order; ``kinds``:
+    ``(file, kind)`` for each file placed in an artifact kind; ``unreadable``: the inputs
+    named by the caller that could not be read or loaded at all."""
+
+    findings: tuple[Finding, ...] = ()
+    files: tuple[str, ...] = ()
+    kinds: tuple[tuple[str, str], ...] = ()
+    unreadable: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """No errors (warnings allowed)."""
+        return not any(f.is_error for f in self.findings)
+
+    @property
+    def error_count(self) -> int:
+        return sum(1 for f in self.findings if f.is_error)
+
+    @property
+    def warning_count(self) -> int:
+        return len(self.findings) - self.error_count
+
+    def failed(self, *, strict: bool = False) -> bool:
+        return failed(self.findings, strict=strict)
+
+    def exit_code(self, *, strict: bool = False) -> int:
+        """2 when a named input was unreadable, else 1 on failing findings, else 0."""
+        if self.unreadable:
+            return 2
+        return 1 if self.failed(strict=strict) else 0
+
+    def __add__(self, other: Report) -> Report:
+        return Report(
+            _unique(self.findings + other.findings), self.files + other.files,
+            self.kinds + other.kinds, self.unreadable + other.unreadable,
+        )
+
+
+@dataclass
+class _Outcome:
+    """One document's result inside the engine."""
+
+    file: str
+    artifact: Artifact | None = None
+    findings: list[Finding] = field(default_factory=list)
+
+
+# -- the public entry points --------------------------------------------------------------
+
+
+def validate_bytes(raw: bytes, kind: str | None, name: str | None = None, *,
+                   limit: int = DEFAULT_MAX_BYTES) -> Report:
+    """Validate one document given as bytes. ``kind`` forces the artifact kind (``None``:
+    detect it from ``name`` or the content); ``name`` is the file name it came from, used
+    in findings and for detection (default ``<stdin>``)."""
+    _check_kind(kind)
+    source = name or STDIN
+    if len(raw) > limit:
+        outcome = _Outcome(source, findings=[too_large(source, limit)])
+    else:
+        outcome = check_document(raw, file=source, filename=name, kind=kind)
+    return _report([outcome], named={source})
+
+
+def validate_paths(paths, kind: str | None = None, *, limit: int = DEFAULT_MAX_BYTES) -> Report:
+    """Validate files, and folders recursively (their artifacts found by name). ``kind``
+    forces the kind of named files, and limits folder walks to that kind's files."""
+    _check_kind(kind)
+    outcomes: list[_Outcome] = []
+    named: set[str] = set()
+    seen: set[str] = set()
+    folders: list[tuple[str, list[_Outcome]]] = []
+    for path in paths:
+        path = os.fspath(path)
+        if path in seen:
+            continue
+        seen.add(path)
+        named.add(path)
+        if os.path.isdir(path):
+            found = _walk(path, kind, limit, folders)
+            if not found:
+                found = [_Outcome(path, findings=[_no_artifacts(path, kind)])]
+            outcomes.extend(found)
+        else:
+            outcomes.append(_check_file(path, kind, limit))
+    for folder, members in folders:
+        outcomes.extend(_cross_file(folder, members))
+    return _report(outcomes, named=named)
+
+
+# -- one document -------------------------------------------------------------------------
+
+
+def check_document(raw: bytes, *, file: str, filename: str | None, kind: str | None,
+                   syntax: str | None = None) -> _Outcome:
+    """Load, place, schema-check and rule-check one document."""
+    placed = _detect.get(kind) if kind else (_detect.by_filename(filename) if filename else None)
+    if syntax is None:
+        syntax = _syntax(placed, filename, raw)
+    loaded, findings = load_bytes(raw, source=file, syntax=syntax)
+    outcome = _Outcome(file, findings=findings)
+    if loaded is None:
+        return outcome
+    if placed is None:
+        placed = _detect.by_content(loaded.data, loaded.text)
+        if placed is None:
+            outcome.findings.append(Finding(
+                file, "$", "detect.unknown_kind", ERROR,
+                "cannot tell which Baton artifact this is", None, _detect.unknown_kind_hint()))
+            return outcome
+    data = loaded.data
+    located: list[tuple[tuple, Finding]] = []
+    if loaded.syntax == "text":
+        data, parse_findings = _parse_text(placed, loaded.text, file)
+        outcome.findings.extend(parse_findings)
+    artifact = Artifact(placed.name, file, data, loaded.text,
+                        legacy=placed.is_legacy(filename, data))
+    outcome.artifact = artifact
+    if data is not None:
+        located.extend(_schema_findings(placed, data, file))
+    located.extend(run_rules(placed.name, artifact))
+    outcome.findings.extend(_place_lines(located, loaded.text, loaded.syntax))
+    return outcome
+
+
+def _syntax(placed, filename: str | None, raw: bytes) -> str:
+    if placed is not None:
+        return placed.syntax_for(filename, raw)
+    if filename:
+        return syntax_for(filename)
+    return "json" if raw.lstrip()[:1] in (b"{", b"[") else "text"
+
+
+def _parse_text(kind, text: str, file: str):
+    """A text document (the packet) to the data its schema and rules check, and the
+    problems its grammar met."""
+    try:
+        parse = _function(kind.parser)
+        project = _function(kind.projection) if kind.projection else None
+    except (ImportError, AttributeError, ValueError):
+        return None, [Finding(file, "$", "detect.no_parser", ERROR,
+                              f"this Baton installation cannot read a {kind.title} as text",
+                              None, "pass the JSON form of the artifact instead")]
+    try:
+        parsed = parse(text)
+        data = project(parsed) if project else parsed
+        problems = [Finding(file, "$", p.code, ERROR, p.message, None,
+                            f"see the {kind.title} grammar in the spec", p.line)
+                    for p in getattr(parsed, "problems", ())]
+    except Exception as error:  # a parser defect must not become a traceback
+        return None, [_crashed(file, f"the {kind.title} parser", error, None)]
+    return data, problems
+
+
+def _function(reference: str | None):
+    import importlib
+
+    module_name, _, name = (reference or "").partition(":")
+    return getattr(importlib.import_module(module_name), name)
+
+
+def _schema_findings(kind, data, file: str) -> list[tuple[tuple, Finding]]:
+    from baton._schemas import SchemaMissing, store
+
+    try:
+        return store().check(kind.schema, data, file=file)
+    except SchemaMissing:
+        return [((), Finding(file, "$", "schema.unavailable", ERROR,
+                             f"no schema for the {kind.title} is packaged with this installation",
+                             None, "reinstall Baton: its schemas are part of the package"))]
+
+
+def run_rules(kind: str, target) -> list[tuple[tuple, Finding]]:
+    """Run every rule of ``kind`` on ``target``; a rule that raises becomes ``rule.crashed``."""
+    from baton.rules import rules_for
+
+    results: list[tuple[tuple, Finding]] = []
+    for rule in rules_for(kind):
+        try:
+            for hit in rule.check(target):
+                parts = tuple(hit.path)
+                results.append((parts, Finding(
+                    target.file, json_path(parts), rule.code, rule.severity,
+                    hit.message or rule.summary, rule.requirement, hit.hint or rule.hint,
+                    hit.line)))
+        except Exception as error:  # the rule's defect, reported as a finding
+            results.append(((), _crashed(target.file, f"the rule {rule.code}", error,
+                                         rule.requirement)))
+    return results
+
+
+def _crashed(file, what: str, error: Exception, requirement) -> Finding:
+    detail = f"{type(error).__name__}: {error}"
+    if len(detail) > 200:
+        detail = detail[:197] + "..."
+    return Finding(file, "$", "rule.crashed", ERROR, f"{what} failed on this input ({detail})",
+                   requirement, "this is a defect in Baton, not in the file: please report it")
+
+
+def _place_lines(located, text: str, syntax: str) -> list[Finding]:
+    wanted = {parts for parts, finding in located if finding.line is None}
+    if not wanted:
+        return [finding for _, finding in located]
+    from baton._locate import lines_for
+
+    lines = lines_for(text, syntax, wanted)
+    return [finding if finding.line is not None or parts not in lines
+            else finding.evolve(line=lines[parts])
+            for parts, finding in located]
+
+
+# -- files and folders --------------------------------------------------------------------
+
+
+def _check_file(path: str, kind: str | None, limit: int) -> _Outcome:
+    raw, findings = read_bounded(path, limit)
+    if raw is None:
+        return _Outcome(path, findings=findings)
+    return check_document(raw, file=path, filename=os.path.basename(path), kind=kind)
+
+
+def _walk(top: str, kind: str | None, limit: int, folders) -> list[_Outcome]:
+    """Check every artifact found by name under ``top``; remember each folder's outcomes."""
+    only = _detect.get(kind) if kind else None
+    outcomes: list[_Outcome] = []
+    problems: list[_Outcome] = []
+
+    def unreadable(error: OSError) -> None:
+        where = error.filename or top
+        problems.append(_Outcome(where, findings=[Finding(
+            where, "$", "load.unreadable", ERROR,
+            f"cannot read the folder: {error.strerror or type(error).__name__}", "INP-001",
+            "check that the folder exists and is readable")]))
+
+    by_folder: dict[str, list[_Outcome]] = {}
+    for folder, dirs, names in os.walk(top, onerror=unreadable):
+        dirs[:] = sorted(d for d in dirs if d not in _detect.SKIPPED_DIRS)
+        for filename in sorted(names):
+            placed = _detect.by_filename(filename)
+            if placed is None or (only is not None and placed is not only):
+                continue
+            outcome = _check_file(os.path.join(folder, filename), kind, limit)
+            outcomes.append(outcome)
+            by_folder.setdefault(folder, []).append(outcome)
+    folders.extend(_handoff_folders(by_folder))
+    return problems + outcomes
+
+
+def _handoff_folders(by_folder: dict[str, list[_Outcome]]):
+    """``(folder, artifacts)`` for every folder holding a checkpoint (itself, or in its
+    ``xbrief/`` or ``vbrief/`` sub-folder) beside a packet, registry or ACK."""
+    for folder, members in by_folder.items():
+        nearby = list(members)
+        for sub in _CHECKPOINT_DIRS:
+            nearby.extend(o for o in by_folder.get(os.path.join(folder, sub), ())
+                          if o.artifact is not None and o.artifact.kind == "checkpoint")
+        kinds = {o.artifact.kind for o in nearby if o.artifact is not None}
+        if "checkpoint" in kinds and kinds.intersection(_HANDOFF_PARTNERS):
+            yield folder, nearby
+
+
+def _cross_file(folder: str, members: list[_Outcome]) -> list[_Outcome]:
+    """Run the cross-file rules on one handoff folder. A finding that names an artifact
+    joins that file's outcome; the others form the folder's own."""
+    artifacts: dict[str, Artifact] = {}
+    outcome_of: dict[str, _Outcome] = {}
+    for outcome in members:  # first of a kind wins: the walk sees canonical names in order
+        if outcome.artifact is not None and outcome.artifact.kind not in artifacts:
+            artifacts[outcome.artifact.kind] = outcome.artifact
+            outcome_of[outcome.file] = outcome
+    folder_outcome = _Outcome(folder)
+    for parts, finding in run_rules("handoff-dir", HandoffDir(folder, artifacts)):
+        target = artifacts.get(parts[0]) if parts and isinstance(parts[0], str) else None
+        if target is None:
+            folder_outcome.findings.append(finding)
+            continue
+        rest = parts[1:]
+        finding = finding.evolve(file=target.file, json_path=json_path(rest))
+        if finding.line is None:
+            from baton._locate import lines_for
+
+            finding = finding.evolve(
+                line=lines_for(target.text, syntax_for(target.file), [rest]).get(rest))
+        outcome_of[target.file].findings.append(finding)
+    return [folder_outcome] if folder_outcome.findings else []
+
+
+def _no_artifacts(path: str, kind: str | None) -> Finding:
+    what = f"no {_detect.get(kind).title} file" if kind else "no Baton artifact"
+    return Finding(path, "$", "detect.no_artifacts", ERROR, f"this folder holds {what}",
+                   None, f"artifacts are found by name ({_detect.artifact_names()}); "
+                         "or name a file directly")
+
+
+# -- the report ---------------------------------------------------------------------------
+
+
+def _report(outcomes: list[_Outcome], *, named: set[str]) -> Report:
+    findings: list[Finding] = []
+    files: list[str] = []
+    kinds: list[tuple[str, str]] = []
+    unreadable: list[str] = []
+    for outcome in outcomes:
+        if outcome.file not in files and (outcome.artifact is not None or outcome.findings):
+            files.append(outcome.file)
+        if outcome.artifact is not None:
+            kinds.append((outcome.file, outcome.artifact.kind))
+        findings.extend(sorted(outcome.findings, key=_order))
+        if outcome.file in named and any(f.code.startswith("load.") for f in outcome.findings):
+            unreadable.append(outcome.file)
+    return Report(_unique(tuple(findings)), tuple(files), tuple(kinds), tuple(unreadable))
+
+
+def _order(finding: Finding):
+    return (finding.line or 0, finding.json_path, finding.code, finding.message)
+
+
+def _unique(findings: tuple[Finding, ...]) -> tuple[Finding, ...]:
+    seen: set = set()
+    result = []
+    for finding in findings:
+        key = (finding, finding.line)
+        if key not in seen:
+            seen.add(key)
+            result.append(finding)
+    return tuple(result)
+
+
+def _check_kind(kind: str | None) -> None:
+    if kind is not None and kind not in _detect.kind_names():
+        raise UsageError(f"unknown artifact kind {kind!r}",
+                         hint=f"use one of: {', '.join(_detect.kind_names())}")

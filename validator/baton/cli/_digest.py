@@ -1,0 +1,181 @@
+"""``baton digest``: print, check or record artifact digests. Thin: the work is in
+:mod:`baton._digest` (forms, hashing, lists) and :mod:`baton._record` (registry writes)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from baton import _digest
+from baton._errors import BatonError, UsageError
+from baton.cli._options import fail, format_option
+
+_FORM_BY_KIND = {"checkpoint": "jcs", "ack": "jcs", "handoff": "jcs", "json": "jcs",
+                 "registry": None, "yaml": "yaml", "packet": "packet", "raw": "raw"}
+
+
+@click.command("digest")
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--algorithm", type=click.Choice(_digest.ALGORITHMS), default=_digest.DEFAULT_ALGORITHM,
+              show_default=True, help="Digest algorithm for the digests printed or recorded.")
+@click.option("--kind", type=click.Choice(("auto", *_FORM_BY_KIND)), default="auto", show_default=True,
+              help="Hash every file in this artifact's canonical form (auto: by file name; "
+                   "a file that is no artifact, and stdin, are hashed as raw bytes).")
+@click.option("--canonical", is_flag=True, help="Print the canonical bytes of one FILE instead of its digest.")
+@click.option("--check", "check_list", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Verify a list of `<digest>  <file>` lines; exit 1 on any failed line.")
+@click.option("--record", "registry", type=click.Path(dir_okay=False),
+              help="Record the digest of the packet FILE in this registry's attempt.")
+@click.option("--restart-id", help="With --record: the attempt to record the digest on.")
+@click.option("--checkpoint", type=click.Path(dir_okay=False),
+              help="With --record: also record the digest of this continue checkpoint.")
+@click.option("--expect-revision", type=click.IntRange(min=0),
+              help="With --record: refuse (exit 1) unless the registry is at this revision.")
+@format_option(("text", "json"))
+def digest(files, algorithm, kind, canonical, check_list, registry, restart_id, checkpoint,
+           expect_revision, output_format):
+    """Print the digest of each FILE as `<digest>  <file>` lines (`-` reads stdin).
+
+    Artifacts are hashed in their canonical form: JSON as RFC 8785 (JCS), a YAML registry as
+    the JCS form of its data, the continuation packet without its CHECKPOINT_DIGEST line.
+    Any other file is hashed over its raw bytes.
+
+    Exit status: 0 all digests printed or verified, 1 a failed check or a refused record,
+    2 a usage error or an unreadable input.
+    """
+    try:
+        if registry is not None:
+            _require(len(files) == 1 and not check_list and not canonical,
+                     "--record takes exactly one packet FILE, and no --check or --canonical")
+            _require(restart_id is not None, "--record needs --restart-id")
+            _record(registry, restart_id, files[0], checkpoint, algorithm, expect_revision,
+                    output_format)
+            return
+        _require(restart_id is None and checkpoint is None and expect_revision is None,
+                 "--restart-id, --checkpoint and --expect-revision go with --record")
+        form = _form_for(kind)
+        if check_list is not None:
+            _require(not files and not canonical, "--check takes the list only, no FILE")
+            raise SystemExit(_check(check_list, form, output_format))
+        _require(bool(files), "name at least one FILE (or - for stdin)")
+        if canonical:
+            _require(len(files) == 1 and output_format == "text",
+                     "--canonical prints the bytes of exactly one FILE, as text output")
+            _print_canonical(files[0], form)
+            return
+        raise SystemExit(_print_digests(files, form, algorithm, output_format))
+    except BatonError as error:
+        fail(error)
+
+
+def _require(condition, message):
+    if not condition:
+        raise UsageError(message, hint="see `baton digest --help`")
+
+
+def _form_for(kind):
+    if kind == "auto":
+        return None
+    if kind == "registry":
+        raise UsageError("--kind registry is ambiguous", hint="use --kind json or --kind yaml")
+    return _FORM_BY_KIND[kind]
+
+
+def _digest_one(name, form, algorithm):
+    if name == "-":
+        return _digest_stdin(form, algorithm)
+    return _digest.digest_file(name, algorithm, form=form)
+
+
+def _digest_stdin(form, algorithm):
+    if form in (None, "raw"):
+        return _digest.digest_stream(sys.stdin.buffer, algorithm)
+    return _digest.digest_bytes(_canonical_stdin(form), algorithm)
+
+
+def _canonical_stdin(form):
+    from baton._loading import DEFAULT_MAX_BYTES
+
+    raw = sys.stdin.buffer.read(DEFAULT_MAX_BYTES + 1)
+    if len(raw) > DEFAULT_MAX_BYTES:
+        raise _digest.DigestError(f"stdin is larger than the {DEFAULT_MAX_BYTES:,}-byte bound",
+                                  code="load.too_large",
+                                  hint="hash a large plain file as raw bytes (--kind raw)")
+    return _digest.canonical_bytes(raw, form, source="-")
+
+
+def _print_digests(files, form, algorithm, output_format):
+    rows, errors = [], []
+    for name in files:
+        try:
+            rows.append({"file": name, "digest": _digest_one(name, form, algorithm),
+                         "form": form or ("raw" if name == "-" else _digest.form_for_name(name))})
+        except BatonError as error:
+            errors.append({"file": name, **error.to_dict()})
+            if output_format == "text":
+                click.echo(f"baton: {error.code}: {name}: {error.message}", err=True)
+            continue
+        if output_format == "text":
+            click.echo(_digest.format_line(rows[-1]["digest"], name))
+    if output_format == "json":
+        click.echo(json.dumps({"digests": rows, "errors": errors}, indent=2, ensure_ascii=False))
+    return 2 if errors else 0
+
+
+def _print_canonical(name, form):
+    if name == "-":
+        data = _canonical_stdin(form) if form not in (None, "raw") else sys.stdin.buffer.read()
+    else:
+        data = _digest.canonical_file(name, form=form)
+    stdout = click.get_binary_stream("stdout")
+    stdout.write(data)
+    stdout.flush()
+
+
+def _check(list_name, form, output_format):
+    from baton._loading import decode_text, read_bounded
+
+    if list_name == "-":
+        raw, findings = sys.stdin.buffer.read(), []
+    else:
+        raw, findings = read_bounded(list_name)
+    text = None
+    if raw is not None:
+        text, findings = decode_text(raw, list_name)
+    if text is None:
+        first = findings[0]
+        raise BatonError(f"{list_name}: {first.message}", code=first.code, hint=first.hint)
+    results = _digest.check_list(text, form=form)
+    failures = [r for r in results if r.status != "OK"]
+    empty = not results
+    if output_format == "json":
+        click.echo(json.dumps({"ok": not failures and not empty,
+                               "results": [r.to_dict() for r in results]},
+                              indent=2, ensure_ascii=False))
+    else:
+        for result in results:
+            where = result.file if result.file is not None else f"{list_name}:{result.line}"
+            shown = where.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+            click.echo(f"{shown}: OK" if result.code is None else f"{shown}: FAILED ({result.code})")
+    if empty:
+        click.echo(f"baton: digest.empty_list: {list_name}: no `<digest>  <file>` lines", err=True)
+    elif failures:
+        click.echo(f"baton: {len(failures)} of {len(results)} lines FAILED", err=True)
+    return 1 if failures or empty else 0
+
+
+def _record(registry, restart_id, packet, checkpoint, algorithm, expect_revision, output_format):
+    from baton._record import record_packet
+
+    outcome = record_packet(registry, restart_id, packet, checkpoint_path=checkpoint,
+                            algorithm=algorithm, expect_revision=expect_revision)
+    if output_format == "json":
+        click.echo(json.dumps(outcome.to_dict(), indent=2, ensure_ascii=False))
+    elif outcome.changed:
+        click.echo(f"recorded on attempt {restart_id} in {registry} "
+                   f"(revision {outcome.previous_revision} -> {outcome.revision})")
+    else:
+        click.echo(f"attempt {restart_id} in {registry} already records these digests "
+                   f"(revision {outcome.revision}, unchanged)")

@@ -1,0 +1,136 @@
+"""What the runner runs cases against, behind one small interface: ``info`` (what it is),
+``answer(case) -> Answer`` and ``close()``. Two live here: :class:`Reference`, the gate
+table in-process, and :class:`Program`, one process per case. The persistent harness is in
+:mod:`baton.conformance._harness`."""
+
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass
+
+from baton._loading import load_bytes
+from baton.conformance._process import Child, ChildTimeout, OutputTooLarge
+
+ANSWERED, SKIPPED, ERRORED = "answered", "skipped", "errored"
+#: Program output larger than this is not an answer.
+MAX_OUTPUT_BYTES = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An implementation's answer to one case. ``kind`` is ``answered`` (with output, exit
+    code and, where known, the printed text), ``skipped`` or ``errored`` (with a message and
+    context: stderr, a traceback, what the harness said)."""
+
+    kind: str
+    output: object = None
+    exit_code: int | None = None
+    stdout: str | None = None
+    outcome: str | None = None
+    message: str | None = None
+    context: dict | None = None
+    stderr: str | None = None
+
+
+def skipped(message: str) -> Answer:
+    return Answer(SKIPPED, message=message)
+
+
+def errored(message: str, context: dict | None = None, stderr: str | None = None) -> Answer:
+    return Answer(ERRORED, message=message, context=context or {}, stderr=stderr or None)
+
+
+class Reference:
+    """The built-in reference: the gate table, in this process. ``table`` maps gate names
+    to gate modules (default: Baton's own gate table)."""
+
+    def __init__(self, table: dict | None = None):
+        from baton._version import __version__
+
+        self._table = table
+        self.info = {
+            "name": "baton", "language": "python", "version": __version__,
+            "homepage": "https://spec.baton.dev/", "gates": list(self._names()),
+        }
+
+    def _names(self):
+        if self._table is not None:
+            return tuple(self._table)
+        from baton.gates import gate_names
+
+        return gate_names()
+
+    def _module(self, gate):
+        if self._table is not None:
+            return self._table[gate]
+        from baton.gates import load
+
+        return load(gate)
+
+    def answer(self, case) -> Answer:
+        try:
+            module = self._module(case.gate)
+        except KeyError:
+            return skipped(f"the gate table has no gate {case.gate!r}")
+        except ImportError as error:
+            return errored(f"the {case.gate} gate cannot be loaded: {error}",
+                           {"traceback": traceback.format_exc()})
+        try:
+            if case.input_kind == "input":
+                decision = module.decide(case.input_value)
+            else:
+                decision = module.run(case.raw_input())
+        except Exception as error:  # a defect in the gate: shown, never fatal to the run
+            return errored(f"the gate raised {type(error).__name__}: {error}",
+                           {"traceback": traceback.format_exc()})
+        return Answer(ANSWERED, output=decision.output, exit_code=decision.exit_code,
+                      stdout=decision.text, outcome=decision.outcome)
+
+    def close(self) -> None:
+        pass
+
+
+class Program:
+    """One process per case: ``argv`` plus the gate name as its last argument, the input
+    bytes on stdin; its stdout must be the gate's JSON output, its status the exit code."""
+
+    def __init__(self, argv: list[str], *, timeout: float, env: dict | None = None):
+        self._argv = list(argv)
+        self._timeout = timeout
+        self._env = env
+        self.info = {"name": " ".join(argv), "language": "unknown", "version": "unknown",
+                     "gates": None}
+
+    def answer(self, case) -> Answer:
+        try:
+            child = Child(self._argv + [case.gate], env=self._env)
+        except OSError as error:
+            return errored(f"cannot start {self._argv[0]!r}: {error.strerror or error}")
+        with child:
+            deadline = time.monotonic() + self._timeout
+            try:
+                raw = child.communicate(case.raw_input(), deadline, MAX_OUTPUT_BYTES)
+                status = child.wait(deadline - time.monotonic())
+                if status is None:
+                    raise ChildTimeout()
+            except ChildTimeout:
+                return errored(f"no answer within {self._timeout:g} s; the process was killed",
+                               stderr=child.take_stderr())
+            except OutputTooLarge:
+                return errored(f"the output exceeded {MAX_OUTPUT_BYTES} bytes",
+                               stderr=child.take_stderr())
+            stderr = child.take_stderr()
+        if status < 0:
+            return errored(f"the process was killed by signal {-status}", stderr=stderr)
+        text = raw.decode("utf-8", "replace")
+        if not raw.strip():
+            return errored(f"the process printed nothing (exit status {status})", stderr=stderr)
+        loaded, findings = load_bytes(raw, source=None, syntax="json")
+        if loaded is None:
+            return errored(f"the output is not strict JSON ({findings[0].code}: {findings[0].message})",
+                           {"stdout": text[:2000]}, stderr)
+        return Answer(ANSWERED, output=loaded.data, exit_code=status, stdout=text, stderr=stderr)
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,76 @@
+"""The harness protocol, version 1: JSON Lines on a harness's stdin and stdout, one message
+per line. The runner writes ``start``, then ``run`` per case, then ``stop``; the harness
+answers ``start`` with ``ready`` and each ``run`` with one ``result``. Every message has a
+JSON Schema under ``conformance/protocol/v1/``; this module owns reading them, encoding the
+runner's lines and checking every line a harness sends."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from baton._loading import load_bytes
+
+VERSION = 1
+MESSAGES = ("start", "ready", "run", "result", "stop")
+#: A reply longer than this is not an answer to one case.
+MAX_REPLY_BYTES = 16 * 1024 * 1024
+
+
+class ProtocolError(Exception):
+    """A line from the harness that breaks the protocol (message says how)."""
+
+
+@cache
+def schema(name: str) -> dict:
+    from baton._resources import data_dir
+
+    path = data_dir("conformance") / "protocol" / f"v{VERSION}" / f"{name}.schema.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@cache
+def _validator(name: str):
+    import jsonschema_rs
+
+    return jsonschema_rs.validator_for(schema(name))
+
+
+def encode(message: dict) -> bytes:
+    """One protocol line: compact JSON, UTF-8, newline-terminated (never NaN)."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+
+
+def start() -> bytes:
+    return encode({"cmd": "start", "version": VERSION})
+
+
+def run(seq: int, case) -> bytes:
+    return encode({"cmd": "run", "seq": seq, "case": case.wire()})
+
+
+def stop() -> bytes:
+    return encode({"cmd": "stop"})
+
+
+def decode(line: bytes, name: str) -> dict:
+    """Parse one harness line and check it against message ``name`` (``ready`` or ``result``)."""
+    if not line.strip():
+        raise ProtocolError(f"an empty line where a {name} message was expected")
+    loaded, findings = load_bytes(line, source=None, syntax="json")
+    if loaded is None:
+        raise ProtocolError(f"the line is not strict JSON ({findings[0].code}: {findings[0].message}): "
+                            f"{excerpt(line)!r}")
+    errors = list(_validator(name).iter_errors(loaded.data))
+    if errors:
+        best = min(errors, key=lambda e: len(e.instance_path))
+        where = "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in best.instance_path)
+        message = best.message if len(best.message) <= 200 else best.message[:197] + "..."
+        raise ProtocolError(f"not a valid {name} message: ${where}: {message}")
+    return loaded.data
+
+
+def excerpt(line: bytes, limit: int = 300) -> str:
+    """The start of a line, for error messages."""
+    text = line[:limit].decode("utf-8", "replace")
+    return text + ("..." if len(line) > limit else "")

@@ -1,0 +1,208 @@
+"""The suite: fixture files read into :class:`Case` values, and the structural findings
+that make a suite unusable (unreadable file, invalid against ``fixture.schema.json``,
+duplicate case id, a case outside its gate's folder).
+
+Style and coverage lint live in :mod:`baton.conformance._check`; this module only decides
+whether a case can be run at all.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from baton._findings import ERROR, Finding, json_path
+from baton._loading import load_path
+
+INPUT_KINDS = ("input", "input_text", "input_base64")
+#: Fixture files are small; anything larger is a mistake, not a fixture.
+MAX_FIXTURE_BYTES = 4 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Case:
+    """One golden case. ``input_kind`` is how the fixture gives the input (``input``,
+    ``input_text`` or ``input_base64``) and ``input_value`` what it gives there."""
+
+    id: str
+    gate: str
+    description: str
+    requirements: tuple[str, ...]
+    tags: tuple[str, ...]
+    input_kind: str
+    input_value: object
+    expected_output: object
+    expected_exit_code: int
+    expected_stdout: str | None
+    file: str
+    index: int
+
+    @property
+    def json_path(self) -> str:
+        return json_path(("cases", self.index))
+
+    def raw_input(self) -> bytes:
+        """The input bytes a program reads on stdin: a JSON value as compact UTF-8 JSON."""
+        if self.input_kind == "input":
+            return json.dumps(self.input_value, ensure_ascii=False, separators=(",", ":")).encode()
+        if self.input_kind == "input_text":
+            return self.input_value.encode("utf-8")
+        return base64.b64decode(self.input_value, validate=True)
+
+    def wire(self) -> dict:
+        """The case as the harness protocol sends it."""
+        return {"id": self.id, "gate": self.gate, self.input_kind: self.input_value}
+
+
+@dataclass(frozen=True)
+class FixtureFile:
+    """One fixture file that loaded: where it is, its gate and its description."""
+
+    file: str
+    gate: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Suite:
+    """Every case of a suite folder, in file then case order, with the findings that kept
+    files or cases out of it."""
+
+    root: Path
+    cases: tuple[Case, ...]
+    files: tuple[FixtureFile, ...]
+    findings: tuple[Finding, ...]
+    paths: tuple[str, ...] = ()  # every fixture file found, loadable or not
+
+    @property
+    def usable(self) -> bool:
+        return not self.findings
+
+    def gates(self) -> dict[str, list[Case]]:
+        grouped: dict[str, list[Case]] = {}
+        for case in self.cases:
+            grouped.setdefault(case.gate, []).append(case)
+        return grouped
+
+
+@cache
+def fixture_schema() -> dict:
+    from baton._resources import data_dir
+
+    return json.loads((data_dir("conformance") / "fixture.schema.json").read_text(encoding="utf-8"))
+
+
+@cache
+def _validator():
+    import jsonschema_rs
+
+    return jsonschema_rs.validator_for(fixture_schema())
+
+
+def _finding(file, path, code, message, hint, requirement="CNF-001"):
+    return Finding(file=file, json_path=path, code=code, severity=ERROR, message=message,
+                   requirement=requirement, hint=hint)
+
+
+def _schema_findings(file, document):
+    findings = []
+    for error in _validator().iter_errors(document):
+        parts = tuple(error.instance_path)
+        if type(error.kind).__name__ == "OneOfNotValid":
+            message = "give exactly one of input, input_text and input_base64"
+        else:
+            message = error.message if len(error.message) <= 200 else error.message[:197] + "..."
+        findings.append(_finding(file, json_path(parts), "fixture.schema", message,
+                                 "see conformance/fixture.schema.json for the fixture format"))
+    return findings
+
+
+def default_suite_dir() -> Path:
+    from baton._resources import data_dir
+
+    return data_dir("conformance") / "cases"
+
+
+def fixture_files(root: Path) -> list[Path]:
+    return sorted(root.rglob("*.json"))
+
+
+def load_suite(root: Path | None = None) -> Suite:
+    """Read every ``<gate>/<topic>.json`` under ``root`` (default: the packaged cases)."""
+    root = default_suite_dir() if root is None else Path(root)
+    cases, files, findings, paths = [], [], [], []
+    seen: dict[str, Case] = {}
+    for path in fixture_files(root):
+        file = path.as_posix()
+        paths.append(file)
+        loaded, problems = load_path(file, syntax="json", limit=MAX_FIXTURE_BYTES)
+        if loaded is None:
+            findings.extend(problems)
+            continue
+        document = loaded.data
+        problems = _schema_findings(file, document)
+        if problems:
+            findings.extend(problems)
+            continue
+        folder = path.parent.relative_to(root).as_posix()
+        gate = document["gate"]
+        if folder != gate:
+            findings.append(_finding(file, "$.gate", "fixture.gate_folder",
+                                     f"the file is for gate {gate!r} but sits in {folder!r}",
+                                     f"move the file to {gate}/ under the suite folder"))
+            continue
+        files.append(FixtureFile(file, gate, document["description"]))
+        for index, entry in enumerate(document["cases"]):
+            case = _case(file, index, gate, entry)
+            where = json_path(("cases", index, "id"))
+            if not case.id.startswith(gate + "."):
+                findings.append(_finding(file, where, "fixture.id_prefix",
+                                         f"the case id {case.id!r} does not start with {gate + '.'!r}",
+                                         "ids are <gate>.<dotted.slug>"))
+                continue
+            first = seen.setdefault(case.id, case)
+            if first is not case:
+                findings.append(_finding(file, where, "fixture.duplicate_id",
+                                         f"the case id {case.id!r} is already used in {first.file}",
+                                         "give the case a new id: ids are never reused"))
+                continue
+            problem = _input_problem(case)
+            if problem:
+                findings.append(problem)
+                continue
+            cases.append(case)
+    return Suite(root, tuple(cases), tuple(files), tuple(findings), tuple(paths))
+
+
+def _case(file, index, gate, entry):
+    kind = next(k for k in INPUT_KINDS if k in entry)
+    expected = entry["expected"]
+    return Case(
+        id=entry["id"], gate=gate, description=entry["description"],
+        requirements=tuple(entry["requirements"]), tags=tuple(entry.get("tags", ())),
+        input_kind=kind, input_value=entry[kind], expected_output=expected["output"],
+        expected_exit_code=expected["exit_code"], expected_stdout=expected.get("stdout"),
+        file=file, index=index,
+    )
+
+
+def _input_problem(case):
+    where = json_path(("cases", case.index, case.input_kind))
+    if case.input_kind == "input_base64":
+        try:
+            base64.b64decode(case.input_value, validate=True)
+        except (binascii.Error, ValueError):
+            return _finding(case.file, where, "fixture.base64", "input_base64 is not valid base64",
+                            "encode the bytes with standard base64 and padding")
+    elif case.input_kind == "input_text":
+        try:
+            case.input_value.encode("utf-8")
+        except UnicodeEncodeError:
+            return _finding(case.file, where, "fixture.input_text",
+                            "input_text holds a lone surrogate, which is not UTF-8 text",
+                            "give bytes that are not UTF-8 as input_base64")
+    return None

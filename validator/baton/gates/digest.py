@@ -1,0 +1,133 @@
+"""The ``digest`` gate: one artifact in, its canonical bytes and digest out.
+
+Input ``{kind, document | text | base64, algorithm?, syntax?}``; output
+``{form, canonical | canonical_base64, digest}`` (exit 0), or ``{error, path?}`` (exit 2) when
+the input cannot be put in canonical form. The canonical forms themselves live in
+:mod:`baton._digest`; this module only reads the gate's input and shapes its output.
+"""
+
+from baton.gates._table import Decision, InputError, parse_input
+
+NAME = "digest"
+VERSION = "1"
+SUMMARY = "Canonical bytes and digest of one artifact."
+SPEC = "spec/digest.md"
+INPUT_SCHEMA = "gates/digest.input.schema.json"
+OUTPUT_SCHEMA = "gates/digest.output.schema.json"
+#: A 10 MB artifact in base64 fits, with room for the envelope.
+MAX_INPUT_BYTES = 16 << 20
+
+#: kind -> canonical form; ``registry`` and ``json``/``yaml`` text follow ``syntax``.
+FORM_BY_KIND = {
+    "checkpoint": "jcs",
+    "registry": "jcs",
+    "ack": "jcs",
+    "handoff": "jcs",
+    "json": "jcs",
+    "yaml": "yaml",
+    "packet": "packet",
+    "raw": "raw",
+}
+_SOURCES = ("document", "text", "base64")
+_KEYS = frozenset(("kind", "algorithm", "syntax", *_SOURCES))
+
+OUTCOMES = (
+    "digest",
+    "digest.input_invalid",
+    "digest.input_unreadable",
+    "digest.unknown_algorithm",
+    "digest.non_finite",
+    "digest.integer_range",
+    "digest.lone_surrogate",
+    "digest.key_type",
+    "digest.value_type",
+    "digest.too_deep",
+    "load.bom",
+    "load.encoding",
+    "load.syntax",
+    "load.duplicate_key",
+    "load.non_finite",
+    "load.too_deep",
+    "load.yaml_tag",
+    "load.empty",
+)
+
+
+def _error(code, path=None):
+    output = {"error": code}
+    if path is not None:
+        output["path"] = path
+    return Decision(output, code, 2)
+
+
+def run(raw):
+    try:
+        value = parse_input(raw, MAX_INPUT_BYTES)
+    except InputError:
+        return _error("digest.input_unreadable")
+    return decide(value)
+
+
+def decide(value):
+    if not isinstance(value, dict) or not set(value) <= _KEYS:
+        return _error("digest.input_invalid")
+    kind = value.get("kind")
+    form = FORM_BY_KIND.get(kind) if isinstance(kind, str) else None
+    sources = [name for name in _SOURCES if name in value]
+    if form is None or len(sources) != 1:
+        return _error("digest.input_invalid")
+    source = sources[0]
+    algorithm = value.get("algorithm", "blake3")
+    syntax = value.get("syntax")
+    if not isinstance(algorithm, str) or syntax not in (None, "json", "yaml"):
+        return _error("digest.input_invalid")
+    if syntax is not None:
+        if source == "document" or form not in ("jcs", "yaml"):
+            return _error("digest.input_invalid")
+        form = "yaml" if syntax == "yaml" else "jcs"
+
+    from baton import _digest
+
+    if algorithm not in _digest.ALGORITHMS:
+        return _error("digest.unknown_algorithm")
+    try:
+        canonical = _canonical(form, source, value[source])
+    except _digest.DigestError as error:
+        return _error(error.code, error.path)
+    if canonical is None:
+        return _error("digest.input_invalid")
+    digest = _digest.digest_bytes(canonical, algorithm)
+    if form == "raw":
+        import base64
+
+        output = {"form": form, "canonical_base64": base64.b64encode(canonical).decode("ascii"),
+                  "digest": digest}
+    else:
+        output = {"form": form, "canonical": canonical.decode("utf-8"), "digest": digest}
+    return Decision(output, "digest", 0)
+
+
+def _canonical(form, source, given):
+    """Canonical bytes, or ``None`` when ``given`` has the wrong type for its source."""
+    from baton import _digest
+
+    if source == "document":
+        if form in ("packet", "raw"):
+            return None
+        return _digest.canonical_json(given)
+    if not isinstance(given, str):
+        return None
+    if source == "base64":
+        import binascii
+
+        try:
+            raw = binascii.a2b_base64(given.encode("ascii"), strict_mode=True)
+        except (binascii.Error, UnicodeEncodeError, ValueError):
+            return None
+    else:
+        try:
+            raw = given.encode("utf-8")
+        except UnicodeEncodeError:
+            raise _digest.DigestError("the text holds a lone UTF-16 surrogate",
+                                      code="digest.lone_surrogate") from None
+    return _digest.canonical_bytes(raw, form)
