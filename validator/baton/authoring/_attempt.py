@@ -11,6 +11,7 @@ changes nothing; with other values it is ``attempt.conflict``.
 
 from __future__ import annotations
 
+from baton._ackcheck import CONTINUE_DIGEST
 from baton._errors import ConflictError, RefusedError, UsageError
 from baton.authoring import _registry, _store
 from baton.authoring._ids import new_ulid
@@ -132,7 +133,7 @@ def register(registry: dict, *, source_id: str, checkpoint_digest: str,
         "archive": {"status": "NOT_STARTED", "updated_at": None},
     }
     if continue_digest is not None:
-        record["continue_digest"] = continue_digest
+        record[CONTINUE_DIGEST] = continue_digest
     attempts.append(record)
     return Change(f"registered attempt {new_id}",
                   {"restart_id": new_id, "superseded": [a.get("restart_id") for a in superseded]})
@@ -237,10 +238,10 @@ def reconcile(registry: dict, restart_id: str, *, target_id: str | None = None,
 
 # -- ACK, commit, takeover -----------------------------------------------------------------
 
-def acknowledge(registry: dict, restart_id: str, *, ack: dict, ack_digest: str,
-                mismatches: list[str]) -> Change:
-    """Record a READY_READONLY ACK that matched a fresh readback. ``mismatches`` are the
-    fields that did not (the caller read packet, checkpoint and ACK); any refuses the ACK."""
+def acknowledge(registry: dict, restart_id: str, *, ack_digest: str,
+                failures: tuple[str, ...] = ()) -> Change:
+    """Record a READY_READONLY ACK (its digest) that matched a fresh readback. ``failures``
+    are the ACK rule codes the readback found (see :func:`verify_ack`); any refuses it."""
     attempt = find(registry, restart_id)
     state = attempt.get("state")
     if state in _AFTER_ACK:
@@ -251,18 +252,12 @@ def acknowledge(registry: dict, restart_id: str, *, ack: dict, ack_digest: str,
     if state != CREATED:
         raise _state_error(attempt, "an ACK", (CREATED,),
                            "the ACK comes after the creation receipt")
-    policy = _registry.policy_of(registry)
-    expected = {"status": "READY_READONLY", "goal_id": policy.get("goal_id"),
-                "restart_id": restart_id, "source_id": attempt.get("source_id"),
-                "target_id": attempt.get("target_id"),
-                "checkpoint_digest": attempt.get("checkpoint_digest")}
-    wrong = [name for name, value in expected.items() if ack.get(name) != value]
-    wrong.extend(name for name in mismatches if name not in wrong)
-    if wrong:
-        raise RefusedError(f"the ACK does not match a fresh readback: {', '.join(wrong)}",
+    if failures:
+        raise RefusedError(f"the ACK does not match a fresh readback: {', '.join(failures)}",
                            code="attempt.ack_mismatch",
                            hint="a stale ACK or a changed checkpoint invalidates acceptance: "
-                                "the target re-reads the packet and acknowledges again")
+                                "`baton ack verify` explains each code; the target re-reads "
+                                "the packet and acknowledges again")
     attempt["ack"] = {"status": "READY_READONLY", "received_at": utc_now(), "matches": True,
                       "ack_digest": ack_digest}
     attempt["state"] = ACKNOWLEDGED
@@ -472,30 +467,14 @@ def apply(registry_path, step: str, restart_id: str, *, expect_revision: int | N
                          validate=validate)
 
 
-def read_ack(ack_path, *, packet_path, checkpoint_path, registry_path, restart_id) -> dict:
-    """The keyword arguments of the ``ack`` step for the ACK file at ``ack_path``: the ACK,
-    its digest, and the fields a fresh readback of packet and checkpoint contradicts."""
-    from baton import _digest
+def verify_ack(ack_path, *, packet_path, registry_path, checkpoint_path=None,
+               workspace=None) -> dict:
+    """The keyword arguments of the ``ack`` step for the ACK file at ``ack_path``: its digest
+    and the codes of every rule a fresh readback of packet, registry, checkpoint (and, given
+    ``workspace``, the git checkout) finds broken (:func:`baton._readback.read_and_verify`)."""
+    from baton import _digest, _readback
 
-    ack = _store.read(ack_path, "ack")
-    if not isinstance(ack, dict):
-        raise RefusedError(f"{ack_path}: the ACK is not an object", code="attempt.ack_mismatch",
-                           hint="the ACK is the JSON object described in spec/ack.md")
-    attempt = find(_store.read(registry_path, _store.REGISTRY), restart_id)
-    mismatches = []
-    try:
-        packet_digest = _digest.digest_file(packet_path, form="packet")
-    except (OSError, _digest.DigestError):
-        packet_digest = None
-    if packet_digest != attempt.get("checkpoint_digest"):
-        mismatches.append("packet (changed or missing since it was registered)")
-    recorded = attempt.get("continue_digest")
-    if recorded is not None:
-        try:
-            current = _digest.digest_file(checkpoint_path, form="jcs")
-        except (OSError, _digest.DigestError):
-            current = None
-        if current != recorded:
-            mismatches.append("checkpoint (changed since the packet was rendered)")
-    return {"ack": ack, "ack_digest": _digest.digest_file(ack_path, form="jcs"),
-            "mismatches": mismatches}
+    verdict = _readback.read_and_verify(ack_path, packet_path, registry_path,
+                                        checkpoint_path=checkpoint_path, workspace=workspace)
+    return {"ack_digest": _digest.digest_file(ack_path, form="jcs"),
+            "failures": tuple(verdict.codes)}

@@ -561,8 +561,7 @@ def summary(document) -> str:
     """A few lines for people: the plan, its steps, the next action, open blockers."""
     block = block_of(document)
     plan = document.get("plan") or {}
-    lines = [f"{plan.get('title')} [{plan.get('status')}] goal {block.get('goal_id')}, "
-             f"revision {block.get('revision')}"
+    lines = [f"{plan.get('title')} [{plan.get('status')}] goal {block.get('goal_id')}"
              + (f", consumed at {block['consumed_at']}" if block.get("consumed_at") else "")]
     for _, item in _walk(_items(document)):
         lines.append(f"  [{item.get('status')}] {item.get('id')}: {item.get('title')}")

@@ -75,12 +75,17 @@ def _clean(text: str) -> str:
                    for ch in str(text))
 
 
-def _wrap(value: str) -> str:
+def _wrap(key: str, value: str) -> str:
+    """``value`` wrapped so that every packet line (``KEY: `` or the two-space continuation
+    indent included) fits :data:`WIDTH`; a bullet's wrapped lines hang under its text."""
     out = []
-    for line in _clean(value).split("\n"):
-        indent = "  " if line.startswith("- ") else ""
-        out.extend(textwrap.wrap(line, WIDTH - 2, subsequent_indent=indent,
-                                 break_long_words=False, break_on_hyphens=False) or [""])
+    for number, line in enumerate(_clean(value).split("\n")):
+        lead = len(key) + 2 if number == 0 else 2
+        hang = "  " if line.startswith("- ") else ""
+        wrapped = textwrap.wrap(line, WIDTH, initial_indent=" " * lead,
+                                subsequent_indent=" " * 2 + hang, break_long_words=False,
+                                break_on_hyphens=False)
+        out.extend([wrapped[0][lead:], *(w[2:] for w in wrapped[1:])] if wrapped else [""])
     return "\n".join(out)
 
 
@@ -134,7 +139,7 @@ def field_values(checkpoint: dict, registry: dict, source: SourceFacts, *,
     decisions = []
     for name in (_checkpoint.DECISIONS, _checkpoint.HAZARDS):
         if isinstance(narratives.get(name), str) and narratives[name].strip():
-            decisions.append(f"{name}: {_cut(narratives[name], link, MAX_FIELD_CHARS // 2)}")
+            decisions.append(f"{name}:\n{_cut(narratives[name], link, MAX_FIELD_CHARS // 2)}")
 
     leases = [f"lease {lease.get('lease_id')} on {lease.get('resource')} at fencing epoch "
               f"{lease.get('fencing_epoch')} until {lease.get('expires_at')}"
@@ -149,7 +154,7 @@ def field_values(checkpoint: dict, registry: dict, source: SourceFacts, *,
     inputs = [str(i) for i in action.get("required_inputs") or ()]
     next_text = f"Read {checkpoint_ref}, then: {action.get('summary') or UNKNOWN}"
     if inputs:
-        next_text += f" Required inputs: {', '.join(inputs)}."
+        next_text += f"\nRequired inputs: {', '.join(inputs)}"
 
     return {
         "GOAL_ID": str(block.get("goal_id")),
@@ -169,7 +174,7 @@ def field_values(checkpoint: dict, registry: dict, source: SourceFacts, *,
 def packet_text(values: dict[str, str], restart_id: str) -> tuple[str, str]:
     """The packet with its digest: ``(text, digest)``; the digest covers every field but
     CHECKPOINT_DIGEST, which carries it."""
-    fields = [(key, _wrap(values[key])) for key in _packet.KEYS[:10]]
+    fields = [(key, _wrap(key, values[key])) for key in _packet.KEYS[:10]]
     fields.append(("RESTART_ID", restart_id))
     unsigned = _packet.render(fields)
     digest = _digest.digest_bytes(_digest.canonical_packet(unsigned))
@@ -230,7 +235,7 @@ def render(directory: str | os.PathLike = ".", *, source: SourceFacts,
                  if registered.changed else f"attempt {restart} reused; packet read back"),
         revision=registered.revision, previous_revision=registered.previous_revision,
         result={"restart_id": restart, "checkpoint_digest": check, "registry": registry_path,
-                "checkpoint": checkpoint_path, "continue_digest": continue_digest,
+                "checkpoint": checkpoint_path, _attempt.CONTINUE_DIGEST: continue_digest,
                 "superseded": registered.result.get("superseded", []),
                 "bytes": len(data)})
 

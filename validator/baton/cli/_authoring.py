@@ -448,15 +448,17 @@ def _reconcile(restart_id, registry_path, target_id, absent, detail):
 @click.argument("ack_file", type=click.Path(dir_okay=False))
 @click.option("--packet", "packet_path", default="continuation.packet.txt", show_default=True,
               help="The packet the ACK answers.")
-@click.option("--checkpoint", "checkpoint_path",
-              default=os.path.join("xbrief", "continue.xbrief.json"), show_default=True,
-              help="The checkpoint the packet was rendered from.")
-def _ack(restart_id, registry_path, ack_file, packet_path, checkpoint_path):
-    """Accept the target's READY_READONLY ACK after a fresh readback of packet and checkpoint."""
+@click.option("--checkpoint", "checkpoint_path", default=None,
+              help="The checkpoint [default: the registry policy's checkpoint_path].")
+@click.option("--workspace", type=click.Path(file_okay=False), default=None,
+              help="Also compare the checkout and dirty-artifact fingerprints with this git "
+                   "checkout.")
+def _ack(restart_id, registry_path, ack_file, packet_path, checkpoint_path, workspace):
+    """Accept the target's READY_READONLY ACK after a fresh readback (as `baton ack verify`)."""
     from baton.authoring import _attempt
 
-    return _attempt.read_ack(ack_file, packet_path=packet_path, checkpoint_path=checkpoint_path,
-                             registry_path=registry_path, restart_id=restart_id)
+    return _attempt.verify_ack(ack_file, packet_path=packet_path, registry_path=registry_path,
+                               checkpoint_path=checkpoint_path, workspace=workspace)
 
 
 @_attempt_command("commit")
