@@ -457,7 +457,7 @@ STEPS = {
 
 
 def apply(registry_path, step: str, restart_id: str, *, expect_revision: int | None = None,
-          validate=None, **kwargs):
+          validate: bool = True, **kwargs):
     """Run one step on the attempt ``restart_id`` of the registry at ``registry_path`` as a
     compare-and-swap step (see :func:`baton.authoring._store.update`)."""
     step_function = STEPS[step]

@@ -540,7 +540,7 @@ OPERATIONS = {
 
 
 def apply(path, operation: str, *args, expect_revision: int | None = None,
-          epoch: int | None = None, validate=None, **kwargs):
+          epoch: int | None = None, validate: bool = True, **kwargs):
     """Run one ``OPERATIONS`` change on the checkpoint file at ``path`` as a compare-and-swap
     step (see :func:`baton.authoring._store.update`). ``epoch`` is the writer's fencing
     epoch: older than the checkpoint's is ``authoring.stale_epoch``."""

@@ -105,11 +105,11 @@ def _rename_reference_types(node: dict, path: str, changes: list[str]) -> None:
 
 def migrate(root: str | os.PathLike = ".", *, source: str | os.PathLike | None = None,
             target: str | os.PathLike | None = None, identity: dict | None = None,
-            validate=None) -> _store.Outcome:
+            validate: bool = True) -> _store.Outcome:
     """Write the xBRIEF form of the legacy checkpoint under ``root`` (or ``source``) to
     ``xbrief/continue.xbrief.json`` (or ``target``). ``identity`` (the ``init`` identity
-    fields) builds the Baton block when the legacy file has none; ``validate(kind, bytes,
-    path)`` checks the result before anything is written."""
+    fields) builds the Baton block when the legacy file has none; the result must validate
+    clean before anything is written."""
     source = os.fspath(source or os.path.join(root, LEGACY_PATH))
     target = os.fspath(target or os.path.join(root, _checkpoint.PATH))
     if os.path.lexists(target):
@@ -123,8 +123,8 @@ def migrate(root: str | os.PathLike = ".", *, source: str | os.PathLike | None =
     legacy = _document.parse(raw, source=source, syntax="json")
     document, changes = convert(legacy, _block_for(legacy, identity or {}))
     new = _document.render(document, syntax="json")
-    if validate is not None:
-        validate(_store.CHECKPOINT, new, target)
+    if validate:
+        _store.check_valid(_store.CHECKPOINT, new, target)
     _store.create(target, new)
     revision = _store.revision_of(document, _store.CHECKPOINT, target)
     return _store.Outcome(command="migrate", path=target, changed=True,

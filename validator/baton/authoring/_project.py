@@ -65,7 +65,7 @@ def new_checkpoint(identity: Identity, *, timezone: str | None = None) -> dict:
 
 
 def init(directory: str | os.PathLike, identity: Identity, policy: Policy = Policy(), *,
-         registry_format: str = "yaml", validate=None) -> _store.Outcome:
+         registry_format: str = "yaml", validate: bool = True) -> _store.Outcome:
     """Create ``xbrief/continue.xbrief.json`` and the registry in ``directory``."""
     directory = os.fspath(directory)
     checkpoint_path = os.path.join(directory, _checkpoint.PATH)
@@ -83,9 +83,9 @@ def init(directory: str | os.PathLike, identity: Identity, policy: Policy = Poli
         timezone=policy.timezone, timezone_source=policy.timezone_source)
     checkpoint_bytes = _document.render(checkpoint, syntax="json")
     registry_bytes = _document.render(registry, syntax=registry_format)
-    if validate is not None:
-        validate(_store.CHECKPOINT, checkpoint_bytes, checkpoint_path)
-        validate(_store.REGISTRY, registry_bytes, registry_path)
+    if validate:
+        _store.check_valid(_store.CHECKPOINT, checkpoint_bytes, checkpoint_path)
+        _store.check_valid(_store.REGISTRY, registry_bytes, registry_path)
     created = []
     try:
         _store.create(checkpoint_path, checkpoint_bytes)

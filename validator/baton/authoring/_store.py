@@ -128,15 +128,15 @@ def read(path: str | os.PathLike, kind: str):
 def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change], *,
            command: str, expect_revision: int | None = None,
            finish: Callable[[dict], None] | None = None,
-           validate: Callable[[str, bytes, str], None] | None = None,
+           validate: bool = True,
            timeout: float = LOCK_TIMEOUT) -> Outcome:
     """Apply ``change`` to the document at ``path`` as one compare-and-swap step.
 
     ``change`` mutates the parsed document in place and returns a :class:`Change`; it raises
     a :class:`BatonError` to refuse (then nothing is written). ``expect_revision`` makes the
     step conditional: a different current revision is ``authoring.revision_conflict``.
-    ``finish`` runs only when something changed (timestamps); ``validate(kind, bytes, path)``
-    sees the new file before it is written and raises to stop the write."""
+    ``finish`` runs only when something changed (timestamps). With ``validate`` the new file
+    must validate clean before it is written (``authoring.invalid_result`` otherwise)."""
     path = os.fspath(path)
     syntax = _document.syntax_of(path)
     seen: dict = {}
@@ -165,8 +165,8 @@ def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change],
             finish(document)
         _set_revision(document, kind, current + 1)
         new = _document.render(document, syntax=syntax)
-        if validate is not None:
-            validate(kind, new, path)
+        if validate:
+            check_valid(kind, new, path)
         seen["revision"] = current + 1
         return new
 
@@ -190,6 +190,21 @@ def io_error(path: str, error: OSError) -> BatonError:
     return UnreadableInput(f"{path}: {error.strerror or type(error).__name__}",
                            code="authoring.io_error",
                            hint="check that the path is a file you may read and write")
+
+
+def check_valid(kind: str, raw: bytes, path: str) -> None:
+    """Refuse to write ``raw`` unless it validates clean as ``kind`` (warnings allowed)."""
+    from baton._validate import validate_bytes
+
+    report = validate_bytes(raw, kind, os.path.basename(path))
+    errors = [finding for finding in report.findings if finding.is_error]
+    if errors:
+        first = errors[0]
+        codes = ", ".join(sorted({finding.code for finding in errors}))
+        raise RefusedError(f"{path}: the result would not validate ({codes}): "
+                           f"{first.json_path}: {first.message}",
+                           code="authoring.invalid_result",
+                           hint=first.hint or "fix the value named above; nothing was written")
 
 
 def create(path: str | os.PathLike, data: bytes) -> None:

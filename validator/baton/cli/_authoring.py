@@ -87,12 +87,6 @@ def _wants_json(args) -> bool:
     return False
 
 
-def _validator():
-    from baton.authoring._validation import check
-
-    return check
-
-
 # -- shared options ------------------------------------------------------------------------
 
 def _revision_options(function):
@@ -171,7 +165,7 @@ def init(directory, first_step, mode, authorization_scope, archive_consent, time
                     archive_consent=archive_consent, timezone=timezone or "UTC",
                     timezone_source=timezone_source if timezone else "default")
     return create(directory, _identity(first_step, **identity), policy,
-                  registry_format=registry_format, validate=_validator())
+                  registry_format=registry_format)
 
 
 # -- checkpoint ----------------------------------------------------------------------------
@@ -203,7 +197,7 @@ def _checkpoint_command(name, help_text=None):
             operation, args, options = function(**kwargs)
             return _checkpoint.apply(checkpoint_path, operation, *args,
                                      expect_revision=expect_revision, epoch=epoch,
-                                     validate=_validator(), **options)
+                                     **options)
 
         return command
 
@@ -340,7 +334,7 @@ def consume(checkpoint_path, expect_revision):
     from baton.authoring import _checkpoint
 
     return _checkpoint.apply(checkpoint_path, "consume", expect_revision=expect_revision,
-                             validate=_validator())
+)
 
 
 # -- packet --------------------------------------------------------------------------------
@@ -416,7 +410,7 @@ def _attempt_command(step, help_text=None):
             path = _registry.locate(".", registry_path)
             options = function(restart_id=restart_id, registry_path=path, **kwargs)
             return _attempt.apply(path, step, restart_id, expect_revision=expect_revision,
-                                  validate=_validator(), **options)
+                                  **options)
 
         return command
 
@@ -554,6 +548,6 @@ def migrate(directory, source_path, target_path, **identity):
     from baton.authoring import _migrate
 
     return _migrate.migrate(directory, source=source_path, target=target_path,
-                            identity=identity, validate=_validator())
+                            identity=identity)
 
 
