@@ -457,14 +457,14 @@ STEPS = {
 
 
 def apply(registry_path, step: str, restart_id: str, *, expect_revision: int | None = None,
-          validate: bool = True, **kwargs):
+          validate: bool = True, timeout: float = _store.LOCK_TIMEOUT, **kwargs):
     """Run one step on the attempt ``restart_id`` of the registry at ``registry_path`` as a
     compare-and-swap step (see :func:`baton.authoring._store.update`)."""
     step_function = STEPS[step]
     return _store.update(registry_path, _store.REGISTRY,
                          lambda registry: step_function(registry, restart_id, **kwargs),
                          command=f"attempt {step}", expect_revision=expect_revision,
-                         validate=validate)
+                         validate=validate, timeout=timeout)
 
 
 def verify_ack(ack_path, *, packet_path, registry_path, checkpoint_path=None,

@@ -540,7 +540,8 @@ OPERATIONS = {
 
 
 def apply(path, operation: str, *args, expect_revision: int | None = None,
-          epoch: int | None = None, validate: bool = True, **kwargs):
+          epoch: int | None = None, validate: bool = True,
+          timeout: float = _store.LOCK_TIMEOUT, **kwargs):
     """Run one ``OPERATIONS`` change on the checkpoint file at ``path`` as a compare-and-swap
     step (see :func:`baton.authoring._store.update`). ``epoch`` is the writer's fencing
     epoch: older than the checkpoint's is ``authoring.stale_epoch``."""
@@ -554,7 +555,8 @@ def apply(path, operation: str, *args, expect_revision: int | None = None,
 
     command = operation if operation == "consume" else f"checkpoint {operation}"
     return _store.update(path, _store.CHECKPOINT, change, command=command,
-                         expect_revision=expect_revision, finish=stamp, validate=validate)
+                         expect_revision=expect_revision, finish=stamp, validate=validate,
+                         timeout=timeout)
 
 
 def summary(document) -> str:

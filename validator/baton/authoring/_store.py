@@ -163,6 +163,7 @@ def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change],
             return raw
         if finish is not None:
             finish(document)
+        _sweep_temporaries(path)
         _set_revision(document, kind, current + 1)
         new = _document.render(document, syntax=syntax)
         if validate:
@@ -190,6 +191,23 @@ def io_error(path: str, error: OSError) -> BatonError:
     return UnreadableInput(f"{path}: {error.strerror or type(error).__name__}",
                            code="authoring.io_error",
                            hint="check that the path is a file you may read and write")
+
+
+def _sweep_temporaries(path: str) -> None:
+    """Remove the temporary files of writers that died mid-write (SIGKILL between the temp
+    write and the rename). Called under the file's lock, so no live writer owns one."""
+    folder, name = os.path.split(os.path.abspath(path))
+    prefix = f".{name}."
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return
+    for entry in entries:
+        if entry.startswith(prefix) and entry.endswith(".tmp"):
+            try:
+                os.unlink(os.path.join(folder, entry))
+            except OSError:
+                pass
 
 
 def check_valid(kind: str, raw: bytes, path: str) -> None:
