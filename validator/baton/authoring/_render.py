@@ -224,10 +224,13 @@ def render(directory: str | os.PathLike = ".", *, source: SourceFacts,
             unchanged = handle.read(len(data) + 1) == data
     except OSError:
         unchanged = False
-    if not unchanged:
-        with _atomic.file_lock(packet_path):
-            _atomic.atomic_write(packet_path, data)
-    check = _readback(packet_path, made["digest"])
+    try:
+        if not unchanged:
+            with _atomic.file_lock(packet_path):
+                _atomic.atomic_write(packet_path, data)
+        check = _readback(packet_path, made["digest"])
+    except OSError as error:  # the attempt stays registered: rendering again reuses it
+        raise _store.io_error(packet_path, error) from None
     restart = registered.result["restart_id"]
     return _store.Outcome(
         command="packet render", path=packet_path, changed=registered.changed or not unchanged,
