@@ -144,9 +144,17 @@ def test_check_reads_the_list_from_stdin(folder):
 
 @pytest.mark.parametrize("args", [
     [], ["--canonical", "a", "b"], ["--check", "x", "plain.txt"], ["--restart-id", "r", "plain.txt"],
-    ["--record", "registry.yaml", "p.txt"], ["--kind", "registry", "plain.txt"],
+    ["--record", "registry.yaml", "p.txt"],
 ])
 def test_usage_errors_exit_2(folder, args):
     result = CliRunner().invoke(cli, ["digest", *args])
     assert result.exit_code == 2
     assert "usage" in result.stderr
+
+
+def test_kind_registry_follows_the_file_syntax(folder):
+    (folder / "reg.yaml").write_text("b: 1\na: 2\n")
+    (folder / "reg.json").write_text('{"b": 1, "a": 2}')
+    result = run("--kind", "registry", "reg.yaml", "reg.json")
+    digest = b3(b'{"a":2,"b":1}')
+    assert result.output == f"{digest}  reg.yaml\n{digest}  reg.json\n"

@@ -54,9 +54,20 @@ def record(*args):
     return CliRunner().invoke(cli, ["digest", "--record", *args])
 
 
-def test_yaml_registry_keeps_comments_quoting_order_and_nulls(tmp_path):
-    registry = tmp_path / "registry.yaml"
-    registry.write_text(YAML_REGISTRY)
+@pytest.fixture
+def registry(tmp_path):
+    path = tmp_path / "registry.yaml"
+    path.write_text(YAML_REGISTRY)
+    return path
+
+
+def assert_refused(result, code, registry, before=YAML_REGISTRY.encode()):
+    assert result.exit_code == 1
+    assert code in result.stderr
+    assert registry.read_bytes() == before
+
+
+def test_yaml_registry_keeps_comments_quoting_order_and_nulls(tmp_path, registry):
     packet, digest = write_packet(tmp_path, "rst-b")
     result = record(str(registry), "--restart-id", "rst-b", "--expect-revision", "7", str(packet))
     assert result.exit_code == 0, result.output
@@ -68,9 +79,7 @@ def test_yaml_registry_keeps_comments_quoting_order_and_nulls(tmp_path):
     assert registry.read_text() == expected
 
 
-def test_an_empty_digest_placeholder_is_filled_in_place(tmp_path):
-    registry = tmp_path / "registry.yaml"
-    registry.write_text(YAML_REGISTRY)
+def test_an_empty_digest_placeholder_is_filled_in_place(tmp_path, registry):
     packet, digest = write_packet(tmp_path, "rst-a")
     assert record(str(registry), "--restart-id", "rst-a", str(packet)).exit_code == 0
     # The value keeps its place and the author's double quotes.
@@ -93,9 +102,7 @@ def test_json_registry_keeps_key_order_and_indentation(tmp_path):
     assert registry.read_text() == json.dumps(document, indent=4) + "\n"
 
 
-def test_recording_the_same_digest_again_changes_nothing(tmp_path):
-    registry = tmp_path / "registry.yaml"
-    registry.write_text(YAML_REGISTRY)
+def test_recording_the_same_digest_again_changes_nothing(tmp_path, registry):
     packet, _ = write_packet(tmp_path, "rst-b")
     assert record(str(registry), "--restart-id", "rst-b", str(packet)).exit_code == 0
     before = registry.read_bytes()
@@ -105,52 +112,32 @@ def test_recording_the_same_digest_again_changes_nothing(tmp_path):
     assert registry.read_bytes() == before
 
 
-def test_a_stale_expected_revision_is_a_conflict_and_writes_nothing(tmp_path):
-    registry = tmp_path / "registry.yaml"
-    registry.write_text(YAML_REGISTRY)
+def test_a_stale_expected_revision_is_a_conflict_and_writes_nothing(tmp_path, registry):
     packet, _ = write_packet(tmp_path, "rst-b")
     result = record(str(registry), "--restart-id", "rst-b", "--expect-revision", "6", str(packet))
-    assert result.exit_code == 1
-    assert "digest.revision_conflict" in result.stderr
-    assert registry.read_text() == YAML_REGISTRY
+    assert_refused(result, "digest.revision_conflict", registry)
 
 
-@pytest.mark.parametrize(("restart_id", "code"), [("rst-zz", "digest.unknown_attempt")])
-def test_an_unknown_attempt_is_refused(tmp_path, restart_id, code):
-    registry = tmp_path / "registry.yaml"
-    registry.write_text(YAML_REGISTRY)
-    packet, _ = write_packet(tmp_path, restart_id)
-    result = record(str(registry), "--restart-id", restart_id, str(packet))
-    assert (result.exit_code, code in result.stderr) == (1, True)
-    assert registry.read_text() == YAML_REGISTRY
+def test_an_unknown_attempt_is_refused(tmp_path, registry):
+    packet, _ = write_packet(tmp_path, "rst-zz")
+    assert_refused(record(str(registry), "--restart-id", "rst-zz", str(packet)), "digest.unknown_attempt", registry)
 
 
-def test_a_recorded_digest_is_never_replaced(tmp_path):
-    registry = tmp_path / "registry.yaml"
-    registry.write_text(YAML_REGISTRY)
+def test_a_recorded_digest_is_never_replaced(tmp_path, registry):
     packet, _ = write_packet(tmp_path, "rst-b")
     assert record(str(registry), "--restart-id", "rst-b", str(packet)).exit_code == 0
     packet.write_text(PACKET_BODY.format(rid="rst-b") + "PROGRESS: more\n")
     before = registry.read_bytes()
     result = record(str(registry), "--restart-id", "rst-b", str(packet))
-    assert result.exit_code == 1
-    assert "digest.already_recorded" in result.stderr
-    assert registry.read_bytes() == before
+    assert_refused(result, "digest.already_recorded", registry, before)
 
 
-def test_a_packet_whose_own_digest_disagrees_is_refused(tmp_path):
-    registry = tmp_path / "registry.yaml"
-    registry.write_text(YAML_REGISTRY)
+def test_a_packet_whose_own_digest_disagrees_is_refused(tmp_path, registry):
     packet, _ = write_packet(tmp_path, "rst-b", digest_line=f"CHECKPOINT_DIGEST: {b3(b'other')}\n")
-    result = record(str(registry), "--restart-id", "rst-b", str(packet))
-    assert result.exit_code == 1
-    assert "digest.mismatch" in result.stderr
-    assert registry.read_text() == YAML_REGISTRY
+    assert_refused(record(str(registry), "--restart-id", "rst-b", str(packet)), "digest.mismatch", registry)
 
 
-def test_a_packet_whose_own_digest_agrees_is_recorded(tmp_path):
-    registry = tmp_path / "registry.yaml"
-    registry.write_text(YAML_REGISTRY)
+def test_a_packet_whose_own_digest_agrees_is_recorded(tmp_path, registry):
     _, digest = write_packet(tmp_path, "rst-b")
     packet, _ = write_packet(tmp_path, "rst-b", digest_line=f"CHECKPOINT_DIGEST: {digest}\n")
     assert record(str(registry), "--restart-id", "rst-b", str(packet)).exit_code == 0
