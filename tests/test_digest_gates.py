@@ -9,6 +9,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from referencing import Registry, Resource
 
 from baton import _ackcheck
@@ -121,3 +123,63 @@ def test_the_digest_gate_refuses_oversized_input_without_reading_it_all():
     module = load("digest")
     big = b'{"kind": "raw", "base64": "' + base64.b64encode(b"\0" * (module.MAX_INPUT_BYTES)) + b'"}'
     assert module.run(big).output == {"error": "digest.input_unreadable"}
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
+    max_leaves=15)
+digest_inputs = st.fixed_dictionaries(
+    {"kind": st.sampled_from(["checkpoint", "registry", "ack", "handoff", "json", "yaml", "packet", "raw", "x"])},
+    optional={"document": json_values, "text": st.text(max_size=60), "base64": st.text(max_size=20),
+              "algorithm": st.sampled_from(["blake3", "sha256", "md5", 3]), "syntax": st.sampled_from(["json", "yaml", 1]),
+              "expected": st.text(max_size=70) | st.just("blake3:" + "0" * 64)})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(json_values, digest_inputs))
+def test_the_digest_gate_answers_any_input_within_its_schema(value):
+    decision = load("digest").decide(value)
+    assert decision.exit_code in (0, 1, 2)
+    assert _validator("gates/digest.output.schema.json").is_valid(decision.output)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(["ack", "packet_text", "registry", "checkout", "dirty", "checkpoint", "now"]),
+                       json_values, max_size=7))
+def test_the_ack_gate_answers_any_input_within_its_schema(value):
+    decision = load("ack").decide(value)
+    assert decision.exit_code in (0, 1, 2)
+    assert _validator("gates/ack.output.schema.json").is_valid(decision.output)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=200))
+def test_both_gates_answer_any_bytes(raw):
+    for gate in ("digest", "ack"):
+        assert load(gate).run(raw).exit_code in (0, 1, 2)
+
+
+def _base_readback():
+    return next(c for c in _fixtures("ack") if c["id"] == "ack.accept.full_readback")["input"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(["ack", "registry", "checkpoint"]), st.data())
+def test_the_ack_gate_survives_any_value_in_any_field(part, data):
+    import copy
+
+    value = copy.deepcopy(_base_readback())
+    node = value[part]
+    while True:  # walk down to a random member, then replace it with anything
+        keys = list(node) if isinstance(node, dict) else list(range(len(node))) if isinstance(node, list) else []
+        if not keys:
+            break
+        key = data.draw(st.sampled_from(keys))
+        if not isinstance(node[key], (dict, list)) or data.draw(st.booleans()):
+            node[key] = data.draw(json_values)
+            break
+        node = node[key]
+    decision = load("ack").decide(value)
+    assert decision.output["outcome"] in ("accepted", "rejected")
+    assert _validator("gates/ack.output.schema.json").is_valid(decision.output)
