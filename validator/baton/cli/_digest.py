@@ -22,12 +22,12 @@ from baton.cli._options import fail, format_option
               help="Hash every file in this artifact's canonical form (auto: by file name; "
                    "a file that is no artifact, and stdin, are hashed as raw bytes).")
 @click.option("--canonical", is_flag=True, help="Print the canonical bytes of one FILE instead of its digest.")
-@click.option("--check", "check_list", type=click.Path(dir_okay=False, allow_dash=True),
+@click.option("--check", "check_list", metavar="LIST", type=click.Path(dir_okay=False, allow_dash=True),
               help="Verify a list of `<digest>  <file>` lines; exit 1 on any failed line.")
-@click.option("--record", "registry", type=click.Path(dir_okay=False),
+@click.option("--record", "registry", metavar="REGISTRY", type=click.Path(dir_okay=False),
               help="Record the digest of the packet FILE in this registry's attempt.")
-@click.option("--restart-id", help="With --record: the attempt to record the digest on.")
-@click.option("--checkpoint", type=click.Path(dir_okay=False),
+@click.option("--restart-id", metavar="ID", help="With --record: the attempt to record the digest on.")
+@click.option("--checkpoint", metavar="CHECKPOINT", type=click.Path(dir_okay=False),
               help="With --record: also record the digest of this continue checkpoint.")
 @click.option("--expect-revision", type=click.IntRange(min=0),
               help="With --record: refuse (exit 1) unless the registry is at this revision.")
