@@ -183,3 +183,9 @@ def test_the_ack_gate_survives_any_value_in_any_field(part, data):
     decision = load("ack").decide(value)
     assert decision.output["outcome"] in ("accepted", "rejected")
     assert _validator("gates/ack.output.schema.json").is_valid(decision.output)
+
+
+@pytest.mark.parametrize("gate", ["digest", "ack"])
+def test_each_outcome_is_listed_once(gate):
+    outcomes = load(gate).OUTCOMES
+    assert len(outcomes) == len(set(outcomes))

@@ -29,7 +29,6 @@ OUTCOMES = (
     *CHECKS,
     "digest.input_invalid",
     "digest.input_unreadable",
-    "digest.unknown_algorithm",
     "digest.non_finite",
     "digest.integer_range",
     "digest.lone_surrogate",
