@@ -342,7 +342,8 @@ def _main_unknown(artifact: Artifact):
     data = artifact.data if isinstance(artifact.data, dict) else {}
     policy = data.get("policy")
     main = policy.get("main_id") if isinstance(policy, dict) else None
-    threads = {r.get("thread_id") for r in _list(data, "sessions") if isinstance(r, dict)}
+    threads = {r["thread_id"] for r in _list(data, "sessions")
+               if isinstance(r, dict) and isinstance(r.get("thread_id"), str)}
     if isinstance(main, str) and main not in threads:
         yield Hit(("policy", "main_id"), "no session row has the MAIN session's thread_id")
 
