@@ -105,7 +105,9 @@ register_timestamp_rule(KIND)
 
 def _digests(artifact: Artifact):
     for index, attempt in attempts(artifact.data):
-        yield ("attempts", index, "checkpoint_digest"), attempt.get("checkpoint_digest"), None
+        for name in ("checkpoint_digest", "continue_checkpoint_digest"):
+            if name in attempt:
+                yield ("attempts", index, name), attempt[name], None
         ack = _record(attempt, "ack")
         if ack and "ack_digest" in ack:
             yield ("attempts", index, "ack", "ack_digest"), ack["ack_digest"], None
