@@ -169,12 +169,12 @@ def _decisions(artifact: Artifact):
 
 
 @rule(KIND, "checkpoint.hazards_missing", requirement="CKP-012", severity=WARNING,
-      summary="the plan carries a `Hazards` narrative",
+      summary="once work is done, the plan carries a `Hazards` narrative",
       hint="add plan.narratives.Hazards: what was tricky and what to watch out for")
 def _hazards(artifact: Artifact):
     narratives = _plan(artifact.data).get("narratives")
     value = narratives.get("Hazards") if isinstance(narratives, dict) else None
-    if isinstance(artifact.data, dict) and blank(value):
+    if _has_completed(artifact.data) and blank(value):
         yield Hit(("plan", "narratives"), "there is no Hazards narrative, or it is empty")
 
 
