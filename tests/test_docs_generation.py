@@ -6,7 +6,10 @@ import sys
 
 import click
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import _docs_support
 from _docs_support import ROOT
 
 sys.path.insert(0, str(ROOT / "docs" / "hooks"))
@@ -86,7 +89,11 @@ def _page(schema=SCHEMA):
         schema, file_name="thing.schema.json", download_href="../../schemas/v1/thing.schema.json",
         link_external=lambda url: "defs.md#def-digest" if url.endswith("defs.schema.json#/$defs/digest") else None,
         resolve_external=lambda url: {"$defs": {"digest": {"title": "Digest"}}} if url.endswith("defs.schema.json") else None,
+        link_requirement=lambda requirement: f"../spec/{_SPEC_PAGES[requirement[:3]]}#{requirement}",
     )
+
+
+_SPEC_PAGES = {"ACK": "ack.md", "CKP": "checkpoint.md"}
 
 
 class TestSchemaPage:
@@ -99,7 +106,7 @@ class TestSchemaPage:
     def test_each_field_has_its_type_requiredness_and_constraints(self):
         rows = {line.split("|")[1].strip(): line for line in _page().splitlines() if line.startswith("| `")}
         assert rows["`kind`"] == "| `kind` | string | yes | Always `thing`.<br>Value: `\"thing\"`. |"
-        assert rows["`mode`"] == ("| `mode` | string | no | Whether \\| it runs.<br>One of: `\"off\"`, `\"on\"`."
+        assert rows["`mode`"] == ("| `mode` | string | no | Whether \\| it runs.<br>Allowed values: `\"off\"`, `\"on\"`."
                                   "<br>Default: `\"off\"`. |")
         assert rows["`code`"] == "| `code` | string | no | Pattern: `^(a|b)$`.<br>Length: 1 to 8. |"
         assert rows["`score`"] == "| `score` | number or null | no | Range: ≥ 0, < 100. |"
@@ -132,6 +139,155 @@ class TestSchemaPage:
         page = _page({"title": "Defs", "$defs": {"id": {"type": "string"}}})
         assert "This schema holds only definitions" in page
         assert "### `id` { #def-id }" in page
+
+
+class TestSchemaBranches:
+    """Fields inside ``anyOf``/``oneOf``/``allOf``, conditions, tuples and maps are on the page."""
+
+    def test_fields_of_an_array_branch_of_any_of_get_a_section(self):
+        page = _page({"title": "T", "type": "object", "properties": {"dirty": {"anyOf": [
+            {"type": "array", "items": {"type": "object", "required": ["path", "digest"], "properties": {
+                "path": {"type": "string"}, "digest": {"type": "string", "description": "Its digest."}}}},
+            {"type": "null"}]}}})
+        assert "| `dirty` | array of [object](#f-dirty-items) or null | no |  |" in page
+        assert "### `dirty[]` { #f-dirty-items }" in page
+        assert "| `digest` | string | yes | Its digest. |" in page
+
+    def test_titled_object_branches_of_one_of_are_listed_and_each_gets_a_section(self):
+        page = _page({"title": "Result", "oneOf": [
+            {"title": "Answered", "description": "The gate answered.", "type": "object",
+             "properties": {"output": {"description": "Its output."}}},
+            {"title": "Skipped", "type": "object", "properties": {"skipped": {"const": True}}}]})
+        assert "## Value { #fields }\n\n| Type | Details |\n|---|---|\n| object | &nbsp; |" in page
+        assert ("One of (exactly one matches):\n\n1. [Answered](#f-one-of-option-1) — The gate answered.\n"
+                "2. [Skipped](#f-one-of-option-2)\n") in page
+        assert "### One of, option 1: Answered { #f-one-of-option-1 }" in page
+        assert "| `output` | any | no | Its output. |" in page
+        assert "### One of, option 2: Skipped { #f-one-of-option-2 }" in page
+        assert "| `skipped` | boolean | no | Value: `true`. |" in page
+
+    def test_two_object_branches_of_a_field_are_named_any_of(self):
+        page = _page({"title": "T", "type": "object", "properties": {"pending": {"anyOf": [
+            {"title": "Continuity", "type": "object", "properties": {"trigger": {"type": "string"}}},
+            {"title": "Role", "type": "object", "properties": {"role": {"type": "string"}}},
+            {"type": "null"}]}}})
+        assert ("| `pending` | [object](#f-pending-any-of-option-1) or [object](#f-pending-any-of-option-2) "
+                "or null | no | Any of: [Continuity](#f-pending-any-of-option-1); [Role](#f-pending-any-of-option-2); "
+                "null. |") in page
+        assert "### `pending`, any of, option 1: Continuity { #f-pending-any-of-option-1 }" in page
+        assert "| `role` | string | no |  |" in page
+
+    def test_branch_constraints_that_the_type_cannot_show_are_listed(self):
+        page = _page({"title": "T", "type": "object", "properties": {"queued": {"anyOf": [
+            {"type": "integer", "minimum": 0}, {"type": "array"}, {"type": "null"}]}}})
+        assert "| `queued` | integer or array or null | no | Any of: integer — Range: ≥ 0; array; null. |" in page
+
+    def test_all_of_branches_that_are_not_plain_fields_are_listed_as_all_of(self):
+        page = _page({"title": "T", "allOf": [
+            {"$ref": "#/$defs/base"},
+            {"type": "object", "x-requirement": "CKP-006", "properties": {"block": {"type": "object", "properties": {
+                "epoch": {"type": "integer"}}}}}],
+            "$defs": {"base": {"type": "object", "properties": {"id": {"type": "string"}}}}})
+        assert "| Type | Details |\n|---|---|\n| object | &nbsp; |" in page
+        assert "All of (every one matches):\n\n1. [`base`](#def-base)\n2. [object](#f-all-of-part-2)\n" in page
+        assert "### All of, part 2 { #f-all-of-part-2 }" in page
+        assert "| `epoch` | integer | no |  |" in page
+        assert "A failure here cites [CKP-006](../spec/checkpoint.md#CKP-006)." in page
+
+    def test_conditions_name_their_requirement_and_hint_and_not_is_worded(self):
+        page = _page({"title": "T", "type": "object", "properties": {"status": {"enum": ["A", "B"]}},
+                      "allOf": [
+                          {"if": {"properties": {"status": {"const": "A"}}, "required": ["status"]},
+                           "then": {"required": ["takeover", "owner"], "x-requirement": "ACK-009",
+                                    "x-hint": "add the takeover object"},
+                           "else": {"not": {"required": ["takeover"]}}}],
+                      "not": {"anyOf": [{"required": ["todoList"]}, {"required": ["playbook"]}]}})
+        assert ("- If `status` is `\"A\"`, then `takeover` and `owner` are required; otherwise `takeover` is "
+                "not allowed. A failure here cites [ACK-009](../spec/ack.md#ACK-009). Hint given: "
+                "*add the takeover object*.") in page
+        assert "- None of `todoList`, `playbook` is allowed." in page
+        assert "Further rules" not in page
+
+    def test_a_condition_on_a_nested_field_reads_as_words(self):
+        page = _page({"title": "T", "type": "object", "properties": {
+            "state": {"type": "string"}, "pending": {"type": ["object", "null"]}},
+            "if": {"properties": {"state": {"const": "active"}}},
+            "then": {"properties": {"pending": {"type": "null"}}},
+            "else": {"required": ["pending"], "properties": {"pending": {"properties": {"path": {"const": "role"}}}}}})
+        assert ("- If `state` is `\"active\"`, then `pending` is null; otherwise `pending` is required; "
+                "`pending`.`path` is `\"role\"`.") in page
+
+    def test_an_object_in_a_condition_outcome_gets_a_section(self):
+        page = _page({"title": "T", "type": "object", "properties": {"mode": {"type": "string"}},
+                      "if": {"properties": {"mode": {"const": "on"}}},
+                      "then": {"properties": {"owner": {"type": "object", "required": ["name"], "properties": {
+                          "name": {"type": "string"}, "since": {"type": "string", "format": "date-time"}}}}}})
+        assert "- If `mode` is `\"on\"`, then `owner` is [an object](#f-owner)." in page
+        assert "### `owner` { #f-owner }" in page
+        assert "| `since` | string | no | Format: `date-time`. |" in page
+
+    def test_tuples_maps_and_name_patterns_show_the_fields_of_their_objects(self):
+        page = _page({"title": "T", "type": "object", "properties": {
+            "pair": {"type": "array", "prefixItems": [
+                {"type": "string"}, {"type": "object", "properties": {"weight": {"type": "number"}}}], "items": False},
+            "labels": {"type": "object", "additionalProperties": {
+                "type": "object", "properties": {"colour": {"type": "string"}}}}},
+            "patternProperties": {"^x-": {"type": "object", "properties": {"vendor": {"type": "string"}}}}})
+        assert "| `pair` | array (string, [object](#f-pair-1)) | no |  |" in page
+        assert "### `pair[1]` { #f-pair-1 }" in page and "| `weight` | number | no |  |" in page
+        assert "| `labels` | object of [object](#f-labels) | no |  |" in page
+        assert "| `colour` | string | no |  |" in page
+        assert "Fields whose name matches `^x-`: [object](#f-x)." in page
+        assert "### `/^x-/` { #f-x }" in page
+        assert "| `vendor` | string | no |  |" in page
+
+    def test_a_ref_branch_to_another_schema_links_to_its_page(self):
+        page = _page({"title": "T", "type": "object", "properties": {"digest": {"anyOf": [
+            {"$ref": "defs.schema.json#/$defs/digest"}, {"type": "null"}]}}})
+        assert ('| `digest` | [`digest`](defs.md#def-digest "defs.schema.json#/$defs/digest") or null | no |  |'
+                in page)
+
+    def test_a_ref_to_a_definition_inside_a_branch_links_to_it(self):
+        page = _page({"title": "T", "type": "object", "properties": {"event": {"oneOf": [
+            {"$ref": "#/$defs/read"}, {"$ref": "#/$defs/write"}]}},
+            "$defs": {"read": {"type": "object", "properties": {"op": {"const": "read"}}},
+                      "write": {"type": "object", "properties": {"op": {"const": "write"}, "path": {"type": "string"}}}}})
+        assert "| `event` | [`read`](#def-read) or [`write`](#def-write) | no |  |" in page
+        assert "### `write` { #def-write }" in page and "| `path` | string | no |  |" in page
+
+
+def _names_on_page(schema) -> set[str]:
+    page = _page(schema)
+    return {name for name in _docs_support.property_names(schema) if f"`{name}`" not in page}
+
+
+_LEAF = st.sampled_from([{"type": "string"}, {"type": "null"}, {"const": 1}, {"$ref": "#/$defs/shared"}, {}])
+_NAMES = st.text(alphabet="abcdefghij_", min_size=1, max_size=6)
+
+
+def _extend(inner):
+    objects = st.dictionaries(_NAMES, inner, min_size=1, max_size=3).map(
+        lambda fields: {"type": "object", "properties": fields})
+    return st.one_of(
+        objects,
+        inner.map(lambda item: {"type": "array", "items": item}),
+        st.lists(inner, min_size=1, max_size=2).map(lambda items: {"prefixItems": items}),
+        inner.map(lambda value: {"type": "object", "additionalProperties": value}),
+        inner.map(lambda value: {"patternProperties": {"^x-": value}}),
+        st.tuples(st.sampled_from(["oneOf", "anyOf", "allOf"]), st.lists(inner, min_size=1, max_size=3)).map(
+            lambda pair: {pair[0]: pair[1]}),
+        st.tuples(objects, inner, inner).map(
+            lambda parts: {"if": parts[0], "then": parts[1], "else": parts[2]}),
+        inner.map(lambda value: {"not": value}),
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.recursive(_LEAF, _extend, max_leaves=12))
+def test_every_field_of_any_nesting_is_named_on_the_page(value):
+    schema = {"title": "Generated", "type": "object", "properties": {"root": value},
+              "$defs": {"shared": {"type": "object", "properties": {"shared_field": {"type": "integer"}}}}}
+    assert _names_on_page(schema) == set()
 
 
 @click.group()

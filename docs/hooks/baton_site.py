@@ -43,6 +43,9 @@ class _Sources:
         self.root = root
         self.site_url = site_url
         self.spec = [Path("spec") / page for page in _docs_spec.spec_pages(root / "spec")]
+        self.requirement_pages = {
+            requirement: page.as_posix() for page in self.spec
+            for requirement in _docs_spec.requirement_ids((root / page).read_text(encoding="utf-8"))}
         self.schema_sets = [(title, self._schemas(folder, pages)) for folder, pages, title in SCHEMA_SETS]
         self.schemas = [entry for _, entries in self.schema_sets for entry in entries]
 
@@ -110,6 +113,7 @@ def on_files(files, config):
             download_href=_docs_schemas.relative_href(entry["page"], entry["served_at"]),
             link_external=_external_linker(entry["page"], pages_by_id),
             resolve_external=lambda url: schemas_by_id.get(url),
+            link_requirement=_requirement_linker(entry["page"], sources.requirement_pages),
         )
         _add(files, config, entry["page"], content=markdown)
     _add(files, config, f"{SCHEMA_PAGES}/index.md", content=_schema_index())
@@ -213,6 +217,13 @@ def _external_linker(from_page: str, pages_by_id: dict[str, str]):
         if len(parts) == 2 and parts[0] in ("$defs", "definitions"):
             href += "#" + _docs_schemas.definition_anchor(parts[1])
         return href
+    return link
+
+
+def _requirement_linker(from_page: str, requirement_pages: dict[str, str]):
+    def link(requirement: str) -> str | None:
+        page = requirement_pages.get(requirement)
+        return f"{_docs_schemas.relative_href(from_page, page)}#{requirement}" if page else None
     return link
 
 
