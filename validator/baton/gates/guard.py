@@ -330,18 +330,19 @@ class _Context:
         words = [w for w, _ in items]
         if any(w in ("-l", "-L", "--list", "--table") for w in words):
             return None
-        targets, index = [], 0
+        targets, index, signal_given = [], 0, False
         while index < len(items):
             word = items[index][0]
             if word == "--":
                 targets.extend(items[index + 1:])
                 break
-            if word in ("-s", "-n", "--signal"):
-                index += 2
+            if not signal_given and word in ("-s", "-n", "--signal"):
+                signal_given, index = True, index + 2
                 continue
-            if word.startswith("--signal=") or (word.startswith("-") and not targets
-                                                 and index + 1 < len(items)):
-                index += 1
+            # Only the first word can be the signal, and only when a target follows it.
+            if not signal_given and not targets and (word.startswith("--signal=") or (
+                    word.startswith("-") and index + 1 < len(items))):
+                signal_given, index = True, index + 1
                 continue
             targets.append(items[index])
             index += 1
