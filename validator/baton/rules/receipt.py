@@ -1,5 +1,5 @@
 """Semantic rules of the relaunch receipt (``spec/relaunch-receipt.md``): what its schema
-cannot say. An uncertain receipt is settled by reading, never by launching again; the brief
+cannot say, plus the version, timestamp and digest rules every artifact shares. An uncertain receipt is settled by reading, never by launching again; the brief
 goes once, to the session it is pinned to; the status, the settlement and the times agree.
 
 Rules meet documents that may have failed the schema, so each reads defensively and yields
@@ -9,9 +9,18 @@ nothing for shapes it does not understand.
 from __future__ import annotations
 
 from baton.gates._clock import parse_ms
-from baton.rules import Hit, rule
+from baton.rules import Artifact, Hit, rule
+from baton.rules._shared import (
+    register_digest_rules,
+    register_timestamp_rule,
+    register_version_rules,
+    top_level_version,
+)
 
 KIND = "receipt"
+
+register_version_rules(KIND, top_level_version)
+register_timestamp_rule(KIND)
 
 
 def _brief(data):
@@ -21,6 +30,15 @@ def _brief(data):
 
 def _count(value):
     return value if type(value) is int else None
+
+
+def _digests(artifact: Artifact):
+    brief = _brief(artifact.data)
+    if brief and "digest" in brief:
+        yield ("brief", "digest"), brief["digest"], None
+
+
+register_digest_rules(KIND, _digests)
 
 
 @rule(KIND, "receipt.launched_twice", requirement="RLN-104",
