@@ -524,10 +524,15 @@ def _read(value):
         "arguments": top["arguments"],
         "strings": _strings(top["arguments"]),
         "host_pid": field.integer(top["host_pid"], "$.host_pid", 1),
-        "service_unit": field.optional(field.text, top.get("service_unit"), "$.service_unit"),
+        "service_unit": _given_text(top, "service_unit"),
         "host_names": names,
-        "restart_tool": field.optional(field.text, top.get("restart_tool"), "$.restart_tool"),
+        "restart_tool": _given_text(top, "restart_tool"),
     }
+
+
+def _given_text(top, key):
+    """An optional text field: absent is ``None``; present, it must be a non-blank string."""
+    return field.text(top[key], f"$.{key}") if key in top else None
 
 
 def _strings(arguments):
