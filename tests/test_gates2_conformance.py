@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from baton._schemas import store
+from baton.conformance._compare import same
 from baton.conformance.requirements import parse_page
 from baton.gates import load
 
@@ -51,21 +52,10 @@ def _answer(case):
     return module.run(base64.b64decode(case["input_base64"]))
 
 
-def _same(a, b):
-    """Equal with JSON types: 1 is not 1.0 and not True."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return a == b
-
-
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case["id"])
 def test_the_gate_passes_the_case(case):
     decision = _answer(case)
-    assert _same(decision.output, case["expected"]["output"]), decision.output
+    assert same(case["expected"]["output"], decision.output), decision.output
     assert decision.exit_code == case["expected"]["exit_code"]
     assert decision.outcome in load(_gate_of(case)).OUTCOMES
     assert json.loads(decision.text) == decision.output and decision.text.endswith("\n")
