@@ -38,11 +38,13 @@ def test_importing_the_gate_loads_nothing_heavy(name):
     assert out.stdout.strip() == "[]"
 
 
-def test_only_the_guard_loads_re_and_only_when_it_judges():
+def test_the_guard_loads_re_only_for_calls_that_need_it():
     code = ("import sys; from baton.gates import relaunch, lifecycle, guard; "
-            "relaunch.run(b'{}'); lifecycle.run(b'{}'); before = 're' in sys.modules; "
-            "guard.run(b'{\"tool\": \"execute\", \"arguments\": \"ls\", \"host_pid\": 1}'); "
-            "print(before, 're' in sys.modules)")
+            "relaunch.run(b'{}'); lifecycle.run(b'{}'); "
+            "guard.run(b'{\"tool\": \"execute\", \"arguments\": \"git status && make\", \"host_pid\": 1}'); "
+            "plain = 're' in sys.modules; "
+            "guard.run(b'{\"tool\": \"execute\", \"arguments\": \"kill -1\", \"host_pid\": 1}'); "
+            "print(plain, 're' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"]
 

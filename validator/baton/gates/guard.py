@@ -6,7 +6,8 @@ turn) and each command's head verb is asked whether it aims at this host's servi
 host's process, or the machine. A data tool's arguments are data and are never read as
 commands. Code-shaped self-signals are denied in every tool. A denial names the restart tool.
 
-The guard imports ``re`` (through :mod:`baton.gates._guard_code`) only inside :func:`decide`.
+The guard imports ``re`` (through :mod:`baton.gates._guard_code`) only inside :func:`decide`,
+and only for a call that holds ``kill``, program source or a unit glob: most calls never load it.
 """
 
 from baton.gates import _fields as field
@@ -139,10 +140,9 @@ def decide(value):
         call = _read(value)
     except field.Invalid as error:
         return _invalid(error.path)
-    from baton.gates import _guard_code
-
-    context = _Context(call, _guard_code)
-    if any(_guard_code.self_signal(text, call["host_pid"]) for text in call["strings"]):
+    context = _Context(call)
+    # Every self-signal shape holds "kill": text without it never loads the regular expressions.
+    if any("kill" in text and context.code.self_signal(text, call["host_pid"]) for text in call["strings"]):
         return context.deny("self_signal")
     if call["tool"] == "execute":
         for kind, program in _programs(call["arguments"]):
@@ -156,13 +156,19 @@ def decide(value):
 
 
 class _Context:
-    def __init__(self, call, code):
+    def __init__(self, call):
         self.call = call
-        self.code = code
         self.pid = call["host_pid"]
         unit = call["service_unit"]
         self.unit = None if unit is None else _unit_base(unit)
         self.names = [name.lower() for name in call["host_names"]]
+
+    @property
+    def code(self):
+        """The code readers, which import ``re``: loaded only when a call needs them."""
+        from baton.gates import _guard_code
+
+        return _guard_code
 
     def deny(self, code):
         message = _MESSAGES[code].format(
