@@ -163,7 +163,7 @@ def confirm_cases():
         case("confirm.executes_warned_plan", "the record holds the warned plan, not the confirming call's arguments",
              ["HND-127", "HND-128", "HND-160", "HND-001"], confirm_input(plan=rewritten), confirmed(), 0),
         case("confirm.without_subagents", "a confirmation without subagents writes an empty list", ["HND-128"],
-             confirm_input(subagents=None), confirmed(subagents=[]), 0),
+             {k: v for k, v in confirm_input().items() if k != "subagents"}, confirmed(subagents=[]), 0),
         case("confirm.at_expiry", "a confirmation at exactly expires_at is in time", ["HND-125", "HND-128"],
              confirm_input(now="2026-05-04T10:05:00Z"),
              {"outcome": "confirmed", "op": "confirm",
