@@ -1,15 +1,17 @@
 """Timestamps of the handoff artifacts: RFC 3339 text to epoch milliseconds and back.
 
-Owns the one timestamp form of ``spec/handoff-record.md``: ``YYYY-MM-DDTHH:MM:SS``, an
-optional fraction of one to nine digits, then ``Z`` or ``+HH:MM`` / ``-HH:MM``. Written
-timestamps are UTC with milliseconds (``2026-05-04T10:00:00.000Z``). Pure arithmetic: the
-gates may not import ``datetime`` at module level.
+Owns the timestamp form of ``spec/handoff-record.md`` (the shared ``timestamp`` of
+``defs.schema.json``): ``YYYY-MM-DD``, ``T`` (or ``t`` or a space), ``HH:MM:SS``, an optional
+fraction, then ``Z`` (or ``z``) or ``+HH:MM`` / ``-HH:MM``; the date must exist, and a leap
+second (``:60``) is refused. Written timestamps are UTC with milliseconds
+(``2026-05-04T10:00:00.000Z``). Pure arithmetic: the gates may not import ``datetime`` at
+module level.
 """
 
 _DIGITS = frozenset("0123456789")
 _DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-#: Longest accepted text: 19 + "." + 9 digits + "+HH:MM".
-_MAX_LENGTH = 35
+#: Longer than any real timestamp; a bound so hostile strings are refused cheaply.
+_MAX_LENGTH = 64
 
 
 def _number(text, start, end):
@@ -51,7 +53,7 @@ def parse_ms(text):
     or ``None`` when ``text`` is not one."""
     if not isinstance(text, str) or not 20 <= len(text) <= _MAX_LENGTH:
         return None
-    if (text[4], text[7], text[10], text[13], text[16]) != ("-", "-", "T", ":", ":"):
+    if (text[4], text[7], text[13], text[16]) != ("-", "-", ":", ":") or text[10] not in "Tt ":
         return None
     year, month, day = _number(text, 0, 4), _number(text, 5, 7), _number(text, 8, 10)
     hour, minute, second = _number(text, 11, 13), _number(text, 14, 16), _number(text, 17, 19)
@@ -69,12 +71,12 @@ def parse_ms(text):
         while end < len(text) and text[end] in _DIGITS:
             end += 1
         fraction = text[position + 1:end]
-        if not 1 <= len(fraction) <= 9:
+        if not fraction:
             return None
         millis = int((fraction + "00")[:3])
         position = end
     zone = text[position:]
-    if zone == "Z":
+    if zone in ("Z", "z"):
         offset = 0
     elif len(zone) == 6 and zone[0] in "+-" and zone[3] == ":":
         zone_hours, zone_minutes = _number(zone, 1, 3), _number(zone, 4, 6)
