@@ -23,18 +23,13 @@ import tempfile
 import time
 from pathlib import Path
 
-README_OBSERVATION = {
-    "schema": 1, "mode": "adaptive", "policy_authorized": True,
-    "remaining_work": True, "source_id": "source", "goal_id": "task",
-    "creation_status": "not_sent", "compactions": 2,
-    "current_input_tokens": 80000, "fresh_input_tokens": 15000,
-    "restart_overhead_tokens": 10000, "remaining_calls": 3,
-    "progress_since_restart": True, "safe_boundary": True,
-    "active_writers": 0, "pending_operations": 0,
-    "checkpoint_readback": True, "checkpoint_current": True,
-    "fresh_create_supported": True, "target_read_supported": True,
-    "transfer_supported": True,
-}
+def readme_observation():
+    """The reference's example observation, as conformance case ``restart.example.readme``."""
+    from baton._resources import data_dir
+
+    path = data_dir("conformance") / "cases" / "restart" / "examples.json"
+    cases = json.loads(path.read_text(encoding="utf-8"))["cases"]
+    return next(case["input"] for case in cases if case["id"] == "restart.example.readme")
 
 
 def _launcher():
@@ -52,13 +47,13 @@ def _wall(argv, stdin_path):
     return elapsed, result.returncode
 
 
-def cold_start(runs):
+def cold_start(runs, observation_value):
     import baton
 
     compileall.compile_dir(str(Path(baton.__file__).parent), quiet=1)
     launcher = _launcher()
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
-        json.dump(README_OBSERVATION, handle)
+        json.dump(observation_value, handle)
         observation = handle.name
     try:
         bare = [sys.executable, "-c", "pass"]
@@ -102,7 +97,8 @@ def main(argv=None):
 
     print(f"python {sys.version.split()[0]} at {sys.executable}")
     print(f"\ncold start, {args.runs} interleaved runs each (wall time, ms):")
-    bare, gate = cold_start(args.runs)
+    observation = readme_observation()
+    bare, gate = cold_start(args.runs, observation)
     print(f"  {'command':<40} {'min':>8} {'median':>8}")
     print(f"  {'python3 -c pass (baseline)':<40} {min(bare) * 1e3:8.2f} {statistics.median(bare) * 1e3:8.2f}")
     print(f"  {'baton gate restart < obs.json':<40} {min(gate) * 1e3:8.2f} {statistics.median(gate) * 1e3:8.2f}")
@@ -112,12 +108,12 @@ def main(argv=None):
     print(f"  ratio gate / baseline: min {ratio_min:.2f}x, median {ratio_median:.2f}x "
           f"({verdict} the 1.5x target)")
 
-    raw = json.dumps(README_OBSERVATION).encode()
-    decision = restart.decide(README_OBSERVATION)
+    raw = json.dumps(observation).encode()
+    decision = restart.decide(observation)
     assert decision.outcome == "CREATE_FRESH", decision
     print("\nin-process restart decisions on the reference example (decisions per second):")
     rows = [
-        ("restart.decide(parsed observation)", restart.decide, README_OBSERVATION),
+        ("restart.decide(parsed observation)", restart.decide, observation),
         ("restart.run(observation bytes)", restart.run, raw),
     ]
     for label, function, argument in rows:

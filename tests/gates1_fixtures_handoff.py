@@ -9,6 +9,7 @@ import json
 
 import rfc8785
 from blake3 import blake3
+from gates1_cases import case as _case
 
 WARNED_AT = "2026-05-04T10:00:00.000Z"
 EXPIRES_AT = "2026-05-04T10:05:00.000Z"
@@ -66,15 +67,7 @@ def record(*, seal=True, **changes):
 
 
 def case(ident, description, requirements, given, output, exit_code):
-    entry = {"id": f"handoff.{ident}", "description": description, "requirements": requirements}
-    if isinstance(given, bytes):
-        entry["input_base64"] = base64.b64encode(given).decode("ascii")
-    elif isinstance(given, str):
-        entry["input_text"] = given
-    else:
-        entry["input"] = given
-    entry["expected"] = {"output": output, "exit_code": exit_code}
-    return entry
+    return _case("handoff", ident, description, requirements, given, output, exit_code)
 
 
 def invalid(ident, description, requirements, given, field):

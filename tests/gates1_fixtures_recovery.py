@@ -1,7 +1,7 @@
 """The recovery gate's conformance cases. Every expected answer is stated by hand from
 spec/gates/recovery.md."""
 
-import base64
+from gates1_cases import case as _case
 
 NOW = 1_777_888_800_000  # 2026-05-04T10:00:00Z
 MINUTE = 60_000
@@ -45,15 +45,7 @@ def invalid(field):
 
 
 def case(ident, description, requirements, given, output, *, exit_code=0):
-    entry = {"id": f"recovery.{ident}", "description": description, "requirements": requirements}
-    if isinstance(given, bytes):
-        entry["input_base64"] = base64.b64encode(given).decode("ascii")
-    elif isinstance(given, str):
-        entry["input_text"] = given
-    else:
-        entry["input"] = given
-    entry["expected"] = {"output": output, "exit_code": exit_code}
-    return entry
+    return _case("recovery", ident, description, requirements, given, output, exit_code)
 
 
 def one(candidate, **extra):

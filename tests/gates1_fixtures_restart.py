@@ -1,24 +1,12 @@
 """The restart and title conformance cases: inputs chosen by hand, expected answers computed
 by the independent oracles of the reference notes (never by the gates under test)."""
 
-import base64
 import json
 
 import gates1_restart_oracle as restart_oracle
 import gates1_title_oracle as title_oracle
+from gates1_cases import README, case, padded
 
-README = {
-    "schema": 1, "mode": "adaptive", "policy_authorized": True,
-    "remaining_work": True, "source_id": "source", "goal_id": "task",
-    "creation_status": "not_sent", "compactions": 2,
-    "current_input_tokens": 80000, "fresh_input_tokens": 15000,
-    "restart_overhead_tokens": 10000, "remaining_calls": 3,
-    "progress_since_restart": True, "safe_boundary": True,
-    "active_writers": 0, "pending_operations": 0,
-    "checkpoint_readback": True, "checkpoint_current": True,
-    "fresh_create_supported": True, "target_read_supported": True,
-    "transfer_supported": True,
-}
 CONFIRMED = {**README, "creation_status": "confirmed", "target_id": "target", "ack_matches": True}
 COMMITTED = {
     **CONFIRMED, "ownership_committed": True, "target_takeover_readback": True,
@@ -47,23 +35,26 @@ def _requirements(listed, output, exit_code):
     return list(dict.fromkeys(listed + extra))
 
 
+def _answered(gate, oracle, ident, description, requirements, value, text, raw):
+    """One case of a byte-compatible gate, its answer (and printed line) from ``oracle``."""
+    if value is not MISSING:
+        stdout, exit_code = oracle.decide_object(value)
+        given, kind = value, "input"
+    elif text is not None:
+        stdout, exit_code = oracle.decide_bytes(text.encode("utf-8"))
+        given, kind = text, "input_text"
+    else:
+        stdout, exit_code = oracle.decide_bytes(raw)
+        given, kind = raw, "input_base64"
+    output = json.loads(stdout)
+    if gate == "restart":
+        requirements = _requirements(requirements, output, exit_code)
+    return case(gate, ident, description, requirements, given, output, exit_code, stdout, kind=kind)
+
+
 def restart_case(ident, description, requirements, value=MISSING, *, text=None, raw=None):
     """One case; exactly one of ``value`` (a JSON value), ``text`` or ``raw`` (bytes)."""
-    case = {"id": f"restart.{ident}", "description": description}
-    if value is not MISSING:
-        stdout, exit_code = restart_oracle.decide_object(value)
-        given = {"input": value}
-    elif text is not None:
-        stdout, exit_code = restart_oracle.decide_bytes(text.encode("utf-8"))
-        given = {"input_text": text}
-    else:
-        stdout, exit_code = restart_oracle.decide_bytes(raw)
-        given = {"input_base64": base64.b64encode(raw).decode("ascii")}
-    output = json.loads(stdout)
-    case["requirements"] = _requirements(requirements, output, exit_code)
-    case.update(given)
-    case["expected"] = {"output": output, "exit_code": exit_code, "stdout": stdout}
-    return case
+    return _answered("restart", restart_oracle, ident, description, requirements, value, text, raw)
 
 
 def _file(gate, description, cases):
@@ -84,9 +75,9 @@ def restart_files():
         r("input.bom", "a UTF-8 byte order mark before the object is invalid input", ["RST-002"],
           raw=b"\xef\xbb\xbf" + json.dumps(README).encode()),
         r("input.bound_exact", "exactly 65,536 bytes are read and decided", ["RST-001", "RST-037"],
-          text=_padded(README, 65536)),
+          text=padded(README, 65536)),
         r("input.bound_exceeded", "one byte over 65,536 is invalid input, however valid the object", ["RST-001", "RST-002"],
-          text=_padded(README, 65537)),
+          text=padded(README, 65537)),
         r("input.nan_literal", "a NaN literal is accepted and the number counts as unknown", ["RST-003", "RST-011"],
           text=json.dumps(README).replace('"current_input_tokens": 80000', '"current_input_tokens": NaN')),
         r("input.infinity_literal", "an Infinity literal is accepted and counts as unknown", ["RST-003", "RST-011"],
@@ -356,24 +347,8 @@ def restart_files():
     return files
 
 
-def _padded(value, size):
-    text = json.dumps(value)
-    return text + " " * (size - len(text.encode("utf-8")))
-
-
 def title_case(ident, description, requirements, value=MISSING, *, text=None, raw=None):
-    case = {"id": f"title.{ident}", "description": description, "requirements": requirements}
-    if value is not MISSING:
-        stdout, exit_code = title_oracle.decide_object(value)
-        case["input"] = value
-    elif text is not None:
-        stdout, exit_code = title_oracle.decide_bytes(text.encode("utf-8"))
-        case["input_text"] = text
-    else:
-        stdout, exit_code = title_oracle.decide_bytes(raw)
-        case["input_base64"] = base64.b64encode(raw).decode("ascii")
-    case["expected"] = {"output": json.loads(stdout), "exit_code": exit_code, "stdout": stdout}
-    return case
+    return _answered("title", title_oracle, ident, description, requirements, value, text, raw)
 
 
 def title_files():
@@ -440,9 +415,9 @@ def title_files():
             t("input.bom", "a byte order mark before the object is unavailable", ["TTL-001", *fail],
               raw=b'\xef\xbb\xbf{"title": "Audit", "started_at": "2026-03-01T02:00:00Z"}'),
             t("input.bound_exact", "exactly 8,192 bytes are read", ["TTL-001", *ok],
-              text=_padded({"title": "Audit", "started_at": "2026-03-01T02:00:00Z"}, 8192)),
+              text=padded({"title": "Audit", "started_at": "2026-03-01T02:00:00Z"}, 8192)),
             t("input.bound_exceeded", "one byte over 8,192 is unavailable", ["TTL-001", *fail],
-              text=_padded({"title": "Audit", "started_at": "2026-03-01T02:00:00Z"}, 8193)),
+              text=padded({"title": "Audit", "started_at": "2026-03-01T02:00:00Z"}, 8193)),
             t("input.deep_nesting", "nesting too deep to parse is unavailable", ["TTL-013", *fail],
               text='{"title": ' + "[" * 4000 + "]" * 4000 + "}"),
             t("input.never_unsupported", "the gate answers unavailable, never TITLE_UNSUPPORTED", ["TTL-011", *fail], {}),

@@ -55,32 +55,28 @@ def _session_problems(artifact: Artifact, code: str):
             yield Hit(path, message)
 
 
-@rule(KIND, "handoff.duplicate_session", requirement="HND-003",
-      summary="every id appears once across sessions and subagents",
-      hint="list each session once: a session is either running or a subagent")
-def _duplicate(artifact: Artifact):
-    yield from _session_problems(artifact, "handoff.duplicate_session")
+#: The cross-field rules of the session lists: code, requirement, summary, hint.
+_SESSION_RULES = (
+    ("handoff.duplicate_session", "HND-003", "every id appears once across sessions and subagents",
+     "list each session once: a session is either running or a subagent"),
+    ("handoff.requester_not_resumed", "HND-004", "the requesting session is one of the sessions",
+     "the session that asked for the restart was running: add it to sessions"),
+    ("handoff.subagent_parent_unknown", "HND-005",
+     "every subagent's parent is a session or another subagent",
+     "add the parent to sessions or subagents, or leave the orphan out"),
+    ("handoff.subagent_cycle", "HND-006", "subagent parents form no cycle",
+     "every chain of parents must end at a session"),
+)
 
 
-@rule(KIND, "handoff.requester_not_resumed", requirement="HND-004",
-      summary="the requesting session is one of the sessions",
-      hint="the session that asked for the restart was running: add it to sessions")
-def _requester(artifact: Artifact):
-    yield from _session_problems(artifact, "handoff.requester_not_resumed")
+def _register_session_rule(code, requirement, summary, hint):
+    @rule(KIND, code, requirement=requirement, summary=summary, hint=hint)
+    def _check(artifact: Artifact):
+        yield from _session_problems(artifact, code)
 
 
-@rule(KIND, "handoff.subagent_parent_unknown", requirement="HND-005",
-      summary="every subagent's parent is a session or another subagent",
-      hint="add the parent to sessions or subagents, or leave the orphan out")
-def _parent_unknown(artifact: Artifact):
-    yield from _session_problems(artifact, "handoff.subagent_parent_unknown")
-
-
-@rule(KIND, "handoff.subagent_cycle", requirement="HND-006",
-      summary="subagent parents form no cycle",
-      hint="every chain of parents must end at a session")
-def _cycle(artifact: Artifact):
-    yield from _session_problems(artifact, "handoff.subagent_cycle")
+for _entry in _SESSION_RULES:
+    _register_session_rule(*_entry)
 
 
 @rule(KIND, "handoff.digest_mismatch", requirement="HND-008",
