@@ -224,3 +224,13 @@ def test_cases_named_in_the_spec_pages_exist():
             if named.endswith((".*", ".json")) or named.count(".") < 2:
                 continue
             assert named in ids, (page, named)
+
+
+def test_the_white_space_the_restart_page_lists_is_what_blank_means():
+    text = (ROOT / "spec" / "gates" / "restart.md").read_text(encoding="utf-8")
+    paragraph = text[text.index("White space, here"):text.index("- **RST-013**")]
+    listed = set()
+    for first, last in re.findall(r"U\+([0-9A-F]{4})(?: to U\+([0-9A-F]{4}))?", paragraph):
+        listed.update(range(int(first, 16), int(last or first, 16) + 1))
+    listed.discard(0x200B)  # named as the example of what is not white space
+    assert listed == {code for code in range(0x110000) if chr(code).isspace()}
