@@ -26,6 +26,8 @@ COMPLETED = "completed"
 PENDING = "pending"
 #: The plan status of a checkpoint in use, and of one a resuming session consumed.
 ACTIVE_STATUS = "running"
+#: A new checkpoint's Decisions narrative, until the first decision replaces it.
+NO_DECISIONS = "- No decisions recorded yet."
 
 # Settable identity fields of the block: name -> (kind, nullable). ``text`` and ``id`` are
 # strings (``id`` bounded, single line), ``int`` a non-negative integer, ``list`` of texts.
@@ -68,7 +70,8 @@ def new_document(*, title: str, block: dict, first_step: str,
     if timezone:
         info["timezone"] = timezone
     document = {"xBRIEFInfo": info,
-                "plan": {"title": title, "status": ACTIVE_STATUS, "items": []},
+                "plan": {"title": title, "status": ACTIVE_STATUS, "items": [],
+                         "narratives": {DECISIONS: NO_DECISIONS}},
                 BLOCK: block}
     if not isinstance(first_step, str) or not first_step.strip():
         raise UsageError("a new checkpoint needs its first remaining step",
@@ -372,6 +375,8 @@ def _append_line(document, name: str, text: str) -> bool:
     current = narratives.get(name, "")
     if line in current.splitlines():
         return False
+    if current == NO_DECISIONS:
+        current = ""
     narratives[name] = f"{current}\n{line}" if current else line
     return True
 
