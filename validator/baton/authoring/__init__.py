@@ -15,6 +15,8 @@ their key order. Errors are :class:`~baton._errors.BatonError` subclasses with s
 - :class:`Outcome`: what a call did (``to_dict()`` is the CLI's JSON output).
 """
 
+from baton._lazy import attributes
+
 # Loaded on first use, so that a hook's `baton checkpoint ...` imports only what it needs.
 _LAZY = {
     "OPERATIONS": ("baton.authoring._checkpoint", "OPERATIONS"),
@@ -31,13 +33,4 @@ _LAZY = {
 }
 
 __all__ = sorted(_LAZY)
-
-
-def __getattr__(name):
-    try:
-        module_name, attribute = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module 'baton.authoring' has no attribute {name!r}") from None
-    import importlib
-
-    return getattr(importlib.import_module(module_name), attribute)
+__getattr__ = attributes(_LAZY, __name__)
