@@ -40,7 +40,8 @@ def cli(path, *args):
 
 def test_init_checkpoint_has_one_pending_step_that_is_the_next_action(path):
     document = doc(path)
-    assert document["plan"]["narratives"] == {"Decisions": "- No decisions recorded yet."}
+    assert document["plan"]["narratives"] == {"Decisions": "- No decisions recorded yet.",
+                                              "Hazards": "- No hazards recorded yet."}
     assert items(path) == [("extract-the-parser-into-ledger-parsing-csv-py", "pending")]
     item = document["plan"]["items"][0]
     assert document[BLOCK]["next_action"] == {
@@ -203,7 +204,7 @@ def test_decisions_and_hazards_are_appended_once(path):
     cli(path, "decision", "Dates  use\nfromisoformat")
     assert not cli(path, "decision", "Use JCS")[1]["changed"]
     cli(path, "hazard", "Never run make golden")
-    narratives = doc(path)["plan"]["narratives"]  # the first decision replaced the placeholder
+    narratives = doc(path)["plan"]["narratives"]  # the first line replaced each placeholder
     assert narratives == {"Decisions": "- Use JCS\n- Dates use fromisoformat",
                           "Hazards": "- Never run make golden"}
     assert cli(path, "decision", "   ")[1]["error"]["code"] == "authoring.bad_value"

@@ -26,8 +26,10 @@ COMPLETED = "completed"
 PENDING = "pending"
 #: The plan status of a checkpoint in use, and of one a resuming session consumed.
 ACTIVE_STATUS = "running"
-#: A new checkpoint's Decisions narrative, until the first decision replaces it.
-NO_DECISIONS = "- No decisions recorded yet."
+#: A new checkpoint's narratives, each until the first real line replaces it: the rules want
+#: them present, and a fresh session must see "none yet" rather than guess.
+PLACEHOLDERS = {DECISIONS: "- No decisions recorded yet.",
+                HAZARDS: "- No hazards recorded yet."}
 
 # Settable identity fields of the block: name -> (kind, nullable). ``text`` and ``id`` are
 # strings (``id`` bounded, single line), ``int`` a non-negative integer, ``list`` of texts.
@@ -71,7 +73,7 @@ def new_document(*, title: str, block: dict, first_step: str,
         info["timezone"] = timezone
     document = {"xBRIEFInfo": info,
                 "plan": {"title": title, "status": ACTIVE_STATUS, "items": [],
-                         "narratives": {DECISIONS: NO_DECISIONS}},
+                         "narratives": dict(PLACEHOLDERS)},
                 BLOCK: block}
     if not isinstance(first_step, str) or not first_step.strip():
         raise UsageError("a new checkpoint needs its first remaining step",
@@ -375,7 +377,7 @@ def _append_line(document, name: str, text: str) -> bool:
     current = narratives.get(name, "")
     if line in current.splitlines():
         return False
-    if current == NO_DECISIONS:
+    if current == PLACEHOLDERS.get(name):
         current = ""
     narratives[name] = f"{current}\n{line}" if current else line
     return True
