@@ -156,7 +156,11 @@ def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change],
                 hint="read the file again (`show`) and retry with the current revision",
             )
         before = _fingerprint(document)
-        outcome = change(document)
+        try:
+            outcome = change(document)
+        except (AttributeError, TypeError, KeyError, IndexError) as error:
+            _explain_shape(kind, raw, path, error)
+            raise
         seen["change"] = outcome
         if _fingerprint(document) == before:
             seen["revision"] = current
@@ -225,6 +229,30 @@ def check_valid(kind: str, raw: bytes, path: str, *, before: bytes | None = None
                            f"{first.json_path}: {first.message}",
                            code="authoring.invalid_result",
                            hint=first.hint or "fix the value named above; nothing was written")
+
+
+def _explain_shape(kind: str, raw: bytes, path: str, error: Exception) -> None:
+    """A change met a member of the wrong type: when the file was already invalid that is
+    the file's fault, reported with the validator's codes (``authoring.bad_shape``) instead
+    of a traceback; on a valid file it is a defect and the caller re-raises it."""
+    errors = _errors(kind, raw, path)
+    if errors:
+        codes = ", ".join(sorted({finding.code for finding in errors}))
+        raise RefusedError(f"{path}: the file does not have the shape this change needs "
+                           f"({codes})", code="authoring.bad_shape",
+                           hint="run `baton validate` on it and fix what it reports first") \
+            from error
+
+
+def require_valid(kind: str, path: str) -> None:
+    """Refuse (``authoring.invalid_input``) a file that does not validate: a packet is
+    rendered only from a checkpoint and a registry that do."""
+    raw = _document.read_file(path)
+    errors = _errors(kind, raw, path)
+    if errors:
+        codes = ", ".join(sorted({finding.code for finding in errors}))
+        raise RefusedError(f"{path} does not validate ({codes})", code="authoring.invalid_input",
+                           hint="run `baton validate` on it and fix what it reports first")
 
 
 def _errors(kind: str, raw: bytes, path: str) -> list:
