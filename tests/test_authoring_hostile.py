@@ -77,7 +77,7 @@ def attempt_or_error(call, target: Path):
         assert target.read_bytes() == before, error.code
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_checkpoint_commands_on_broken_checkpoints(data):
     with tempfile.TemporaryDirectory() as folder:
@@ -92,7 +92,7 @@ def test_checkpoint_commands_on_broken_checkpoints(data):
                          path)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_attempt_steps_on_broken_registries(data):
     with tempfile.TemporaryDirectory() as folder:
