@@ -224,8 +224,7 @@ def check_valid(kind: str, raw: bytes, path: str, *, before: bytes | None = None
         errors = [f for f in errors if (f.code, f.json_path) not in known]
     if errors:
         first = errors[0]
-        codes = ", ".join(sorted({finding.code for finding in errors}))
-        raise RefusedError(f"{path}: the result would not validate ({codes}): "
+        raise RefusedError(f"{path}: the result would not validate ({_codes(errors)}): "
                            f"{first.json_path}: {first.message}",
                            code="authoring.invalid_result",
                            hint=first.hint or "fix the value named above; nothing was written")
@@ -237,9 +236,8 @@ def _explain_shape(kind: str, raw: bytes, path: str, error: Exception) -> None:
     of a traceback; on a valid file it is a defect and the caller re-raises it."""
     errors = _errors(kind, raw, path)
     if errors:
-        codes = ", ".join(sorted({finding.code for finding in errors}))
         raise RefusedError(f"{path}: the file does not have the shape this change needs "
-                           f"({codes})", code="authoring.bad_shape",
+                           f"({_codes(errors)})", code="authoring.bad_shape",
                            hint="run `baton validate` on it and fix what it reports first") \
             from error
 
@@ -250,8 +248,8 @@ def require_valid(kind: str, path: str) -> None:
     raw = _document.read_file(path)
     errors = _errors(kind, raw, path)
     if errors:
-        codes = ", ".join(sorted({finding.code for finding in errors}))
-        raise RefusedError(f"{path} does not validate ({codes})", code="authoring.invalid_input",
+        raise RefusedError(f"{path} does not validate ({_codes(errors)})",
+                           code="authoring.invalid_input",
                            hint="run `baton validate` on it and fix what it reports first")
 
 
@@ -260,6 +258,10 @@ def _errors(kind: str, raw: bytes, path: str) -> list:
 
     report = validate_bytes(raw, kind, os.path.basename(path))
     return [finding for finding in report.findings if finding.is_error]
+
+
+def _codes(findings) -> str:
+    return ", ".join(sorted({finding.code for finding in findings}))
 
 
 def create(path: str | os.PathLike, data: bytes) -> None:
