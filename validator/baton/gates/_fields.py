@@ -57,9 +57,9 @@ def integer(value, path, minimum=0):
 
 def text(value, path, max_length=512):
     """An identifier or short text (``defs.schema.json#/$defs/identifier``): 1 to
-    ``max_length`` characters, not only white space, no control character, no lone surrogate."""
-    if not (isinstance(value, str) and 0 < len(value) <= max_length and value.strip()
-            and _clean(value)):
+    ``max_length`` characters, not only white space (nor U+FEFF), no C0 or C1 control character, no lone surrogate."""
+    if not (isinstance(value, str) and 0 < len(value) <= max_length and _clean(value)
+            and not all(char.isspace() or char == "\ufeff" for char in value)):
         raise Invalid(path, f"expected a non-blank string of at most {max_length} characters "
                             "without control characters")
     return value
@@ -68,7 +68,7 @@ def text(value, path, max_length=512):
 def _clean(value):
     for char in value:
         code = ord(char)
-        if code < 0x20 or code == 0x7F or 0xD800 <= code <= 0xDFFF:
+        if code < 0x20 or 0x7F <= code <= 0x9F or 0xD800 <= code <= 0xDFFF:
             return False
     return True
 
