@@ -85,6 +85,10 @@ KINDS: tuple[Kind, ...] = (
     ),
     Kind("ack", "ACK", names=("ack.json",), schema="ack.schema.json"),
     Kind("handoff", "handoff record", names=("handoff.json",), schema="handoff.schema.json"),
+    Kind("handoff_pending", "pending confirmation", names=("handoff.pending.json",),
+         schema="handoff-pending.schema.json"),
+    Kind("receipt", "relaunch receipt", names=("relaunch-receipt.json",),
+         schema="relaunch-receipt.schema.json", kind_values=("relaunch-receipt",)),
 )
 
 _BY_NAME = {kind.name: kind for kind in KINDS}
