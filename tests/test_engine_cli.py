@@ -230,3 +230,11 @@ def test_every_invalid_example_gives_its_expected_codes():
                "warnings": sorted({f["code"] for f in findings if f["severity"] == "warning"})}
         assert got == codes, relative
         assert result.exit_code == (1 if codes["errors"] else 0), relative
+
+
+def test_files_and_stdin_in_one_call(isolated, tmp_path):
+    path = write(tmp_path, "ack.json", ACK)
+    result = run("validate", "--kind", "ack", str(path), "-", str(path), input=dump({**ACK, "goal_id": 1}))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0].startswith("<stdin>:5: error schema.type")
+    assert result.stdout.splitlines()[-1] == "2 files checked: 1 error, 0 warnings"

@@ -103,13 +103,11 @@ def validate_paths(paths, kind: str | None = None, *, limit: int = DEFAULT_MAX_B
     _check_kind(kind)
     outcomes: list[_Outcome] = []
     named: set[str] = set()
-    seen: set[str] = set()
     folders: list[tuple[str, list[_Outcome]]] = []
     for path in paths:
         path = os.fspath(path)
-        if path in seen:
+        if path in named:
             continue
-        seen.add(path)
         named.add(path)
         if os.path.isdir(path):
             found = _walk(path, kind, limit, folders)
@@ -339,12 +337,12 @@ def _no_artifacts(path: str, kind: str | None) -> Finding:
 
 def _report(outcomes: list[_Outcome], *, named: set[str]) -> Report:
     findings: list[Finding] = []
-    files: list[str] = []
+    files: dict[str, None] = {}
     kinds: list[tuple[str, str]] = []
     unreadable: list[str] = []
     for outcome in outcomes:
-        if outcome.file not in files and (outcome.artifact is not None or outcome.findings):
-            files.append(outcome.file)
+        if outcome.artifact is not None or outcome.findings:
+            files.setdefault(outcome.file)
         if outcome.artifact is not None:
             kinds.append((outcome.file, outcome.artifact.kind))
         findings.extend(sorted(outcome.findings, key=_order))
