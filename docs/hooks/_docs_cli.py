@@ -7,10 +7,15 @@ options stay off the page, as they stay out of ``--help``.
 
 from __future__ import annotations
 
-import html
+import inspect
 import re
 
 import click
+
+from _docs_text import cell as _cell
+
+# click 8.3+ marks "no default" with a sentinel; older versions use None.
+_UNSET = getattr(click.core, "UNSET", None)
 
 _MAX_HEADING = 4
 
@@ -86,14 +91,18 @@ def _command_section(context: click.Context, depth: int) -> list[str]:
 
 def _help_blocks(text: str) -> list[str]:
     """Click help text as Markdown: paragraphs rewrapped, ``\\b`` blocks kept verbatim."""
-    text = text.split("\f", 1)[0]
+    text = inspect.cleandoc(text.split("\f", 1)[0])
     out = []
     for paragraph in re.split(r"\n\s*\n", text.strip()):
         lines = paragraph.split("\n")
         if lines[0].strip() == "\b":
-            out += ["```text", *[line.rstrip() for line in lines[1:]], "```", ""]
-        elif paragraph.strip():
-            out += [html.escape(" ".join(line.strip() for line in lines), quote=False), ""]
+            lines = lines[1:]
+            # Kept verbatim only where its layout means something (an indented table or list).
+            if any(line[:1].isspace() for line in lines if line.strip()):
+                out += ["```text", *[line.rstrip() for line in lines], "```", ""]
+                continue
+        if any(line.strip() for line in lines):
+            out += [_cell(" ".join(line.strip() for line in lines)).replace("\\|", "|"), ""]
     return out
 
 
@@ -109,7 +118,7 @@ def _type(param: click.Parameter, context: click.Context) -> str:
     elif isinstance(kind, click.Choice):
         words = "one of " + ", ".join(f"`{choice}`" for choice in kind.choices)
     elif isinstance(kind, click.IntRange | click.FloatRange):
-        words = kind.name + _range(kind)
+        words = ("integer" if isinstance(kind, click.IntRange) else "float") + _range(kind)
     else:
         words = kind.name
     if param.multiple:
@@ -138,7 +147,7 @@ def _default(param: click.Parameter, context: click.Context) -> str:
         if param.secondary_opts:
             return f"`{(param.opts if value else param.secondary_opts)[0]}`"
         return "on" if value else "off"
-    if value is None or value == () or value == []:
+    if value is None or value is _UNSET or value == () or value == []:
         return ""
     if isinstance(value, list | tuple):
         return ", ".join(f"`{item}`" for item in value)
@@ -157,5 +166,3 @@ def _option_help(option: click.Option) -> str:
     return " ".join(parts)
 
 
-def _cell(text: str) -> str:
-    return html.escape(" ".join(text.split()), quote=False).replace("|", "\\|")

@@ -15,6 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urldefrag, urljoin
 
+from _docs_text import cell as _cell
+from _docs_text import code as _code
+
 # Keywords that the page states in words (or that only organise the schema).
 _WORDED = frozenset({
     "$schema", "$id", "$comment", "$defs", "definitions", "$anchor", "title", "description",
@@ -30,6 +33,7 @@ _JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean", ty
                int: "integer", float: "number"}
 
 RefLink = Callable[[str], "str | None"]
+RefTarget = Callable[[str], "dict | None"]
 
 
 @dataclass
@@ -44,10 +48,11 @@ class _Section:
 class _Page:
     """The sections of one schema page, and how each ``$ref`` in it is linked."""
 
-    def __init__(self, schema: dict, link_external: RefLink):
+    def __init__(self, schema: dict, link_external: RefLink, resolve_external: RefTarget):
         self.schema = schema
         self.base = schema.get("$id", "")
         self.link_external = link_external
+        self.resolve_external = resolve_external
         self.anchors: set[str] = set()
         self.def_anchors = {
             f"#/{key}/{name}": self._claim(definition_anchor(name))
@@ -74,8 +79,9 @@ class _Page:
             self._child(section, _join(section.label, name), sub)
         for key in ("oneOf", "anyOf"):
             for number, variant in enumerate(section.schema.get(key) or [], 1):
-                if _is_object(variant):
-                    section.children.append(self.section(f"{section.label} (option {number})", variant, section.level + 1))
+                if _is_object(variant) and _properties(variant):
+                    section.children.append(
+                        self.section(f"{section.label} (option {number})", variant, section.level + 1))
         extra = section.schema.get("additionalProperties")
         if isinstance(extra, dict):
             self._child(section, _join(section.label, "*"), extra)
@@ -91,8 +97,18 @@ class _Page:
         for key in ("oneOf", "anyOf"):
             for number, variant in enumerate(sub.get(key) or [], 1):
                 if isinstance(variant, dict) and _is_object(variant) and _properties(variant):
-                    section.children.append(
-                        self.section(f"{label} (option {number})", variant, section.level + 1))
+                    section.children.append(self.section(
+                        _variant_label(label, sub[key], number), variant, section.level + 1))
+
+    def target(self, ref: str) -> dict | None:
+        """The schema a ``$ref`` points to, where it is a definition this site knows."""
+        absolute = urljoin(self.base, ref) if self.base else ref
+        url, fragment = urldefrag(absolute)
+        if url == urldefrag(self.base)[0] or ref.startswith("#"):
+            node = _pointer(self.schema, fragment)
+        else:
+            node = _pointer(self.resolve_external(url), fragment)
+        return node if isinstance(node, dict) else None
 
     def link_ref(self, ref: str) -> str:
         """Markdown for a ``$ref``: a link to its definition, on this page or another."""
@@ -103,31 +119,40 @@ class _Page:
         if url == urldefrag(self.base)[0] and f"#{fragment}" in self.def_anchors:
             return self.link_ref(f"#{fragment}")
         href = self.link_external(target)
-        return f"[`{_short_ref(ref)}`]({href})" if href else _code(ref)
+        if not href:
+            return _code(ref)
+        name = fragment.rsplit("/", 1)[-1] if fragment else url.rsplit("/", 1)[-1]
+        return f'[`{name}`]({href} "{_short_ref(ref)}")'
+
 
 
 def render_schema_page(schema: dict, *, file_name: str, download_href: str,
-                       link_external: RefLink = lambda ref: None) -> str:
+                       link_external: RefLink = lambda ref: None,
+                       resolve_external: RefTarget = lambda url: None) -> str:
     """The Markdown page for one schema.
 
     ``download_href`` is the relative link to the schema file served on the site;
     ``link_external`` turns the absolute URL of a ``$ref`` to another schema into a relative
-    link to that schema's page (or None when the site does not have it).
+    link to that schema's page (or None when the site does not have it), and
+    ``resolve_external`` gives the schema at such a URL (to name what a ``$ref`` points to).
     """
-    page = _Page(schema, link_external)
+    page = _Page(schema, link_external, resolve_external)
     title = schema.get("title") or file_name
     out = [f"# {title}", ""]
     if schema.get("description"):
         out += [schema["description"].strip(), ""]
-    out += ["| | |", "|---|---|", f"| Schema file | [`{file_name}`]({download_href}) |"]
+    facts = [f"**Schema file:** [`{file_name}`]({download_href})"]
     if schema.get("$id"):
-        out.append(f"| `$id` | {_code(schema['$id'])} |")
+        facts.append(f"**`$id`:** {_code(schema['$id'])}")
     if schema.get("$schema"):
-        out.append(f"| Dialect | {_code(schema['$schema'])} |")
-    out.append("")
+        facts.append(f"**Dialect:** {_code(schema['$schema'])}")
+    out += [f"- {fact}" for fact in facts] + [""]
 
-    root = page.section("(root)", schema, 2, anchor=page._claim("fields"))
-    out += _render_section(page, root, heading="Fields" if _is_object(schema) else "Value")
+    if _only_definitions(schema):
+        out += ["This schema holds only definitions, for the other schemas to reference.", ""]
+    else:
+        root = page.section("(root)", schema, 2, anchor=page._claim("fields"))
+        out += _render_section(page, root, heading="Fields" if _is_object(schema) else "Value")
 
     definitions = [(key, name, sub) for key in ("$defs", "definitions")
                    for name, sub in (schema.get(key) or {}).items()]
@@ -172,7 +197,7 @@ def _render_section(page: _Page, section: _Section, heading: str | None = None) 
 
     properties = _properties(schema)
     if properties:
-        required = set(schema.get("required") or [])
+        required = _required(schema)
         out += ["| Field | Type | Required | Description |", "|---|---|---|---|"]
         for name, sub in properties.items():
             sub = sub if isinstance(sub, dict) else {}
@@ -229,7 +254,8 @@ def _object_extras(schema: dict, page: _Page | None = None, where: _Where | None
         out.append(f"Fields whose name matches {_code(pattern)}: {words}.".replace(": .", "."))
     names = schema.get("propertyNames")
     if isinstance(names, dict):
-        out.append("Field names: " + ("; ".join(_notes(page, names)) if page else "constrained") + ".")
+        words = " ".join(_notes(page, names)).rstrip(".") if page else "constrained"
+        out.append("Field names: " + _lower_first(words) + ".")
     counts = _range_words(schema.get("minProperties"), schema.get("maxProperties"), "field")
     if counts:
         out.append(f"Number of fields: {counts}.")
@@ -259,7 +285,7 @@ def _type_text(page: _Page, schema, where: _Where) -> str:
         return _one_type(page, schema, kinds, where)
     for key in ("oneOf", "anyOf"):
         if schema.get(key):
-            return " or ".join(_type_text(page, option, where.option(number))
+            return " or ".join(_type_text(page, option, where.option(schema[key], number))
                                for number, option in enumerate(schema[key], 1))
     if len(schema.get("allOf") or []) == 1:
         return _type_text(page, schema["allOf"][0], where)
@@ -306,14 +332,18 @@ class _Where:
     def values(self) -> _Where:
         return _Where(self.section, _join(self.label, "*"))
 
-    def option(self, number: int) -> _Where:
-        return _Where(self.section, f"{self.label} (option {number})")
+    def option(self, options: list, number: int) -> _Where:
+        return _Where(self.section, _variant_label(self.label, options, number))
 
 
 def _describe(page: _Page, schema: dict, with_description: bool = True, with_rules: bool = True) -> str:
     parts = []
     if with_description and schema.get("description"):
         parts.append(_cell(schema["description"]))
+    elif with_description and "$ref" in schema:
+        target = page.target(schema["$ref"])
+        if target and target.get("title"):
+            parts.append(f"*{_cell(target['title'])}*")
     parts += _notes(page, schema, with_rules=with_rules)
     return "<br>".join(parts)
 
@@ -328,7 +358,7 @@ def _rules(schema: dict) -> list[str]:
                 words = _condition_words(option)
                 if words:
                     worded.append(words)
-                elif not (isinstance(option, dict) and set(option) == {"$ref"}):
+                elif not (isinstance(option, dict) and set(option) == {"$ref"}) and not _is_mergeable(option):
                     leftover.append(option)
             if leftover:
                 rest[key] = leftover
@@ -449,6 +479,12 @@ def _notes_sentence(page: _Page, schema) -> str:
     return (" (" + " ".join(notes).rstrip(".") + ")") if notes else ""
 
 
+def _variant_label(label: str, options: list, number: int) -> str:
+    """The label of one ``oneOf``/``anyOf`` option: the field's own when it is the only object."""
+    objects = [option for option in options if isinstance(option, dict) and _properties(option)]
+    return label if len(objects) == 1 else f"{label} (option {number})"
+
+
 def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
@@ -460,7 +496,8 @@ def _inline_description(schema) -> str:
 
 
 def _complex_all_of(value) -> bool:
-    return not all(isinstance(option, dict) and set(option) == {"$ref"} for option in value or [])
+    return not all(isinstance(option, dict) and (set(option) == {"$ref"} or _is_mergeable(option))
+                   for option in value or [])
 
 
 def _range_words(low, high, noun: str) -> str:
@@ -471,11 +508,37 @@ def _range_words(low, high, noun: str) -> str:
     return f"at least {low}" if low is not None else f"at most {high}"
 
 
+_MERGEABLE = frozenset({"type", "properties", "required", "title", "description", "$comment"})
+
+
 def _properties(schema) -> dict:
+    """The object's own properties and those of its ``allOf`` members that only add fields."""
     if not isinstance(schema, dict):
         return {}
-    value = schema.get("properties")
-    return value if isinstance(value, dict) else {}
+    merged = dict(schema["properties"]) if isinstance(schema.get("properties"), dict) else {}
+    for member in _merged_members(schema):
+        merged.update(member.get("properties") or {})
+    return merged
+
+
+def _required(schema: dict) -> set[str]:
+    names = set(schema.get("required") or [])
+    for member in _merged_members(schema):
+        names.update(member.get("required") or [])
+    return names
+
+
+def _merged_members(schema: dict) -> list[dict]:
+    """``allOf`` members that only list fields (shown in the object's own table)."""
+    members = schema.get("allOf")
+    if not isinstance(members, list):
+        return []
+    return [member for member in members if _is_mergeable(member)]
+
+
+def _is_mergeable(member) -> bool:
+    return (isinstance(member, dict) and set(member) <= _MERGEABLE and member.get("type", "object") == "object"
+            and isinstance(member.get("properties", {}), dict))
 
 
 def _is_object(schema) -> bool:
@@ -484,6 +547,12 @@ def _is_object(schema) -> bool:
     kind = schema.get("type")
     return kind == "object" or (isinstance(kind, list) and "object" in kind) or (
         kind is None and bool(_properties(schema)))
+
+
+def _only_definitions(schema: dict) -> bool:
+    """A schema that is a library of ``$defs`` and says nothing of a value itself."""
+    return bool(schema.get("$defs") or schema.get("definitions")) and set(schema) <= {
+        "$schema", "$id", "$comment", "$defs", "definitions", "title", "description", "examples"}
 
 
 def _find_child(section: _Section, label: str) -> _Section | None:
@@ -500,20 +569,19 @@ def _short_ref(ref: str) -> str:
     return f"{name}#{fragment}" if fragment else name
 
 
+def _pointer(document, fragment: str):
+    """The node at a JSON pointer fragment (``/$defs/name``), or None."""
+    node = document
+    for part in [p for p in fragment.split("/") if p] if fragment else []:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node
+
+
 def _json(value) -> str:
     return json.dumps(value, ensure_ascii=False)
-
-
-def _code(text: str) -> str:
-    """A Markdown code span that holds any text (backticks included) inside a table cell."""
-    text = str(text).replace("\n", " ")
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    padded = f" {text} " if text.startswith("`") or text.endswith("`") else text
-    return f"{fence}{padded}{fence}"
-
-
-def _cell(text: str) -> str:
-    """Prose for a table cell: one line, with pipes outside code spans escaped."""
-    pieces = re.split(r"(`+[^`]*`+)", " ".join(str(text).split()))
-    return "".join(piece if piece.startswith("`") else piece.replace("|", "\\|") for piece in pieces)

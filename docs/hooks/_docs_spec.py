@@ -30,11 +30,16 @@ def requirement_ids(markdown: str) -> list[str]:
 
 
 def anchor_requirements(markdown: str) -> str:
-    """Turn each ``**PFX-NNN**`` that opens a list item into a self-link with that id."""
+    """Turn each ``**PFX-NNN**`` that opens a list item into a self-link with that id.
+
+    The id in lowercase is an anchor too (``#pkt-004``): the requirement catalogue and the
+    links in findings use that form.
+    """
     lines = markdown.split("\n")
     for number in _unfenced_line_numbers(lines):
         lines[number] = _REQUIREMENT_ITEM.sub(
-            lambda m: f"{m['lead']}[**{m['id']}**](#{m['id']}){{ #{m['id']} .baton-req }}",
+            lambda m: (f"{m['lead']}<span id=\"{m['id'].lower()}\"></span>"
+                       f"[**{m['id']}**](#{m['id']}){{ #{m['id']} .baton-req }}"),
             lines[number],
             count=1,
         )

@@ -21,11 +21,16 @@ from mkdocs.structure.files import File, InclusionLevel
 import _docs_cli
 import _docs_schemas
 import _docs_spec
+import _docs_text
 
 log = logging.getLogger("mkdocs.hooks.baton_site")
 
-SCHEMA_ROOT = "schemas/v1"
 SCHEMA_PAGES = "reference/schemas"
+# (folder of schemas, folder of their generated pages, nav title of the group)
+SCHEMA_SETS = (
+    ("schemas/v1", SCHEMA_PAGES, None),
+    ("conformance", "reference/conformance", "Conformance suite"),
+)
 CLI_PAGE = "reference/cli.md"
 SPEC_TABLE_MARKER = "<!-- baton:spec-pages -->"
 _LINK = re.compile(r"\]\((?P<target>[^)\s#]+)(?:#[^)\s]*)?(?:\s+\"[^\"]*\")?\)")
@@ -38,37 +43,38 @@ class _Sources:
         self.root = root
         self.site_url = site_url
         self.spec = [Path("spec") / page for page in _docs_spec.spec_pages(root / "spec")]
-        self.schemas = self._schemas()
+        self.schema_sets = [(title, self._schemas(folder, pages)) for folder, pages, title in SCHEMA_SETS]
+        self.schemas = [entry for _, entries in self.schema_sets for entry in entries]
 
-    def _schemas(self) -> list[dict]:
+    def _schemas(self, folder: str, pages: str) -> list[dict]:
         found = []
-        base = self.root / SCHEMA_ROOT
+        base = self.root / folder
         for path in sorted(base.rglob("*.schema.json")) if base.is_dir() else []:
             relative = path.relative_to(base).as_posix()
             try:
                 schema = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, ValueError) as error:
-                log.warning("schema %s/%s cannot be read: %s", SCHEMA_ROOT, relative, error)
+                log.warning("schema %s/%s cannot be read: %s", folder, relative, error)
                 continue
             if not isinstance(schema, dict):
-                log.warning("schema %s/%s is not a JSON object", SCHEMA_ROOT, relative)
+                log.warning("schema %s/%s is not a JSON object", folder, relative)
                 continue
             found.append({
                 "path": path,
                 "relative": relative,
                 "schema": schema,
-                "served_at": self._served_at(schema, relative),
-                "page": f"{SCHEMA_PAGES}/{relative.removesuffix('.schema.json')}.md",
+                "served_at": self._served_at(schema, f"{folder}/{relative}"),
+                "page": f"{pages}/{relative.removesuffix('.schema.json')}.md",
             })
         return found
 
-    def _served_at(self, schema: dict, relative: str) -> str:
+    def _served_at(self, schema: dict, source: str) -> str:
         schema_id = schema.get("$id")
         if isinstance(schema_id, str) and schema_id.startswith(self.site_url):
             return schema_id[len(self.site_url):]
-        log.warning("schema %s/%s: its $id %r is not under %s, so editors following it find "
-                    "nothing", SCHEMA_ROOT, relative, schema_id, self.site_url)
-        return f"{SCHEMA_ROOT}/{relative}"
+        log.warning("schema %s: its $id %r is not under %s, so editors following it find "
+                    "nothing", source, schema_id, self.site_url)
+        return source
 
 
 _sources: _Sources | None = None
@@ -86,12 +92,13 @@ def on_files(files, config):
     sources = _sources
     for page in sources.spec:
         _add(files, config, page.as_posix(), sources.root / page)
-    pages_by_id = {}
+    pages_by_id, schemas_by_id = {}, {}
     for entry in sources.schemas:
         _add(files, config, entry["served_at"], entry["path"])
         schema_id = entry["schema"].get("$id")
         if isinstance(schema_id, str):
             pages_by_id[schema_id.split("#", 1)[0]] = entry["page"]
+            schemas_by_id[schema_id.split("#", 1)[0]] = entry["schema"]
     for page in sources.spec:
         for target in _linked_repo_files(sources.root, page):
             if files.get_file_from_path(target) is None:
@@ -102,6 +109,7 @@ def on_files(files, config):
             file_name=Path(entry["relative"]).name,
             download_href=_docs_schemas.relative_href(entry["page"], entry["served_at"]),
             link_external=_external_linker(entry["page"], pages_by_id),
+            resolve_external=lambda url: schemas_by_id.get(url),
         )
         _add(files, config, entry["page"], content=markdown)
     _add(files, config, f"{SCHEMA_PAGES}/index.md", content=_schema_index())
@@ -118,7 +126,7 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_serve(server, config, builder):
-    for folder in ("spec", SCHEMA_ROOT, "validator/baton/cli"):
+    for folder in ("spec", *(folder for folder, _, _ in SCHEMA_SETS), "validator/baton/cli"):
         path = _sources.root / folder
         if path.is_dir():
             server.watch(str(path))
@@ -132,15 +140,39 @@ def _fill_nav(nav):
         if isinstance(entry, dict):
             (title, value), = entry.items()
             if value == "@spec":
-                value = [page.as_posix() for page in _sources.spec]
+                value = _nav_tree([(page.relative_to("spec").as_posix(), page.as_posix())
+                                   for page in _sources.spec])
             elif value == "@schemas":
-                value = [f"{SCHEMA_PAGES}/index.md", *(e["page"] for e in _sources.schemas)]
+                value = [f"{SCHEMA_PAGES}/index.md"]
+                for group, entries in _sources.schema_sets:
+                    pages = _nav_tree([(entry["relative"], entry["page"]) for entry in entries])
+                    value += [{group: pages}] if group and pages else pages
             elif isinstance(value, list):
                 value = _fill_nav(value)
             filled.append({title: value})
         else:
             filled.append(entry)
     return filled
+
+
+def _nav_tree(pages: list[tuple[str, str]]) -> list:
+    """Nav entries for pages at relative paths: a folder's pages become a section named after
+    the folder (a chain of single folders is one section, ``protocol/v1`` -> "Protocol v1");
+    loose pages come before sections."""
+    loose, folders = [], {}
+    for relative, page in pages:
+        head, _, rest = relative.partition("/")
+        if rest:
+            folders.setdefault(head, []).append((rest, page))
+        else:
+            loose.append(page)
+    sections = []
+    for name, inner in folders.items():
+        while all("/" in rest for rest, _ in inner) and len({rest.split("/")[0] for rest, _ in inner}) == 1:
+            step = inner[0][0].split("/")[0]
+            name, inner = f"{name} {step}", [(rest.split("/", 1)[1], page) for rest, page in inner]
+        sections.append({name[:1].upper() + name[1:]: _nav_tree(inner)})
+    return loose + sections
 
 
 def _add(files, config, src_uri: str, abs_src_path: Path | None = None, content: str | None = None):
@@ -188,24 +220,26 @@ def _schema_index() -> str:
     out = [
         "# Schema reference",
         "",
-        "Every Baton artifact has a JSON Schema (draft 2020-12). Each schema is served on this "
-        "site at the URL of its `$id`, so an editor that follows a document's `$schema` finds "
-        "it; the `baton` command carries the same files and never fetches them. The pages "
-        "below are generated from the schemas at build time.",
+        "Every Baton artifact has a JSON Schema (draft 2020-12), and so do the conformance "
+        "suite's fixture files, reports and harness protocol messages. Each schema is served "
+        "on this site at the URL of its `$id`, so an editor that follows a document's "
+        "`$schema` finds it; the `baton` command carries the same files and never fetches "
+        "them. The pages below are generated from the schemas at build time.",
         "",
-        "| Schema | File | Summary |",
-        "|---|---|---|",
     ]
-    for entry in _sources.schemas:
-        schema = entry["schema"]
-        title = schema.get("title") or entry["relative"]
-        link = _docs_schemas.relative_href(f"{SCHEMA_PAGES}/index.md", entry["page"])
-        raw = _docs_schemas.relative_href(f"{SCHEMA_PAGES}/index.md", entry["served_at"])
-        summary = _first_sentence(schema.get("description") or "")
-        out.append(f"| [{title}]({link}) | [`{entry['relative']}`]({raw}) | {summary} |")
-    if not _sources.schemas:
-        out.append("| (none yet) | | |")
-    return "\n".join(out) + "\n"
+    for group, entries in _sources.schema_sets:
+        out += [f"## {group or 'Artifacts'}", "", "| Schema | File | Summary |", "|---|---|---|"]
+        for entry in entries:
+            schema = entry["schema"]
+            title = _docs_text.cell(schema.get("title") or entry["relative"])
+            link = _docs_schemas.relative_href(f"{SCHEMA_PAGES}/index.md", entry["page"])
+            raw = _docs_schemas.relative_href(f"{SCHEMA_PAGES}/index.md", entry["served_at"])
+            summary = _docs_text.cell(_first_sentence(schema.get("description") or ""))
+            out.append(f"| [{title}]({link}) | [`{entry['served_at']}`]({raw}) | {summary} |")
+        if not entries:
+            out.append("| (none yet) | | |")
+        out.append("")
+    return "\n".join(out)
 
 
 def _cli_page() -> str:
@@ -238,4 +272,4 @@ def _spec_table(from_page: str) -> str:
 def _first_sentence(text: str) -> str:
     text = " ".join(text.split())
     match = re.match(r"(.+?[.!?])(\s|$)", text)
-    return (match.group(1) if match else text).replace("|", "\\|")
+    return match.group(1) if match else text

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Program mode: one process per case. Here the program is Baton's own gate command.
+# needs: conformance run
+# exit: 0
+# stdout: 0 failed, 0 errored
+set -euo pipefail
+# --8<-- [start:example]
+baton conformance run --program "baton gate" --gate title
+# --8<-- [end:example]

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# A project still keeps its checkpoint in the legacy vBRIEF form: lint it, migrate it, lint
+# the result.
+# needs: validate
+# needs: migrate
+# exit: 0
+# stdout: warning checkpoint.legacy_vbrief
+# stdout: migrated
+# stdout: 1 file checked: no findings
+# stdout: "type": "x-xbrief/github-issue"
+set -uo pipefail
+mkdir legacy-project && cd legacy-project
+mkdir vbrief
+cat > vbrief/continue.vbrief.json <<'JSON'
+# --8<-- [start:legacy]
+{
+  "vBRIEFInfo": {"version": "0.6", "description": "Continue checkpoint"},
+  "plan": {
+    "title": "Add CSV export to invoices",
+    "status": "running",
+    "narratives": {
+      "Decisions": "Write CSV with the standard library; no new dependency.",
+      "Hazards": "Amounts are Decimal: never format them through float."
+    },
+    "references": [
+      {"uri": "https://example.org/issues/42", "type": "x-vbrief/github-issue"}
+    ],
+    "items": [
+      {"id": "writer", "title": "Write the CSV writer",
+       "status": "completed"},
+      {"id": "tests", "title": "Test the export", "status": "pending",
+       "narrative": {"ResumePoint": "Add tests/export/test_csv.py."}}
+    ]
+  }
+}
+# --8<-- [end:legacy]
+JSON
+sed -i '/--8<--/d' vbrief/continue.vbrief.json
+# --8<-- [start:lint]
+baton validate vbrief/continue.vbrief.json
+# --8<-- [end:lint]
+set -e
+# --8<-- [start:migrate]
+baton migrate --goal-id goal-invoice-export --main-id sess-7f3a \
+  --outcome "Invoices export to CSV; tests/export passes"
+baton validate xbrief/continue.xbrief.json
+# --8<-- [end:migrate]
+grep '"type"' xbrief/continue.xbrief.json

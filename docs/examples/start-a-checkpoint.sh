@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Start a new goal: a checkpoint and a registry, created together, then linted.
+# needs: init
+# needs: validate
+# exit: 0
+# stdout: no findings
+set -euo pipefail
+mkdir new-goal && cd new-goal
+# --8<-- [start:example]
+baton init --goal-id goal-invoice-export --main-id sess-7f3a \
+  --outcome "Invoices export to CSV; tests/export passes" \
+  --next "Write the CSV writer in billing/export.py"
+baton validate .
+# --8<-- [end:example]

@@ -1,0 +1,100 @@
+"""Every shell example in the guides runs, in a fresh copy of the example handoff.
+
+Each ``docs/examples/*.sh`` states what it expects in header comments:
+
+    # needs: ack verify          (a baton command the example uses; one line each)
+    # exit: 0                    (the script's exit status)
+    # stdout: accepted           (text the output must hold; one line each)
+    # stderr: hint:              (text stderr must hold; one line each)
+
+A guide shows the parts between ``# --8<-- [start:NAME]`` and ``# --8<-- [end:NAME]``. Where
+``<example>.out`` exists, the guide shows it as the output, and stdout must equal it exactly.
+An example whose command is not in this build fails and names the command it waits for.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from _docs_support import ROOT
+
+EXAMPLES = ROOT / "docs" / "examples"
+HANDOFF = ROOT / "examples" / "handoff"
+SCRIPTS = sorted(EXAMPLES.glob("*.sh"))
+_HEADER = re.compile(r"^# (needs|exit|stdout|stderr): (.+)$", re.MULTILINE)
+
+
+def _expectations(script: Path) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {"needs": [], "exit": [], "stdout": [], "stderr": []}
+    for key, value in _HEADER.findall(script.read_text(encoding="utf-8")):
+        found[key].append(value.strip())
+    return found
+
+
+def _baton() -> str:
+    here = Path(sys.executable).parent / "baton"
+    return str(here) if here.exists() else shutil.which("baton") or "baton"
+
+
+def _environment(home: Path) -> dict[str, str]:
+    return {**os.environ, "PATH": f"{Path(_baton()).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+            "HOME": str(home), "NO_COLOR": "1", "LC_ALL": "C.UTF-8"}
+
+
+def test_there_are_examples():
+    assert SCRIPTS, "docs/examples holds no example scripts"
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.stem)
+def test_the_example_states_what_it_expects_and_is_shown(script):
+    expected = _expectations(script)
+    assert len(expected["exit"]) == 1 and expected["exit"][0].isdigit(), "one '# exit: N' line"
+    assert expected["stdout"] or expected["stderr"], "at least one '# stdout:' or '# stderr:' line"
+    text = script.read_text(encoding="utf-8")
+    starts = re.findall(r"# --8<-- \[start:([\w-]+)\]", text)
+    ends = re.findall(r"# --8<-- \[end:([\w-]+)\]", text)
+    assert starts and sorted(starts) == sorted(ends), "each [start:NAME] needs its [end:NAME]"
+    pages = "\n".join(page.read_text(encoding="utf-8") for page in (ROOT / "docs").rglob("*.md"))
+    for name in starts:
+        assert f'"docs/examples/{script.name}:{name}"' in pages, f"no page shows {script.name}:{name}"
+    output = script.with_suffix(".out")
+    if output.exists():
+        assert f'"docs/examples/{output.name}"' in pages, f"no page shows {output.name}"
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.stem)
+def test_the_example_runs_as_the_guide_says(script, tmp_path):
+    expected = _expectations(script)
+    environment = _environment(tmp_path)
+    for command in expected["needs"]:
+        probe = subprocess.run([_baton(), *command.split(), "--help"], capture_output=True, text=True,
+                               env=environment, timeout=60)
+        if probe.returncode != 0:
+            pytest.fail(f"`baton {command}` is not in this build yet: the example {script.name} "
+                        f"waits for it ({probe.stderr.strip().splitlines()[-1:] or ['no output']})")
+    assert HANDOFF.is_dir(), "examples/handoff is missing: the examples run in a copy of it"
+    workdir = tmp_path / "handoff"
+    shutil.copytree(HANDOFF, workdir)
+    result = subprocess.run(["bash", str(script)], cwd=workdir, capture_output=True, text=True,
+                            env=environment, timeout=300)
+    report = f"exit {result.returncode}\n--- stdout\n{result.stdout}\n--- stderr\n{result.stderr}"
+    assert result.returncode == int(expected["exit"][0]), report
+    for text in expected["stdout"]:
+        assert text in result.stdout, f"stdout lacks {text!r}\n{report}"
+    for text in expected["stderr"]:
+        assert text in result.stderr, f"stderr lacks {text!r}\n{report}"
+    output = script.with_suffix(".out")
+    if output.exists():
+        assert result.stdout == output.read_text(encoding="utf-8"), f"stdout differs from {output.name}\n{report}"
+
+
+def test_every_output_file_belongs_to_an_example():
+    for output in EXAMPLES.glob("*.out"):
+        assert output.with_suffix(".sh").exists(), f"{output.name} has no example script"
