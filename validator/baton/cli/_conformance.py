@@ -5,6 +5,7 @@ shows the cases a selection picks. Thin: options in, library calls out."""
 from __future__ import annotations
 
 import shlex
+import signal
 import sys
 from pathlib import Path
 
@@ -160,6 +161,7 @@ def run(harness, program, gates, ids, requirements, tags, expected_failures, tim
         else:
             implementation, mode = Reference(), "reference"
         progress = Progress.for_terminal()
+        signal.signal(signal.SIGTERM, _terminated)  # unwind, so the harness is killed too
         try:
             if mode == "harness":
                 implementation.start()
@@ -178,6 +180,10 @@ def run(harness, program, gates, ids, requirements, tags, expected_failures, tim
     render = _reports.json_text if output_format == "json" else _reports.text
     click.echo(render(report), nl=False)
     sys.exit(report.exit_code)
+
+
+def _terminated(signum, frame):
+    raise SystemExit(128 + signum)
 
 
 def _check_requirements(requirements, suite):
