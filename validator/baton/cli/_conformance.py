@@ -53,6 +53,7 @@ def _select(suite, gates, ids, requirements, tags):
             raise UsageError(f"the suite has no cases for a gate named {gate!r}",
                              code="conformance.selection",
                              hint="gates with cases: " + ", ".join(sorted(known_gates)))
+    _check_requirements(requirements, suite)
     selected = Selection(tuple(gates), tuple(ids), tuple(requirements), tuple(tags)).apply(suite.cases)
     if not selected:
         raise UsageError("no case matches the selection", code="conformance.selection",
@@ -147,7 +148,6 @@ def run(harness, program, gates, ids, requirements, tags, expected_failures, tim
         if harness and program:
             raise UsageError("give --harness or --program, not both", code="usage")
         suite = _load(suite_dir)
-        _check_requirements(requirements, suite)
         selected = _select(suite, gates, ids, requirements, tags)
         failures = None
         if expected_failures is not None:
