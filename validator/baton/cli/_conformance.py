@@ -161,7 +161,7 @@ def run(harness, program, gates, ids, requirements, tags, expected_failures, tim
         else:
             implementation, mode = Reference(), "reference"
         progress = Progress.for_terminal()
-        signal.signal(signal.SIGTERM, _terminated)  # unwind, so the harness is killed too
+        previous = _on_sigterm(_terminated)  # unwind, so the harness is killed too
         try:
             if mode == "harness":
                 implementation.start()
@@ -169,6 +169,7 @@ def run(harness, program, gates, ids, requirements, tags, expected_failures, tim
                                progress=progress)
         finally:
             implementation.close()
+            _on_sigterm(previous)
             if progress is not None:
                 progress.finish()
         for path, render in ((junit, _reports.junit), (markdown, _reports.markdown),
@@ -184,6 +185,16 @@ def run(harness, program, gates, ids, requirements, tags, expected_failures, tim
 
 def _terminated(signum, frame):
     raise SystemExit(128 + signum)
+
+
+def _on_sigterm(handler):
+    """Install ``handler`` for SIGTERM; the previous one (``None`` off the main thread)."""
+    if handler is None:
+        return None
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: the caller owns signals
+        return None
 
 
 def _check_requirements(requirements, suite):
