@@ -41,6 +41,7 @@ class TestText:
         assert lines[2].split() == ["gate", "passed", "failed", "errored", "skipped"]
         assert lines[3].split() == ["shout", "4", "1", "0", "0", "(1", "expected", "failures)"]
         assert "FAILED shout.basic.float  (" in text and "  requirements: CNF-901" in text
+        assert '  input: {"text": "a", "scale": 2}' in text
         assert "XFAIL shout.basic.word  (lowercase answers)" in text
         assert lines[-1] == "4 passed, 1 failed, 0 errored, 0 skipped, 1 expected failures"
 
