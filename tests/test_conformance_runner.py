@@ -236,6 +236,9 @@ class TestRunCommand:
         (["--requirement", "CNF-999"], "CNF-999 is not a requirement of the spec"),
         (["--harness", "'unbalanced"], "--harness: No closing quotation"),
         (["--timeout", "0"], "Invalid value for '--timeout'"),
+        (["--timeout", "nan"], "Invalid value for '--timeout': not a number"),
+        (["--timeout", "inf"], "Invalid value for '--timeout'"),
+        (["--restarts", "-1"], "Invalid value for '--restarts'"),
     ])
     def test_usage_errors_exit_2(self, args, message):
         result = invoke("run", "--suite", str(toy.CASES), *args)

@@ -125,7 +125,8 @@ def check(suite_dir, output_format):
 @_selection_options
 @click.option("--expected-failures", "expected_failures", type=click.Path(dir_okay=False, path_type=Path),
               help="Cases known to fail: one `<id or glob> <reason>` per line. Strict: a listed case that passes fails the run.")
-@click.option("--timeout", type=click.FloatRange(min=0.01), default=5.0, show_default=True,
+@click.option("--timeout", type=click.FloatRange(min=0.01, max=3600), default=5.0, show_default=True,
+              callback=lambda ctx, param, value: _finite(value, param),
               help="Seconds an implementation may take to answer one case.")
 @click.option("--restarts", type=click.IntRange(min=0), default=10, show_default=True,
               help="How often a crashed or stuck harness is started again.")
@@ -181,6 +182,12 @@ def run(harness, program, gates, ids, requirements, tags, expected_failures, tim
     render = _reports.json_text if output_format == "json" else _reports.text
     click.echo(render(report), nl=False)
     sys.exit(report.exit_code)
+
+
+def _finite(value, param):
+    if value != value:  # NaN slips through every range comparison
+        raise click.BadParameter("not a number", param=param)
+    return value
 
 
 def _terminated(signum, frame):

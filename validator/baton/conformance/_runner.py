@@ -72,7 +72,7 @@ class ExpectedFailures:
     @classmethod
     def read(cls, path: str | Path) -> ExpectedFailures:
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = Path(path).read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as error:
             raise UsageError(f"cannot read the expected-failures file {path}: {error}",
                              code="conformance.expected_failures") from None
