@@ -95,6 +95,38 @@ def test_the_packet_digest_matches_the_digest_tool():
     assert digest_file(HANDOFF / "continuation.packet.txt") == _packet_fields()["CHECKPOINT_DIGEST"]
 
 
+def test_the_registered_checkpoint_digest_matches_the_digest_tool():
+    from baton._digest import digest_file
+
+    attempt = _load("registry.yaml")["attempts"][-1]
+    assert attempt["continue_checkpoint_digest"] == digest_file(HANDOFF / "xbrief/continue.xbrief.json")
+
+
+def test_the_ack_verifies_against_the_example_folder():
+    from click.testing import CliRunner
+
+    from baton.cli import cli
+
+    result = CliRunner().invoke(cli, ["ack", "verify", str(HANDOFF / "ack.json"),
+                                      "--packet", str(HANDOFF / "continuation.packet.txt"),
+                                      "--registry", str(HANDOFF / "registry.yaml")])
+    assert result.exit_code == 0, result.output
+
+
+def test_the_validate_cases_agree_with_the_invalid_examples():
+    cases = {}
+    for name in KINDS:
+        fixture = json.loads((ROOT / "conformance" / "cases" / "validate" / f"{name}.json").read_text(encoding="utf-8"))
+        for case in fixture["cases"]:
+            body = case["input"].get("text", case["input"].get("document"))
+            cases[json.dumps(body, sort_keys=True)] = case["expected"]["output"]
+    for relative, codes in EXPECTED.items():
+        raw = (INVALID / relative).read_bytes().decode("utf-8")
+        body = raw if relative.endswith(".txt") else json.loads(raw)
+        output = cases[json.dumps(body, sort_keys=True)]
+        assert output == {"valid": not codes["errors"], **codes}, relative
+
+
 def _load(name):
     from baton._loading import load_path, syntax_for
 

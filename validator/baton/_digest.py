@@ -373,23 +373,30 @@ def packet_text(text, source=None):
 # ---------------------------------------------------------------------------------------------
 # Artifacts and files
 
-#: The canonical form of each artifact kind (:mod:`baton._detect` names the kinds).
-_FORM_BY_KIND = {"checkpoint": "jcs", "ack": "jcs", "handoff": "jcs", "registry": "jcs",
-                 "packet": "packet"}
+#: The canonical form of each artifact kind (:mod:`baton._detect` names the kinds), and of the
+#: plain syntaxes. A registry written in YAML takes the ``yaml`` form.
+FORM_BY_KIND = {"checkpoint": "jcs", "ack": "jcs", "handoff": "jcs", "registry": "jcs",
+                "packet": "packet", "json": "jcs", "yaml": "yaml", "raw": "raw"}
 
 
 def form_for_name(name):
     """The canonical form Baton applies to a file called ``name``: its artifact kind's (a YAML
     registry's is ``yaml``), and ``raw`` for a file that is no artifact."""
     from baton import _detect
-    from baton._loading import syntax_for
 
     kind = _detect.by_filename(name)
     if kind is None:
         return "raw"
-    if kind.name == "registry" and syntax_for(name) == "yaml":
+    return form_for_kind(kind.name, name)
+
+
+def form_for_kind(kind, name=None):
+    """The canonical form of artifact ``kind``; a registry named ``*.yaml``/``*.yml`` is YAML."""
+    from baton._loading import syntax_for
+
+    if kind == "registry" and name is not None and syntax_for(name) == "yaml":
         return "yaml"
-    return _FORM_BY_KIND.get(kind.name, "jcs")
+    return FORM_BY_KIND.get(kind, "jcs")
 
 
 def digest_file(path, algorithm=DEFAULT_ALGORITHM, *, form=None):
@@ -509,11 +516,11 @@ class CheckResult:
         return {name: getattr(self, name) for name in self.__slots__}
 
 
-def check_list(text, *, form=None):
+def check_list(text, *, kind=None):
     """Verify every line of a digest list (``text``, a str) against the files it names.
 
-    Each file is hashed with the algorithm its line names, in the form its name (or ``form``)
-    selects. Blank lines are skipped; every other line gives one :class:`CheckResult`."""
+    Each file is hashed with the algorithm its line names, in the form its name (or the
+    artifact ``kind`` given) selects. Blank lines are skipped; every other line gives one :class:`CheckResult`."""
     results = []
     for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
         if not line.strip():
@@ -525,6 +532,7 @@ def check_list(text, *, form=None):
             continue
         try:
             algorithm, _ = parse_digest(expected)
+            form = form_for_kind(kind, name) if kind is not None else None
             actual = digest_file(name, algorithm, form=form)
         except DigestError as error:
             results.append(CheckResult(number, name, error.code, expected, message=error.message))

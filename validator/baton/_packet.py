@@ -140,7 +140,7 @@ def parse(text: str) -> Parsed:
         if bad is not None:
             problems.append(_problem("packet.control_char", number,
                                     f"line {number} holds the control character U+{ord(bad):04X}"))
-        if not line.strip():
+        if not line.strip(" \t"):
             blanks += 1
             continue
         if line.startswith(INDENT):

@@ -60,11 +60,11 @@ def record_digests(registry_path, restart_id, digests, *, expect_revision=None, 
     def transform(raw):
         document = _load_for_edit(raw, syntax, registry_path)
         revision = document.get(REVISION) if isinstance(document, dict) else None
-        if type(revision) is not int or revision < 0:
+        if not isinstance(revision, int) or isinstance(revision, bool) or revision < 0:
             raise RefusedError(f"{registry_path}: the registry has no non-negative integer revision",
                                code="digest.no_revision",
                                hint="run `baton validate` on the registry")
-        seen["previous"] = seen["revision"] = revision
+        seen["previous"] = seen["revision"] = int(revision)
         if expect_revision is not None and revision != expect_revision:
             raise ConflictError(
                 f"{registry_path}: the revision is {revision}, not the expected {expect_revision}",
@@ -86,8 +86,8 @@ def record_digests(registry_path, restart_id, digests, *, expect_revision=None, 
         if not pending:
             return raw
         _set_beside(attempt, pending, after=CHECKPOINT_DIGEST)
-        document[REVISION] = revision + 1
-        seen["revision"] = revision + 1
+        document[REVISION] = int(revision) + 1
+        seen["revision"] = int(revision) + 1
         return _render(document, syntax, raw)
 
     try:
@@ -113,14 +113,34 @@ def _set_beside(mapping, values, *, after):
     keys = list(mapping)
     position = keys.index(after) + 1 if after in keys else len(keys)
     if hasattr(mapping, "insert"):  # a round-trip YAML mapping
+        last = keys[-1] if keys and position == len(keys) else None
         for offset, (key, value) in enumerate(new.items()):
             mapping.insert(position + offset, key, value)
+        if last is not None:
+            _move_trailing_comment(mapping, last, list(new)[-1])
         return
     items = list(mapping.items())
     mapping.clear()
     mapping.update(items[:position])
     mapping.update(new)
     mapping.update(items[position:])
+
+
+def _move_trailing_comment(mapping, old_last, new_last):
+    """Round-trip YAML keeps the blank lines and comments after a mapping on its last value;
+    when keys are appended, they move to the new last key, so they stay after the mapping.
+    The old key keeps its own end-of-line comment (the token's first line)."""
+    entry = mapping.ca.items.get(old_last)
+    token = entry[2] if entry and len(entry) > 2 else None
+    if token is None:
+        return
+    own_line, newline, after = token.value.partition("\n")
+    if not after:
+        return
+    from ruamel.yaml.tokens import CommentToken
+
+    token.value = own_line + newline
+    mapping.ca.items[new_last] = [None, None, CommentToken("\n" + after, token.start_mark, None), None]
 
 
 def _atomic_read_modify_write(path, transform, timeout):

@@ -12,24 +12,22 @@ from baton import _digest
 from baton._errors import BatonError, UsageError
 from baton.cli._options import fail, format_option
 
-_FORM_BY_KIND = {"checkpoint": "jcs", "ack": "jcs", "handoff": "jcs", "json": "jcs",
-                 "registry": None, "yaml": "yaml", "packet": "packet", "raw": "raw"}
 
 
 @click.command("digest")
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--algorithm", type=click.Choice(_digest.ALGORITHMS), default=_digest.DEFAULT_ALGORITHM,
               show_default=True, help="Digest algorithm for the digests printed or recorded.")
-@click.option("--kind", type=click.Choice(("auto", *_FORM_BY_KIND)), default="auto", show_default=True,
+@click.option("--kind", type=click.Choice(("auto", *_digest.FORM_BY_KIND)), default="auto", show_default=True,
               help="Hash every file in this artifact's canonical form (auto: by file name; "
                    "a file that is no artifact, and stdin, are hashed as raw bytes).")
 @click.option("--canonical", is_flag=True, help="Print the canonical bytes of one FILE instead of its digest.")
-@click.option("--check", "check_list", type=click.Path(dir_okay=False, allow_dash=True),
+@click.option("--check", "check_list", metavar="LIST", type=click.Path(dir_okay=False, allow_dash=True),
               help="Verify a list of `<digest>  <file>` lines; exit 1 on any failed line.")
-@click.option("--record", "registry", type=click.Path(dir_okay=False),
+@click.option("--record", "registry", metavar="REGISTRY", type=click.Path(dir_okay=False),
               help="Record the digest of the packet FILE in this registry's attempt.")
-@click.option("--restart-id", help="With --record: the attempt to record the digest on.")
-@click.option("--checkpoint", type=click.Path(dir_okay=False),
+@click.option("--restart-id", metavar="ID", help="With --record: the attempt to record the digest on.")
+@click.option("--checkpoint", metavar="CHECKPOINT", type=click.Path(dir_okay=False),
               help="With --record: also record the digest of this continue checkpoint.")
 @click.option("--expect-revision", type=click.IntRange(min=0),
               help="With --record: refuse (exit 1) unless the registry is at this revision.")
@@ -55,17 +53,17 @@ def digest(files, algorithm, kind, canonical, check_list, registry, restart_id, 
             return
         _require(restart_id is None and checkpoint is None and expect_revision is None,
                  "--restart-id, --checkpoint and --expect-revision go with --record")
-        form = _form_for(kind)
+        kind = None if kind == "auto" else kind
         if check_list is not None:
             _require(not files and not canonical, "--check takes the list only, no FILE")
-            raise SystemExit(_check(check_list, form, output_format))
+            raise SystemExit(_check(check_list, kind, output_format))
         _require(bool(files), "name at least one FILE (or - for stdin)")
         if canonical:
             _require(len(files) == 1 and output_format == "text",
                      "--canonical prints the bytes of exactly one FILE, as text output")
-            _print_canonical(files[0], form)
+            _print_canonical(files[0], _form(kind, files[0]))
             return
-        raise SystemExit(_print_digests(files, form, algorithm, output_format))
+        raise SystemExit(_print_digests(files, kind, algorithm, output_format))
     except BatonError as error:
         fail(error)
 
@@ -75,12 +73,11 @@ def _require(condition, message):
         raise UsageError(message, hint="see `baton digest --help`")
 
 
-def _form_for(kind):
-    if kind == "auto":
-        return None
-    if kind == "registry":
-        raise UsageError("--kind registry is ambiguous", hint="use --kind json or --kind yaml")
-    return _FORM_BY_KIND[kind]
+def _form(kind, name):
+    """The form a file is hashed in: the one ``--kind`` names, else by its name (stdin: raw)."""
+    if kind is not None:
+        return _digest.form_for_kind(kind, None if name == "-" else name)
+    return "raw" if name == "-" else _digest.form_for_name(name)
 
 
 def _digest_one(name, form, algorithm):
@@ -90,7 +87,7 @@ def _digest_one(name, form, algorithm):
 
 
 def _digest_stdin(form, algorithm):
-    if form in (None, "raw"):
+    if form == "raw":
         return _digest.digest_stream(sys.stdin.buffer, algorithm)
     return _digest.digest_bytes(_canonical_stdin(form), algorithm)
 
@@ -106,12 +103,12 @@ def _canonical_stdin(form):
     return _digest.canonical_bytes(raw, form, source="-")
 
 
-def _print_digests(files, form, algorithm, output_format):
+def _print_digests(files, kind, algorithm, output_format):
     rows, errors = [], []
     for name in files:
+        form = _form(kind, name)
         try:
-            rows.append({"file": name, "digest": _digest_one(name, form, algorithm),
-                         "form": form or ("raw" if name == "-" else _digest.form_for_name(name))})
+            rows.append({"file": name, "digest": _digest_one(name, form, algorithm), "form": form})
         except BatonError as error:
             errors.append({"file": name, **error.to_dict()})
             if output_format == "text":
@@ -126,15 +123,13 @@ def _print_digests(files, form, algorithm, output_format):
 
 def _print_canonical(name, form):
     if name == "-":
-        data = _canonical_stdin(form) if form not in (None, "raw") else sys.stdin.buffer.read()
+        data = _canonical_stdin(form) if form != "raw" else sys.stdin.buffer.read()
     else:
         data = _digest.canonical_file(name, form=form)
-    stdout = click.get_binary_stream("stdout")
-    stdout.write(data)
-    stdout.flush()
+    click.echo(data, nl=False)
 
 
-def _check(list_name, form, output_format):
+def _check(list_name, kind, output_format):
     from baton._loading import decode_text, read_bounded
 
     if list_name == "-":
@@ -147,7 +142,7 @@ def _check(list_name, form, output_format):
     if text is None:
         first = findings[0]
         raise BatonError(f"{list_name}: {first.message}", code=first.code, hint=first.hint)
-    results = _digest.check_list(text, form=form)
+    results = _digest.check_list(text, kind=kind)
     failures = [r for r in results if r.status != "OK"]
     empty = not results
     if output_format == "json":

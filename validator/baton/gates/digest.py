@@ -7,6 +7,7 @@ cannot be put in canonical form. The canonical forms themselves live in
 :mod:`baton._digest`; this module only reads the gate's input and shapes its output.
 """
 
+from baton._digest import FORM_BY_KIND
 from baton.gates._table import Decision, InputError, parse_input
 
 NAME = "digest"
@@ -18,17 +19,6 @@ OUTPUT_SCHEMA = "gates/digest.output.schema.json"
 #: A 10 MB artifact in base64 fits, with room for the envelope.
 MAX_INPUT_BYTES = 16 << 20
 
-#: kind -> canonical form; ``registry`` and ``json``/``yaml`` text follow ``syntax``.
-FORM_BY_KIND = {
-    "checkpoint": "jcs",
-    "registry": "jcs",
-    "ack": "jcs",
-    "handoff": "jcs",
-    "json": "jcs",
-    "yaml": "yaml",
-    "packet": "packet",
-    "raw": "raw",
-}
 _SOURCES = ("document", "text", "base64")
 _KEYS = frozenset(("kind", "algorithm", "syntax", "expected", *_SOURCES))
 #: ``check`` values: the expected digest matched, or why it did not.
@@ -39,7 +29,6 @@ OUTCOMES = (
     *CHECKS,
     "digest.input_invalid",
     "digest.input_unreadable",
-    "digest.unknown_algorithm",
     "digest.non_finite",
     "digest.integer_range",
     "digest.lone_surrogate",

@@ -153,28 +153,28 @@ def _no_pending(artifact: Artifact):
       summary="the plan has completed items: what is already done",
       hint="record finished steps as items with status `completed`, so they are not redone")
 def _no_completed(artifact: Artifact):
-    if isinstance(artifact.data, dict) and not any(
-            item.get("status") == "completed" for _, item in iter_items(artifact.data)):
+    if isinstance(artifact.data, dict) and not _has_completed(artifact.data):
         yield Hit(("plan", "items"), "no item has status `completed`")
 
 
 @rule(KIND, "checkpoint.decisions_missing", requirement="CKP-011",
-      summary="the plan carries a `Decisions` narrative",
-      hint='add plan.narratives.Decisions: the choices made so far, so they are not re-debated')
+      summary="once work is done, the plan carries a `Decisions` narrative",
+      hint="add plan.narratives.Decisions: the choices made so far, so they are not re-debated")
 def _decisions(artifact: Artifact):
     narratives = _plan(artifact.data).get("narratives")
     value = narratives.get("Decisions") if isinstance(narratives, dict) else None
-    if isinstance(artifact.data, dict) and blank(value):
-        yield Hit(("plan", "narratives"), "there is no Decisions narrative, or it is empty")
+    if _has_completed(artifact.data) and blank(value):
+        yield Hit(("plan", "narratives"), "work is completed but there is no Decisions narrative, "
+                                          "or it is empty")
 
 
 @rule(KIND, "checkpoint.hazards_missing", requirement="CKP-012", severity=WARNING,
-      summary="the plan carries a `Hazards` narrative",
+      summary="once work is done, the plan carries a `Hazards` narrative",
       hint="add plan.narratives.Hazards: what was tricky and what to watch out for")
 def _hazards(artifact: Artifact):
     narratives = _plan(artifact.data).get("narratives")
     value = narratives.get("Hazards") if isinstance(narratives, dict) else None
-    if isinstance(artifact.data, dict) and blank(value):
+    if _has_completed(artifact.data) and blank(value):
         yield Hit(("plan", "narratives"), "there is no Hazards narrative, or it is empty")
 
 
@@ -309,6 +309,10 @@ def _secret(artifact: Artifact):
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+def _has_completed(data) -> bool:
+    return any(item.get("status") == "completed" for _, item in iter_items(data))
+
 
 def _edges(data) -> Iterator[tuple[int, dict]]:
     edges = _plan(data).get("edges")

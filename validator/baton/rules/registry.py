@@ -6,8 +6,6 @@ their base, start and zone, the observation's goal, timestamps, digests and the 
 
 from __future__ import annotations
 
-import re
-
 from baton._findings import WARNING
 from baton.rules import Artifact, Hit, rule
 from baton.rules._shared import (
@@ -15,14 +13,12 @@ from baton.rules._shared import (
     register_digest_rules,
     register_timestamp_rule,
     register_version_rules,
-    timestamp_problem,
     top_level_version,
 )
 
 KIND = "registry"
 #: Attempt states in which the transfer is still under way; at most one attempt may be open.
 OPEN_STATES = ("registered", "creation_unknown", "created", "acknowledged", "committed")
-_SUFFIX = re.compile(r"(?: \| started \d{2}-\d{2})+\Z")
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -105,7 +101,9 @@ register_timestamp_rule(KIND)
 
 def _digests(artifact: Artifact):
     for index, attempt in attempts(artifact.data):
-        yield ("attempts", index, "checkpoint_digest"), attempt.get("checkpoint_digest"), None
+        for name in ("checkpoint_digest", "continue_checkpoint_digest"):
+            if name in attempt:
+                yield ("attempts", index, name), attempt[name], None
         ack = _record(attempt, "ack")
         if ack and "ack_digest" in ack:
             yield ("attempts", index, "ack", "ack_digest"), ack["ack_digest"], None
@@ -285,7 +283,7 @@ def _display_title(artifact: Artifact):
              if isinstance(r, dict)]
     for path, row, zone in rows:
         base, started, shown = row.get("title_base"), row.get("started_at"), row.get("display_title")
-        if isinstance(base, str) and _SUFFIX.search(base.strip()):
+        if isinstance(base, str) and _has_suffix(base):
             yield Hit(path + ("title_base",), "title_base still carries a ` | started DD-MM` suffix")
             continue
         if not all(isinstance(v, str) for v in (base, started, shown, zone)):
@@ -342,12 +340,20 @@ def _main_unknown(artifact: Artifact):
     data = artifact.data if isinstance(artifact.data, dict) else {}
     policy = data.get("policy")
     main = policy.get("main_id") if isinstance(policy, dict) else None
-    threads = {r.get("thread_id") for r in _list(data, "sessions") if isinstance(r, dict)}
+    threads = {r["thread_id"] for r in _list(data, "sessions")
+               if isinstance(r, dict) and isinstance(r.get("thread_id"), str)}
     if isinstance(main, str) and main not in threads:
         yield Hit(("policy", "main_id"), "no session row has the MAIN session's thread_id")
 
 
 # -- titles ----------------------------------------------------------------------------------
+
+def _has_suffix(base: str) -> bool:
+    from baton.gates.title import strip_date_suffixes
+
+    stripped = base.strip()
+    return strip_date_suffixes(stripped) != stripped
+
 
 def zone_of(name: str):
     """The time zone called ``name``, or None. ``UTC`` needs no time-zone database."""
@@ -364,19 +370,12 @@ def zone_of(name: str):
 
 
 def format_title(base: str, started_at: str, zone_name: str) -> str | None:
-    """``<base> | started DD-MM`` with the start date in ``zone_name``; None when the start or
-    the zone cannot be read (other rules report those)."""
-    import datetime
+    """``<base> | started DD-MM`` exactly as the title gate formats it; None when the gate
+    answers TITLE_UNAVAILABLE (an unreadable start or an unknown zone: other rules say which)."""
+    from baton.gates import title
 
-    zone = zone_of(zone_name)
-    if zone is None or timestamp_problem(started_at):
-        return None
-    try:
-        moment = datetime.datetime.fromisoformat(started_at.replace("Z", "+00:00").replace("z", "+00:00"))
-        local = moment.astimezone(zone)
-    except (ValueError, OverflowError):
-        return None
-    return f"{base.strip()} | started {local:%d-%m}"
+    decision = title.decide({"title": base, "started_at": started_at, "timezone": zone_name})
+    return decision.output.get("display_title") if decision.outcome == "TITLE_FORMATTED" else None
 
 
 def _clip(text: str) -> str:
