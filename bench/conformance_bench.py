@@ -11,6 +11,7 @@ Run: python bench/conformance_bench.py
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import sys
@@ -26,12 +27,19 @@ TARGET_RATIO = 20.0
 
 
 def wall(argv, repeat=5):
-    times = []
+    """Median wall time and median CPU time (user + system) of a fresh process. On a busy
+    machine the wall time grows with the load; the CPU time is what the run itself costs."""
+    import resource
+
+    walls, cpus = [], []
     for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         began = time.perf_counter()
         subprocess.run(argv, capture_output=True, check=False)
-        times.append(time.perf_counter() - began)
-    return statistics.median(times)
+        walls.append(time.perf_counter() - began)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def adapter_cases():
@@ -55,12 +63,17 @@ def main():
     began = time.perf_counter()
     in_process = run(suite.cases, Reference(), mode="reference")
     inside = time.perf_counter() - began
-    command = wall([sys.executable, "-m", "baton", "conformance", "run"])
+    command, cpu = wall([sys.executable, "-m", "baton", "conformance", "run"])
     print(f"reference, in-process: {inside * 1000:.0f} ms for {len(suite.cases)} cases "
           f"({in_process.summary_line()})")
+    warm = run(suite.cases, Reference(), mode="reference")  # imports done: the gates' own cost
+    for gate, results in warm.by_gate().items():
+        spent = sum(r.duration for r in results)
+        print(f"  {gate}: {len(results)} cases, {spent * 1000:.0f} ms, {spent / len(results) * 1e6:.0f} us per case")
     print(f"reference, `baton conformance run` wall time (median of 5): {command:.2f} s; "
           f"budget {BUDGET_SECONDS:.1f} s: {'OK' if command < BUDGET_SECONDS else 'OVER'} "
-          f"({command / BUDGET_SECONDS:.0%} of budget)")
+          f"({command / BUDGET_SECONDS:.0%} of budget); CPU time {cpu:.2f} s "
+          f"(load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
 
     cases = adapter_cases()
     harness = Harness(ADAPTER, timeout=10)
