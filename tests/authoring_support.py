@@ -3,6 +3,7 @@ the CLI through click's runner, and validation through the engine."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -54,8 +55,21 @@ def run(*args, input_text: str | None = None):
 
 
 def run_json(*args) -> tuple[int, dict]:
+    """``baton ARGS --format json``: the exit status and the one JSON object printed, which
+    must match the published result schema."""
     result = run(*args, "--format", "json")
-    return result.exit_code, json.loads(result.stdout)
+    out = json.loads(result.stdout)
+    _result_schema().validate(out)
+    assert out.get("exit_code", 0) == result.exit_code
+    return result.exit_code, out
+
+
+@functools.cache
+def _result_schema():
+    import jsonschema
+
+    schema = json.loads((REPO / "schemas" / "v1" / "authoring-result.schema.json").read_text())
+    return jsonschema.Draft202012Validator(schema)
 
 
 def subprocess_baton(*args, cwd=None, check=False) -> subprocess.CompletedProcess:

@@ -40,6 +40,8 @@ def cli(path, *args):
 
 def test_init_checkpoint_has_one_pending_step_that_is_the_next_action(path):
     document = doc(path)
+    assert document["plan"]["narratives"] == {"Decisions": "- No decisions recorded yet.",
+                                              "Hazards": "- No hazards recorded yet."}
     assert items(path) == [("extract-the-parser-into-ledger-parsing-csv-py", "pending")]
     item = document["plan"]["items"][0]
     assert document[BLOCK]["next_action"] == {
@@ -156,7 +158,6 @@ def test_set_resume_sets_narrative_and_next_action_with_inputs(path):
 
 
 def test_set_resume_refusals(path):
-    first = items(path)[0][0]
     cli(path, "add-completed", "Done", "--evidence", "e", "--id", "done")
     assert cli(path, "set-resume", "x", "--item", "done")[1]["error"]["code"] == \
         "authoring.not_pending"
@@ -164,11 +165,38 @@ def test_set_resume_refusals(path):
     cli(path, "add-pending", "Child", "--parent", "g")
     assert cli(path, "set-resume", "x", "--item", "g.child")[1]["error"]["code"] == \
         "authoring.not_next"
-    cli(path, "add-completed", "finish first", "--id", first, "--evidence", "e")
-    cli(path, "add-completed", "finish g", "--id", "g", "--evidence", "e")
-    cli(path, "add-completed", "finish child", "--id", "g.child", "--evidence", "e")
+    document = doc(path)  # a hand-written file whose steps are all done
+    for item in document["plan"]["items"]:
+        item["status"] = "completed"
+    document["plan"]["items"][-1]["items"][0]["status"] = "completed"
+    path.write_text(json.dumps(document))
     code, out = cli(path, "set-resume", "x")
     assert (code, out["error"]["code"]) == (1, "authoring.no_pending")
+
+
+def test_completing_the_last_pending_step_is_refused_by_validation(path):
+    first = items(path)[0][0]
+    before = path.read_bytes()
+    code, out = cli(path, "add-completed", "x", "--id", first, "--evidence", "e")
+    assert (code, out["error"]["code"]) == (1, "authoring.invalid_result")
+    assert "checkpoint.no_pending_items" in out["error"]["message"]
+    assert out["error"]["hint"].endswith("a finished goal needs no checkpoint")
+    assert path.read_bytes() == before
+
+
+def test_a_broken_file_can_be_repaired_one_change_at_a_time(path):
+    document = doc(path)  # two independent errors: no Decisions, no ResumePoint
+    del document["plan"]["narratives"]
+    del document["plan"]["items"][0]["narrative"]
+    path.write_text(json.dumps(document))
+    assert errors_in(path) == ["checkpoint.decisions_missing", "checkpoint.resume_point_missing"]
+    assert cli(path, "decision", "Keep the shim")[0] == 0  # fixes one, leaves the other
+    assert errors_in(path) == ["checkpoint.resume_point_missing"]
+    assert cli(path, "set-resume", "Start with csv.py")[0] == 0
+    assert errors_in(path) == []
+    # but a change that adds a new error is still refused
+    code, out = cli(path, "set", "role", "ma\tin")
+    assert (code, out["error"]["code"]) == (1, "authoring.invalid_result")
 
 
 def test_decisions_and_hazards_are_appended_once(path):
@@ -176,7 +204,7 @@ def test_decisions_and_hazards_are_appended_once(path):
     cli(path, "decision", "Dates  use\nfromisoformat")
     assert not cli(path, "decision", "Use JCS")[1]["changed"]
     cli(path, "hazard", "Never run make golden")
-    narratives = doc(path)["plan"]["narratives"]
+    narratives = doc(path)["plan"]["narratives"]  # the first line replaced each placeholder
     assert narratives == {"Decisions": "- Use JCS\n- Dates use fromisoformat",
                           "Hazards": "- Never run make golden"}
     assert cli(path, "decision", "   ")[1]["error"]["code"] == "authoring.bad_value"

@@ -35,8 +35,8 @@ FIRST_USE = {"BATON_GOAL_ID": "goal-parser", "BATON_MAIN_ID": "sess-a",
 
 
 def test_first_use_creates_then_writes_lints_and_digests(tmp_path):
-    result = hook(tmp_path, "add-completed", "Extract the parser", "--evidence",
-                  "commit 3f9c2d1e", **FIRST_USE)
+    result = hook(tmp_path, "add-completed", "Inventory the callers", "--evidence",
+                  "notes/callers.txt", **FIRST_USE)
     assert result.returncode == 0, result.stdout + result.stderr
     init, update = json_lines(result.stdout)
     assert (init["command"], init["ok"]) == ("init", True)

@@ -172,12 +172,22 @@ def test_hostile_strings_cannot_break_the_packet_grammar(project):
 @pytest.mark.parametrize(("change", "code"), [
     ("consume", "authoring.consumed"),
     ("goal", "authoring.goal_mismatch"),
+    ("registry", "authoring.invalid_input"),
+    ("checkpoint", "authoring.invalid_input"),
 ])
 def test_refusals(project, change, code):
     if change == "consume":
         run("consume", "--checkpoint", checkpoint_of(project))
-    else:
+    elif change == "goal":
         update_checkpoint(checkpoint_of(project), "set", "goal_id", "another-goal")
+    elif change == "registry":
+        path = registry_of(project)
+        path.write_text(path.read_text().replace("mode: adaptive", "mode: sometimes"))
+    else:
+        path = checkpoint_of(project)
+        document = json.loads(path.read_text())
+        del document["plan"]["narratives"]["Decisions"]
+        path.write_text(json.dumps(document))
     result = run("packet", "render", project, "--source-id", "sess-a", "--format", "json")
     assert result.exit_code == 1
     assert json.loads(result.stdout)["error"]["code"] == code

@@ -11,21 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gates1_restart_oracle as oracle
+from gates1_cases import README
 from baton.gates import restart
 from baton.gates._table import Decision
-
-README = {
-    "schema": 1, "mode": "adaptive", "policy_authorized": True,
-    "remaining_work": True, "source_id": "source", "goal_id": "task",
-    "creation_status": "not_sent", "compactions": 2,
-    "current_input_tokens": 80000, "fresh_input_tokens": 15000,
-    "restart_overhead_tokens": 10000, "remaining_calls": 3,
-    "progress_since_restart": True, "safe_boundary": True,
-    "active_writers": 0, "pending_operations": 0,
-    "checkpoint_readback": True, "checkpoint_current": True,
-    "fresh_create_supported": True, "target_read_supported": True,
-    "transfer_supported": True,
-}
 
 FLAGS = (
     "remaining_work", "required_budget_unmeasurable", "policy_authorized", "ownership_committed",

@@ -10,6 +10,7 @@ command's gate path) stays cheap enough for hooks that run on every turn:
 - :func:`digest_file` / :func:`digest_bytes`: artifact digests.
 """
 
+from baton._lazy import attributes
 from baton._version import __version__
 
 _LAZY = {
@@ -25,12 +26,4 @@ _LAZY = {
 
 __all__ = ["__version__", *_LAZY]
 
-
-def __getattr__(name):
-    try:
-        module_name, attribute = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module 'baton' has no attribute {name!r}") from None
-    import importlib
-
-    return getattr(importlib.import_module(module_name), attribute)
+__getattr__ = attributes(_LAZY, __name__)

@@ -6,6 +6,8 @@ accepts and rejects exactly what ``json.loads`` does, and writes exactly what ``
 writes for plain data (dict, list, str, int, float, bool, None).
 """
 
+import sys
+
 import _json
 
 _JSON_WS = " \t\n\r"
@@ -59,6 +61,15 @@ def loads(text, *, object_pairs_hook=None, parse_constant=None):
         raise JSONError("Expecting value", stop.value) from None
     except ValueError as error:  # json.JSONDecodeError from inside the scanner
         raise JSONError(getattr(error, "msg", str(error)), getattr(error, "pos", None)) from None
+    except SystemError:
+        # The C scanner raises json.decoder.JSONDecodeError, a class it looks up only in
+        # sys.modules: before anything imported json.decoder it fails with no exception
+        # set. Load it (invalid input only) and read again for the real error.
+        if "json.decoder" in sys.modules:
+            raise JSONError("invalid JSON") from None
+        import json.decoder  # noqa: F401
+
+        return loads(text, object_pairs_hook=object_pairs_hook, parse_constant=parse_constant)
     rest = text[end:]
     if rest.strip(_JSON_WS):
         raise JSONError("Extra data", end + len(rest) - len(rest.lstrip(_JSON_WS)))

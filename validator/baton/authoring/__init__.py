@@ -15,15 +15,22 @@ their key order. Errors are :class:`~baton._errors.BatonError` subclasses with s
 - :class:`Outcome`: what a call did (``to_dict()`` is the CLI's JSON output).
 """
 
-from baton.authoring._attempt import STEPS
-from baton.authoring._attempt import apply as attempt_step
-from baton.authoring._checkpoint import OPERATIONS
-from baton.authoring._checkpoint import apply as update_checkpoint
-from baton.authoring._migrate import migrate
-from baton.authoring._project import Identity, Policy, init
-from baton.authoring._render import SourceFacts
-from baton.authoring._render import render as render_packet
-from baton.authoring._store import Outcome
+from baton._lazy import attributes
 
-__all__ = ["OPERATIONS", "STEPS", "Identity", "Outcome", "Policy", "SourceFacts",
-           "attempt_step", "init", "migrate", "render_packet", "update_checkpoint"]
+# Loaded on first use, so that a hook's `baton checkpoint ...` imports only what it needs.
+_LAZY = {
+    "OPERATIONS": ("baton.authoring._checkpoint", "OPERATIONS"),
+    "update_checkpoint": ("baton.authoring._checkpoint", "apply"),
+    "STEPS": ("baton.authoring._attempt", "STEPS"),
+    "attempt_step": ("baton.authoring._attempt", "apply"),
+    "migrate": ("baton.authoring._migrate", "migrate"),
+    "Identity": ("baton.authoring._project", "Identity"),
+    "Policy": ("baton.authoring._project", "Policy"),
+    "init": ("baton.authoring._project", "init"),
+    "SourceFacts": ("baton.authoring._render", "SourceFacts"),
+    "render_packet": ("baton.authoring._render", "render"),
+    "Outcome": ("baton.authoring._store", "Outcome"),
+}
+
+__all__ = sorted(_LAZY)
+__getattr__ = attributes(_LAZY, __name__)

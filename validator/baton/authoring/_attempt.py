@@ -11,7 +11,7 @@ changes nothing; with other values it is ``attempt.conflict``.
 
 from __future__ import annotations
 
-from baton._ackcheck import CONTINUE_DIGEST
+from baton._digest import CONTINUE_DIGEST_FIELD as CONTINUE_DIGEST
 from baton._errors import ConflictError, RefusedError, UsageError
 from baton.authoring import _registry, _store
 from baton.authoring._ids import new_ulid

@@ -26,6 +26,10 @@ COMPLETED = "completed"
 PENDING = "pending"
 #: The plan status of a checkpoint in use, and of one a resuming session consumed.
 ACTIVE_STATUS = "running"
+#: A new checkpoint's narratives, each until the first real line replaces it: the rules want
+#: them present, and a fresh session must see "none yet" rather than guess.
+PLACEHOLDERS = {DECISIONS: "- No decisions recorded yet.",
+                HAZARDS: "- No hazards recorded yet."}
 
 # Settable identity fields of the block: name -> (kind, nullable). ``text`` and ``id`` are
 # strings (``id`` bounded, single line), ``int`` a non-negative integer, ``list`` of texts.
@@ -68,7 +72,8 @@ def new_document(*, title: str, block: dict, first_step: str,
     if timezone:
         info["timezone"] = timezone
     document = {"xBRIEFInfo": info,
-                "plan": {"title": title, "status": ACTIVE_STATUS, "items": []},
+                "plan": {"title": title, "status": ACTIVE_STATUS, "items": [],
+                         "narratives": dict(PLACEHOLDERS)},
                 BLOCK: block}
     if not isinstance(first_step, str) or not first_step.strip():
         raise UsageError("a new checkpoint needs its first remaining step",
@@ -372,6 +377,8 @@ def _append_line(document, name: str, text: str) -> bool:
     current = narratives.get(name, "")
     if line in current.splitlines():
         return False
+    if current == PLACEHOLDERS.get(name):
+        current = ""
     narratives[name] = f"{current}\n{line}" if current else line
     return True
 
@@ -388,24 +395,31 @@ def hazard(document, text: str) -> Change:
     return Change("hazard recorded", unchanged_message="this hazard is already recorded")
 
 
+def _record(document, field: str, item_id: str | None, **values) -> dict | None:
+    """The block's ``field`` entry with ``values`` on ``item_id``, if recorded already."""
+    if item_id is not None:
+        _require(document, item_id)
+    records = block_of(document).setdefault(field, [])
+    wanted = {"item_id": item_id, **values}
+    return next((r for r in records if isinstance(r, dict)
+                 and all(r.get(k) == v for k, v in wanted.items())), None)
+
+
+def _append_record(document, field: str, item_id: str | None, entry: dict) -> None:
+    block_of(document)[field].append(entry if item_id is None else {"item_id": item_id, **entry})
+
+
 def blocker(document, summary: str, *, item_id: str | None = None,
             resolve: bool = False) -> Change:
     """Record an open blocker (optionally on an item), or remove it with ``resolve``."""
     _text(summary, "blocker")
-    if item_id is not None:
-        _require(document, item_id)
-    blockers = block_of(document).setdefault("blockers", [])
-    same = [b for b in blockers if isinstance(b, dict) and b.get("summary") == summary
-            and b.get("item_id") == item_id]
+    existing = _record(document, "blockers", item_id, summary=summary)
     if resolve:
-        for entry in same:
-            blockers.remove(entry)
+        if existing is not None:
+            block_of(document)["blockers"].remove(existing)
         return Change("blocker resolved", unchanged_message="no such open blocker")
-    if not same:
-        entry = {"summary": summary, "since": utc_now()}
-        if item_id is not None:
-            entry = {"item_id": item_id, **entry}
-        blockers.append(entry)
+    if existing is None:
+        _append_record(document, "blockers", item_id, {"summary": summary, "since": utc_now()})
     return Change("blocker recorded", unchanged_message="this blocker is already recorded")
 
 
@@ -413,15 +427,9 @@ def failed_attempt(document, summary: str, *, reason: str, item_id: str | None =
     """Record an approach that failed and why, so the next session does not repeat it."""
     _text(summary, "attempt summary")
     _text(reason, "reason")
-    if item_id is not None:
-        _require(document, item_id)
-    attempts = block_of(document).setdefault("failed_attempts", [])
-    if not any(isinstance(a, dict) and (a.get("summary"), a.get("reason"), a.get("item_id"))
-               == (summary, reason, item_id) for a in attempts):
-        entry = {"summary": summary, "reason": reason, "at": utc_now()}
-        if item_id is not None:
-            entry = {"item_id": item_id, **entry}
-        attempts.append(entry)
+    if _record(document, "failed_attempts", item_id, summary=summary, reason=reason) is None:
+        _append_record(document, "failed_attempts", item_id,
+                       {"summary": summary, "reason": reason, "at": utc_now()})
     return Change("failed attempt recorded",
                   unchanged_message="this failed attempt is already recorded")
 

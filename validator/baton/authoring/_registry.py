@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import os
 
+from baton import _detect
 from baton._errors import RefusedError, UsageError
 from baton.authoring._store import REGISTRY, missing_error, utc_now
+from baton.rules.registry import OPEN_STATES
 
-#: The names a registry may have, in the order they are looked for.
-NAMES = ("registry.yaml", "registry.yml", "registry.json")
+#: The names a registry may have (the validator's, so both find the same files).
+NAMES = _detect.get("registry").names
 MODES = ("off", "adaptive", "daily")
 TIMEZONE_SOURCES = ("owner", "task", "default")
-#: Attempt states from which the attempt can still move on (nothing else may start then).
-LIVE_STATES = ("registered", "creation_unknown", "created", "acknowledged", "committed")
+#: Attempt states from which the attempt can still move on (nothing else may start then):
+#: the registry rules' open states, so the writer and the linter agree.
+LIVE_STATES = OPEN_STATES
 
 
 def new_registry(*, goal_id: str, main_id: str, checkpoint_path: str, mode: str = "off",
@@ -70,7 +73,7 @@ def locate(directory: str | os.PathLike = ".", explicit: str | os.PathLike | Non
                          code="authoring.ambiguous_registry",
                          hint="keep one registry per project, or pass --registry")
     if not found:
-        raise missing_error(REGISTRY, os.path.join(directory, NAMES[0]))
+        raise missing_error(REGISTRY, os.path.join(directory, "registry.yaml"))
     return found[0]
 
 

@@ -194,6 +194,8 @@ def render(directory: str | os.PathLike = ".", *, source: SourceFacts,
     packet_path = os.fspath(packet_path or os.path.join(directory, _packet.TEXT_NAME))
     checkpoint = _store.read(checkpoint_path, _store.CHECKPOINT)
     _checkpoint.check_open(checkpoint)
+    _store.require_valid(_store.CHECKPOINT, checkpoint_path)
+    _store.require_valid(_store.REGISTRY, registry_path)
     checkpoint_ref = os.path.relpath(checkpoint_path, os.path.dirname(os.path.abspath(packet_path)))
     continue_digest = _digest.digest_file(checkpoint_path, form="jcs")
     made: dict = {}

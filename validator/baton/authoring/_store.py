@@ -8,7 +8,6 @@ Creation (``create``) is the other half: an exclusive create that never replaces
 
 from __future__ import annotations
 
-import copy
 import datetime
 import json
 import os
@@ -93,9 +92,10 @@ def _set_revision(document, kind: str, value: int) -> None:
     node[last] = value
 
 
-def _same(a, b) -> bool:
-    # json text, not ==: 1 == 1.0 == True in Python, but they are different JSON values
-    return json.dumps(a, allow_nan=True) == json.dumps(b, allow_nan=True)
+def _fingerprint(document) -> str:
+    """The document as compact JSON text, to tell whether a change changed anything (not
+    ``==``: in Python ``1 == 1.0 == True``, three different JSON values; and no deep copy)."""
+    return json.dumps(document, allow_nan=True, ensure_ascii=False)
 
 
 def missing_error(kind: str, path: str) -> BatonError:
@@ -155,10 +155,14 @@ def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change],
                 code="authoring.revision_conflict",
                 hint="read the file again (`show`) and retry with the current revision",
             )
-        before = copy.deepcopy(document)
-        outcome = change(document)
+        before = _fingerprint(document)
+        try:
+            outcome = change(document)
+        except (AttributeError, TypeError, KeyError, IndexError) as error:
+            _explain_shape(kind, raw, path, error)
+            raise
         seen["change"] = outcome
-        if _same(before, document):
+        if _fingerprint(document) == before:
             seen["revision"] = current
             return raw
         if finish is not None:
@@ -167,7 +171,7 @@ def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change],
         _set_revision(document, kind, current + 1)
         new = _document.render(document, syntax=syntax)
         if validate:
-            check_valid(kind, new, path)
+            check_valid(kind, new, path, before=raw)
         seen["revision"] = current + 1
         return new
 
@@ -210,19 +214,54 @@ def _sweep_temporaries(path: str) -> None:
                 pass
 
 
-def check_valid(kind: str, raw: bytes, path: str) -> None:
-    """Refuse to write ``raw`` unless it validates clean as ``kind`` (warnings allowed)."""
-    from baton._validate import validate_bytes
-
-    report = validate_bytes(raw, kind, os.path.basename(path))
-    errors = [finding for finding in report.findings if finding.is_error]
+def check_valid(kind: str, raw: bytes, path: str, *, before: bytes | None = None) -> None:
+    """Refuse to write ``raw`` when it has a validation error (warnings allowed) that the
+    file's ``before`` bytes did not already have: a change never makes a file worse, and a
+    file that is already broken can still be repaired one change at a time."""
+    errors = _errors(kind, raw, path)
+    if errors and before is not None:
+        known = {(f.code, f.json_path) for f in _errors(kind, before, path)}
+        errors = [f for f in errors if (f.code, f.json_path) not in known]
     if errors:
         first = errors[0]
-        codes = ", ".join(sorted({finding.code for finding in errors}))
-        raise RefusedError(f"{path}: the result would not validate ({codes}): "
+        raise RefusedError(f"{path}: the result would not validate ({_codes(errors)}): "
                            f"{first.json_path}: {first.message}",
                            code="authoring.invalid_result",
                            hint=first.hint or "fix the value named above; nothing was written")
+
+
+def _explain_shape(kind: str, raw: bytes, path: str, error: Exception) -> None:
+    """A change met a member of the wrong type: when the file was already invalid that is
+    the file's fault, reported with the validator's codes (``authoring.bad_shape``) instead
+    of a traceback; on a valid file it is a defect and the caller re-raises it."""
+    errors = _errors(kind, raw, path)
+    if errors:
+        raise RefusedError(f"{path}: the file does not have the shape this change needs "
+                           f"({_codes(errors)})", code="authoring.bad_shape",
+                           hint="run `baton validate` on it and fix what it reports first") \
+            from error
+
+
+def require_valid(kind: str, path: str) -> None:
+    """Refuse (``authoring.invalid_input``) a file that does not validate: a packet is
+    rendered only from a checkpoint and a registry that do."""
+    raw = _document.read_file(path)
+    errors = _errors(kind, raw, path)
+    if errors:
+        raise RefusedError(f"{path} does not validate ({_codes(errors)})",
+                           code="authoring.invalid_input",
+                           hint="run `baton validate` on it and fix what it reports first")
+
+
+def _errors(kind: str, raw: bytes, path: str) -> list:
+    from baton._validate import validate_bytes
+
+    report = validate_bytes(raw, kind, os.path.basename(path))
+    return [finding for finding in report.findings if finding.is_error]
+
+
+def _codes(findings) -> str:
+    return ", ".join(sorted({finding.code for finding in findings}))
 
 
 def create(path: str | os.PathLike, data: bytes) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import sys
 
 import click
 
@@ -440,8 +439,9 @@ def _reconcile(restart_id, registry_path, target_id, absent, detail):
 
 @_attempt_command("ack")
 @click.argument("ack_file", type=click.Path(dir_okay=False))
-@click.option("--packet", "packet_path", default="continuation.packet.txt", show_default=True,
-              help="The packet the ACK answers.")
+@click.option("--packet", "packet_path", default=None,
+              help="The packet the ACK answers [default: continuation.packet.txt beside the "
+                   "registry].")
 @click.option("--checkpoint", "checkpoint_path", default=None,
               help="The checkpoint [default: the registry policy's checkpoint_path].")
 @click.option("--workspace", type=click.Path(file_okay=False), default=None,
@@ -449,8 +449,11 @@ def _reconcile(restart_id, registry_path, target_id, absent, detail):
                    "checkout.")
 def _ack(restart_id, registry_path, ack_file, packet_path, checkpoint_path, workspace):
     """Accept the target's READY_READONLY ACK after a fresh readback (as `baton ack verify`)."""
+    from baton import _packet
     from baton.authoring import _attempt
 
+    if packet_path is None:
+        packet_path = os.path.join(os.path.dirname(registry_path), _packet.TEXT_NAME)
     return _attempt.verify_ack(ack_file, packet_path=packet_path, registry_path=registry_path,
                                checkpoint_path=checkpoint_path, workspace=workspace)
 

@@ -59,13 +59,8 @@ def gate(name, source, list_gates, outcomes, output_format):
     if name is None:
         raise click.UsageError("name a gate, or use --list")
     module = _table.load(name)
-    limit = getattr(module, "MAX_INPUT_BYTES", 1 << 20)
     try:
-        if source == "-":
-            raw = sys.stdin.buffer.read(limit + 1)
-        else:
-            with open(source, "rb") as handle:
-                raw = handle.read(limit + 1)
+        raw = _table.read_source(module, source)
     except OSError as error:
         fail(UnreadableInput(f"cannot read {source}: {error.strerror or error}",
                              code="load.unreadable", hint="name a readable file, or - for stdin"))

@@ -6,7 +6,7 @@ defines both artifacts.
 """
 
 from baton.gates._clock import parse_ms
-from baton.gates._inputs import is_id
+from baton.gates._inputs import is_clean_text, is_id
 
 RECORD_KIND = "handoff"
 PENDING_KIND = "handoff_pending"
@@ -20,7 +20,8 @@ MAX_SESSIONS = 1000
 MAX_TTL_MS = 86_400_000
 MAX_PENDING_TTL_MS = 3_600_000
 
-_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-")
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_TOKEN_CHARS = _ALNUM | frozenset("._:-")
 _DIGEST_ALGORITHM_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789+._-")
 
 _RECORD_REQUIRED = ("baton_version", "kind", "handoff_id", "created_at", "ttl_ms",
@@ -37,26 +38,21 @@ DIGEST_EXCLUDED = ("digest", "consumed")
 
 
 def is_token(value):
-    """A confirmation token: 8-128 characters from ``A-Za-z0-9._:-``."""
+    """A confirmation token: 8-128 characters from ``A-Za-z0-9._:-``, the first a letter
+    or digit."""
     return (isinstance(value, str) and 8 <= len(value) <= MAX_TOKEN_LENGTH
-            and set(value) <= _TOKEN_CHARS)
+            and value[0] in _ALNUM and set(value) <= _TOKEN_CHARS)
 
 
 def is_text(value, limit, *, multiline):
-    """Human text: 1 to ``limit`` characters, not only blanks, no control characters (tab
-    and line feed allowed in ``multiline`` text), valid Unicode (no lone surrogate)."""
-    if not isinstance(value, str) or not 0 < len(value) <= limit:
-        return False
-    if not value.strip(" \t\n"):
-        return False
-    for char in value:
-        code = ord(char)
-        if code < 0x20 or code == 0x7F:
-            if not (multiline and char in "\t\n"):
-                return False
-        elif 0xD800 <= code <= 0xDFFF:
-            return False
-    return True
+    """Human text: 1 to ``limit`` characters, not only white space, no control character
+    (tab and line feed allowed in ``multiline`` text), no lone surrogate."""
+    return (
+        isinstance(value, str)
+        and 0 < len(value) <= limit
+        and bool(value.strip())
+        and is_clean_text(value, "\t\n" if multiline else "")
+    )
 
 
 def is_timestamp(value):

@@ -85,6 +85,16 @@ def parse_input(raw, limit, *, allow_constants=True, unique_keys=False):
         raise InputError("nesting too deep") from None
 
 
+def run_strict(raw, limit, decide, invalid):
+    """The ``run`` of a gate whose input is strict JSON (no NaN or Infinity, no repeated key):
+    unreadable bytes answer ``invalid("$")``, anything else goes to ``decide``."""
+    try:
+        value = parse_input(raw, limit, allow_constants=False, unique_keys=True)
+    except InputError:
+        return invalid("$")
+    return decide(value)
+
+
 def _reject_constant(name):
     raise JSONError(f"{name} is not JSON")
 
@@ -120,19 +130,24 @@ def run_bytes(name, raw):
     return load(name).run(raw)
 
 
+def read_source(module, source):
+    """The raw input of a gate run: stdin for ``-``, else the file, read up to one byte past
+    the gate's bound so that the gate itself can refuse an oversized input."""
+    limit = getattr(module, "MAX_INPUT_BYTES", 1 << 20)
+    if source == "-":
+        return sys.stdin.buffer.read(limit + 1)
+    with open(source, "rb") as handle:
+        return handle.read(limit + 1)
+
+
 def run_cli(name, source):
     """The fast path of ``baton gate NAME [FILE|-]``: returns the exit status, or ``None``
     to let the full CLI handle (and explain) anything unusual."""
     if name not in _MODULES:
         return None
     module = load(name)
-    limit = getattr(module, "MAX_INPUT_BYTES", 1 << 20)
     try:
-        if source == "-":
-            raw = sys.stdin.buffer.read(limit + 1)
-        else:
-            with open(source, "rb") as handle:
-                raw = handle.read(limit + 1)
+        raw = read_source(module, source)
     except OSError:
         return None
     decision = module.run(raw)

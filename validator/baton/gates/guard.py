@@ -6,12 +6,13 @@ turn) and each command's head verb is asked whether it aims at this host's servi
 host's process, or the machine. A data tool's arguments are data and are never read as
 commands. Code-shaped self-signals are denied in every tool. A denial names the restart tool.
 
-The guard imports ``re`` (through :mod:`baton.gates._guard_code`) only inside :func:`decide`.
+The guard imports ``re`` (through :mod:`baton.gates._guard_code`) only inside :func:`decide`,
+and only for a call that holds ``kill``, program source or a unit glob: most calls never load it.
 """
 
 from baton.gates import _fields as field
 from baton.gates._guard_shell import Command, read
-from baton.gates._table import Decision, InputError, parse_input
+from baton.gates._table import Decision, run_strict
 
 NAME = "guard"
 VERSION = "1.0"
@@ -125,12 +126,8 @@ _HELP = frozenset({"-h", "--help", "-V", "--version"})
 
 
 def run(raw):
-    """Bytes -> :class:`Decision`; unreadable input is denied as ``invalid_input`` (exit 2)."""
-    try:
-        value = parse_input(raw, MAX_INPUT_BYTES, allow_constants=False, unique_keys=True)
-    except InputError:
-        return _invalid("$")
-    return decide(value)
+    """Bytes -> :class:`Decision`; unreadable input answers ``invalid_input`` (exit 2)."""
+    return run_strict(raw, MAX_INPUT_BYTES, decide, _invalid)
 
 
 def decide(value):
@@ -139,10 +136,9 @@ def decide(value):
         call = _read(value)
     except field.Invalid as error:
         return _invalid(error.path)
-    from baton.gates import _guard_code
-
-    context = _Context(call, _guard_code)
-    if any(_guard_code.self_signal(text, call["host_pid"]) for text in call["strings"]):
+    context = _Context(call)
+    # Every self-signal shape holds "kill": text without it never loads the regular expressions.
+    if any("kill" in text and context.code.self_signal(text, call["host_pid"]) for text in call["strings"]):
         return context.deny("self_signal")
     if call["tool"] == "execute":
         for kind, program in _programs(call["arguments"]):
@@ -156,13 +152,19 @@ def decide(value):
 
 
 class _Context:
-    def __init__(self, call, code):
+    def __init__(self, call):
         self.call = call
-        self.code = code
         self.pid = call["host_pid"]
         unit = call["service_unit"]
         self.unit = None if unit is None else _unit_base(unit)
         self.names = [name.lower() for name in call["host_names"]]
+
+    @property
+    def code(self):
+        """The code readers, which import ``re``: loaded only when a call needs them."""
+        from baton.gates import _guard_code
+
+        return _guard_code
 
     def deny(self, code):
         message = _MESSAGES[code].format(
@@ -330,18 +332,19 @@ class _Context:
         words = [w for w, _ in items]
         if any(w in ("-l", "-L", "--list", "--table") for w in words):
             return None
-        targets, index = [], 0
+        targets, index, signal_given = [], 0, False
         while index < len(items):
             word = items[index][0]
             if word == "--":
                 targets.extend(items[index + 1:])
                 break
-            if word in ("-s", "-n", "--signal"):
-                index += 2
+            if not signal_given and word in ("-s", "-n", "--signal"):
+                signal_given, index = True, index + 2
                 continue
-            if word.startswith("--signal=") or (word.startswith("-") and not targets
-                                                 and index + 1 < len(items)):
-                index += 1
+            # Only the first word can be the signal, and only when a target follows it.
+            if not signal_given and not targets and (word.startswith("--signal=") or (
+                    word.startswith("-") and index + 1 < len(items))):
+                signal_given, index = True, index + 1
                 continue
             targets.append(items[index])
             index += 1
@@ -523,10 +526,15 @@ def _read(value):
         "arguments": top["arguments"],
         "strings": _strings(top["arguments"]),
         "host_pid": field.integer(top["host_pid"], "$.host_pid", 1),
-        "service_unit": field.optional(field.text, top.get("service_unit"), "$.service_unit"),
+        "service_unit": _given_text(top, "service_unit"),
         "host_names": names,
-        "restart_tool": field.optional(field.text, top.get("restart_tool"), "$.restart_tool"),
+        "restart_tool": _given_text(top, "restart_tool"),
     }
+
+
+def _given_text(top, key):
+    """An optional text field: absent is ``None``; present, it must be a non-blank string."""
+    return field.text(top[key], f"$.{key}") if key in top else None
 
 
 def _strings(arguments):

@@ -8,7 +8,7 @@ readings with ``now``; the gate answers one outcome. Checks run in the order of
 """
 
 from baton.gates import _fields as field
-from baton.gates._table import Decision, InputError, parse_input
+from baton.gates._table import Decision, run_strict
 
 NAME = "relaunch"
 VERSION = "1.0"
@@ -48,6 +48,7 @@ DEFAULTS = {
     "owner_idle_seconds": 15 * 60,
     "brief_reply_seconds": 10 * 60,
     "brief_reask_seconds": 3600,
+    "owner_notice_seconds": 2 * 3600,
 }
 
 _TRANSCRIPT_STATES = ("read", "missing", "ambiguous", "unreadable")
@@ -58,11 +59,7 @@ _OWNER_ACTION = "set_workdir_outside_home_or_trust"
 
 def run(raw):
     """Bytes -> :class:`Decision`; unreadable input answers ``invalid_input`` (exit 2)."""
-    try:
-        value = parse_input(raw, MAX_INPUT_BYTES, allow_constants=False, unique_keys=True)
-    except InputError:
-        return _invalid("$")
-    return decide(value)
+    return run_strict(raw, MAX_INPUT_BYTES, decide, _invalid)
 
 
 def decide(value):
@@ -105,28 +102,32 @@ def _judge(seen):
             return _refuse("usage_unreadable", {"evidence": usage["evidence"], "unknown": "session_age",
                                                 "transcript": "read"})
         return _refuse("below_budget")
+    # A seat due this long but still held back is worth the owner's attention.
+    due_since = seen["due_since"]
+    notice = {"notify_owner": True} if due_since is not None and (
+        now - due_since >= field.seconds(settings["owner_notice_seconds"])) else {}
     if not _outside_home(seat["launch_dir"], seat["home"]):
-        return _refuse("trust_required", {"owner_action": _OWNER_ACTION})
+        return _refuse("trust_required", {"owner_action": _OWNER_ACTION, **notice})
     launcher = seen["launcher"]
     if not launcher["under_shell"]:
-        return _refuse("not_shell_launch")
+        return _refuse("not_shell_launch", notice)
     if (launcher["command"] != seat["command"] or launcher["harness_pid"] is None
             or launcher["session_id"] != seat["session_id"]):
-        return _refuse("changed_agent")
+        return _refuse("changed_agent", notice)
     brief = _brief_state(seen["brief"], now, settings)
     if brief == "pending":
-        return _answer("wait", {"triggers": triggers})
+        return _answer("wait", {"triggers": triggers, **notice})
     if brief == "unanswered":
-        return _refuse("brief_unanswered")
+        return _refuse("brief_unanswered", notice)
     if seat["in_turn"]:
-        return _refuse("in_turn")
+        return _refuse("in_turn", notice)
     owner_write = seen["owner_last_write_at"]
     if owner_write is not None and now - owner_write < field.seconds(settings["owner_idle_seconds"]):
-        return _refuse("owner_active")
+        return _refuse("owner_active", notice)
     if seen["draft"] == "present":
-        return _refuse("draft_present")
+        return _refuse("draft_present", notice)
     if seen["draft"] == "unreadable":
-        return _refuse("draft_unreadable")
+        return _refuse("draft_unreadable", notice)
     if brief == "none":
         return _answer("ask_brief", {"triggers": triggers})
     return _answer("relaunch", {"triggers": triggers, "command": launcher["command"],
@@ -165,7 +166,7 @@ def _outside_home(launch_dir, home):
 
 def _read(value):
     top = field.record(value, "$", ("now", "seat", "usage", "owner_last_write_at", "draft",
-                                     "launcher", "brief"), ("open_receipt", "settings"))
+                                     "launcher", "brief"), ("open_receipt", "settings", "due_since"))
     seat = field.record(top["seat"], "$.seat", ("bound", "in_turn", "session_id", "command",
                                                 "session_started_at", "launch_dir", "home"))
     usage = field.record(top["usage"], "$.usage", ("source_proven", "transcript", "context_tokens"),
@@ -213,6 +214,7 @@ def _read(value):
         },
         "brief": {"asked_at": asked, "answered_at": answered},
         "open_receipt": _read_receipt(top.get("open_receipt")),
+        "due_since": field.optional(field.timestamp, top.get("due_since"), "$.due_since"),
         "settings": _read_settings(top.get("settings", {})),
     }
 
@@ -239,7 +241,7 @@ def _read_settings(value):
             for key, default in DEFAULTS["budget"].items()
         },
     }
-    for key in ("owner_idle_seconds", "brief_reply_seconds", "brief_reask_seconds"):
+    for key in ("owner_idle_seconds", "brief_reply_seconds", "brief_reask_seconds", "owner_notice_seconds"):
         read[key] = field.integer(settings.get(key, DEFAULTS[key]), f"$.settings.{key}")
     return read
 

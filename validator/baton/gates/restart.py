@@ -106,12 +106,9 @@ def _plain(action, reason):
 
 
 def _usable(number):
-    # JSON integer or float (never a boolean), 0 <= number < +inf: NaN fails both tests.
-    return (
-        isinstance(number, (int, float))
-        and not isinstance(number, bool)
-        and 0 <= number < _INF
-    )
+    # A JSON integer or float (a boolean's type is bool), 0 <= number < +inf: NaN fails.
+    kind = type(number)
+    return (kind is int or kind is float) and 0 <= number < _INF
 
 
 def _named(text):
@@ -204,74 +201,73 @@ def _decide(obs):
         or (_usable(compactions) and compactions >= 2)
         or (mode == "daily" and _usable(age) and age >= 86400)
     )
+    action, reason = _after_assessment(get, not_sent, triggered, explicit, measured, pays_back,
+                                       health)
     if measured:
-        assessment = (
-            '{"basis": "estimated_token_proxy_not_billing", "context_occupancy": '
-            f"{_number(occupancy)}, \"context_pressure\": {_BOOL[pressure]}, "
-            f'"estimated_net_tokens_saved": {_number(avoided - overhead)}, '
+        net = avoided - overhead
+        text = (
+            f'{{"action": "{action}", "assessment": {{"basis": "{_BASIS}", "context_occupancy": '
+            f'{_number(occupancy)}, "context_pressure": {_BOOL[pressure]}, '
+            f'"estimated_net_tokens_saved": {_number(net)}, '
             f'"health_rotation_qualified": {_BOOL[health]}, "horizon_calls": {_number(horizon)}, '
             f'"materially_smaller_start": {_BOOL[smaller]}, '
-            f'"pays_back_with_margin": {_BOOL[pays_back]}}}'
+            f'"pays_back_with_margin": {_BOOL[pays_back]}}}, "reason": "{reason}"}}\n'
         )
-        fields = {
+        assessment = {
             "basis": _BASIS,
             "context_occupancy": occupancy,
             "context_pressure": pressure,
-            "estimated_net_tokens_saved": avoided - overhead,
+            "estimated_net_tokens_saved": net,
             "health_rotation_qualified": health,
             "horizon_calls": horizon,
             "materially_smaller_start": smaller,
             "pays_back_with_margin": pays_back,
         }
     else:
-        assessment = (
-            f'{{"context_occupancy": {_number(occupancy)}, "context_pressure": {_BOOL[pressure]}, '
-            f'"health_rotation_qualified": {_BOOL[health]}, '
-            f'"materially_smaller_start": {_BOOL[smaller]}}}'
+        text = (
+            f'{{"action": "{action}", "assessment": {{"context_occupancy": {_number(occupancy)}, '
+            f'"context_pressure": {_BOOL[pressure]}, "health_rotation_qualified": {_BOOL[health]}, '
+            f'"materially_smaller_start": {_BOOL[smaller]}}}, "reason": "{reason}"}}\n'
         )
-        fields = {
+        assessment = {
             "context_occupancy": occupancy,
             "context_pressure": pressure,
             "health_rotation_qualified": health,
             "materially_smaller_start": smaller,
         }
+    return Decision({"action": action, "assessment": assessment, "reason": reason}, action, 0, text)
 
-    def assessed(action, reason):
-        return Decision(
-            {"action": action, "assessment": fields, "reason": reason},
-            action,
-            0,
-            f'{{"action": "{action}", "assessment": {assessment}, "reason": "{reason}"}}\n',
-        )
 
+def _after_assessment(get, not_sent, triggered, explicit, measured, pays_back, health):
+    """Steps 14 to 18: ``(action, reason)``; every one of them carries the assessment."""
     if not_sent and not triggered:
-        return assessed("CONTINUE", "no_observed_trigger")
+        return "CONTINUE", "no_observed_trigger"
     if (
         get("safe_boundary") is not True
         or not _zero(get("active_writers"))
         or not _zero(get("pending_operations"))
     ):
-        return assessed("WAIT_SAFE_BOUNDARY", "writes_or_operations_not_released")
+        return "WAIT_SAFE_BOUNDARY", "writes_or_operations_not_released"
     if get("checkpoint_readback") is not True or get("checkpoint_current") is not True:
-        return assessed("CHECKPOINT", "persist_and_verify_current_state")
+        return "CHECKPOINT", "persist_and_verify_current_state"
     transfer = get("transfer_supported") is True
     if not_sent:
         if not explicit and not pays_back and not health:
             if measured:
-                return assessed("CONTINUE", "restart_does_not_pay_back")
-            return assessed("CHECKPOINT_ONLY", "benefit_unmeasured")
+                return "CONTINUE", "restart_does_not_pay_back"
+            return "CHECKPOINT_ONLY", "benefit_unmeasured"
         if not explicit and get("progress_since_restart") is not True:
-            return assessed("CONTINUE", "prevent_restart_without_progress")
+            return "CONTINUE", "prevent_restart_without_progress"
         if not transfer:
-            return assessed("MANUAL_HANDOFF", "no_authoritative_ownership_transfer")
+            return "MANUAL_HANDOFF", "no_authoritative_ownership_transfer"
         if get("fresh_create_supported") is not True or get("target_read_supported") is not True:
-            return assessed("MANUAL_HANDOFF", "native_transport_unavailable")
-        return assessed("CREATE_FRESH", "record_identity_and_receipt_before_retry")
+            return "MANUAL_HANDOFF", "native_transport_unavailable"
+        return "CREATE_FRESH", "record_identity_and_receipt_before_retry"
     if get("ack_matches") is not True:
-        return assessed("VERIFY_TARGET", "exact_goal_checkpoint_and_target_ack_required")
+        return "VERIFY_TARGET", "exact_goal_checkpoint_and_target_ack_required"
     if not transfer:
-        return assessed("MANUAL_HANDOFF", "no_authoritative_ownership_transfer")
-    return assessed("COMMIT_TRANSFER", "conditional_transfer_required_target_stays_readonly")
+        return "MANUAL_HANDOFF", "no_authoritative_ownership_transfer"
+    return "COMMIT_TRANSFER", "conditional_transfer_required_target_stays_readonly"
 
 
 _BOOL = {True: "true", False: "false"}

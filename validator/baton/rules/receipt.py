@@ -1,5 +1,5 @@
 """Semantic rules of the relaunch receipt (``spec/relaunch-receipt.md``): what its schema
-cannot say. An uncertain receipt is settled by reading, never by launching again; the brief
+cannot say, plus the version, timestamp and digest rules every artifact shares. An uncertain receipt is settled by reading, never by launching again; the brief
 goes once, to the session it is pinned to; the status, the settlement and the times agree.
 
 Rules meet documents that may have failed the schema, so each reads defensively and yields
@@ -9,13 +9,26 @@ nothing for shapes it does not understand.
 from __future__ import annotations
 
 from baton.gates._clock import parse_ms
-from baton.rules import Hit, rule
+from baton.rules import Artifact, Hit, rule
+from baton.rules._shared import (
+    register_digest_rules,
+    register_timestamp_rule,
+    register_version_rules,
+    top_level_version,
+)
 
 KIND = "receipt"
 
+register_version_rules(KIND, top_level_version)
+register_timestamp_rule(KIND)
+
+
+def _data(artifact):
+    return artifact.data if isinstance(artifact.data, dict) else {}
+
 
 def _brief(data):
-    brief = data.get("brief") if isinstance(data, dict) else None
+    brief = data.get("brief")
     return brief if isinstance(brief, dict) else None
 
 
@@ -23,12 +36,21 @@ def _count(value):
     return value if type(value) is int else None
 
 
+def _digests(artifact: Artifact):
+    brief = _brief(_data(artifact))
+    if brief and "digest" in brief:
+        yield ("brief", "digest"), brief["digest"], None
+
+
+register_digest_rules(KIND, _digests)
+
+
 @rule(KIND, "receipt.launched_twice", requirement="RLN-104",
       summary="the launcher ran at most once under one receipt",
       hint="settle an uncertain receipt by reading the pane and the conversation; start a new "
            "relaunch, with a new receipt, only after this one is settled")
 def _launched_twice(artifact):
-    launches = _count(artifact.data.get("launches"))
+    launches = _count(_data(artifact).get("launches"))
     if launches is not None and launches > 1:
         yield Hit(("launches",), f"the launcher ran {launches} times under this receipt")
 
@@ -37,7 +59,7 @@ def _launched_twice(artifact):
       summary="`relaunched` only after the signal and exactly one launch",
       hint="keep the outcome `uncertain` until the launcher is proven to have run in the pane")
 def _relaunched_unproven(artifact):
-    data = artifact.data
+    data = _data(artifact)
     if data.get("outcome") != "relaunched":
         return
     if data.get("signalled_at") is None:
@@ -50,7 +72,7 @@ def _relaunched_unproven(artifact):
       summary="the brief is sent at most once",
       hint="never send the brief again, even when its delivery did not confirm")
 def _brief_resent(artifact):
-    brief = _brief(artifact.data)
+    brief = _brief(_data(artifact))
     deliveries = _count(brief.get("deliveries")) if brief else None
     if deliveries is not None and deliveries > 1:
         yield Hit(("brief", "deliveries"), f"the brief was sent {deliveries} times")
@@ -61,7 +83,7 @@ def _brief_resent(artifact):
       hint="pin the brief to the first session that binds through the receipt, and deliver it "
            "to that session only")
 def _brief_wrong_session(artifact):
-    brief = _brief(artifact.data)
+    brief = _brief(_data(artifact))
     if not brief:
         return
     pinned = brief.get("pinned_session_id")
@@ -69,7 +91,7 @@ def _brief_wrong_session(artifact):
     if sent and pinned is None:
         yield Hit(("brief", "pinned_session_id"), "the brief was sent without being pinned to a session")
         return
-    bound = artifact.data.get("new_session_id")
+    bound = _data(artifact).get("new_session_id")
     if pinned is not None and bound is not None and pinned != bound:
         yield Hit(("brief", "pinned_session_id"),
                   f"the brief is pinned to {pinned!r}, but {bound!r} bound through the receipt")
@@ -79,7 +101,7 @@ def _brief_wrong_session(artifact):
       summary="the delivery state, count and time agree",
       hint="`pending` means 0 deliveries and no time; `confirmed` and `unconfirmed` mean 1 and a time")
 def _delivery_mismatch(artifact):
-    brief = _brief(artifact.data)
+    brief = _brief(_data(artifact))
     if not brief:
         return
     deliveries = _count(brief.get("deliveries"))
@@ -97,7 +119,7 @@ def _delivery_mismatch(artifact):
       summary="a settled receipt has a settlement and a time; an open one has neither",
       hint="set `settled_at` and `settlement` together with `status: settled`, and only then")
 def _status_mismatch(artifact):
-    data = artifact.data
+    data = _data(artifact)
     settled = data.get("status") == "settled"
     if settled and (data.get("settled_at") is None or data.get("settlement") is None):
         yield Hit(("status",), "the receipt is settled but has no settlement time or settlement")
@@ -109,7 +131,7 @@ def _status_mismatch(artifact):
       summary="written, then signalled, then settled; a brief is sent after the receipt is written",
       hint="record each time when its step happens")
 def _time_order(artifact):
-    data = artifact.data
+    data = _data(artifact)
     brief = _brief(data)
     created = _time(data.get("created_at"))
     signalled = _time(data.get("signalled_at"))
@@ -130,9 +152,9 @@ def _time_order(artifact):
       summary="a receipt settled by a binding names the session that bound",
       hint="record the new session's id in `new_session_id`")
 def _bound_without_session(artifact):
-    settlement = artifact.data.get("settlement")
+    settlement = _data(artifact).get("settlement")
     if isinstance(settlement, dict) and settlement.get("by") == "session_bound" \
-            and artifact.data.get("new_session_id") is None:
+            and _data(artifact).get("new_session_id") is None:
         yield Hit(("new_session_id",), "the receipt was settled by a binding but names no new session")
 
 
@@ -140,7 +162,7 @@ def _bound_without_session(artifact):
       summary="the new session is not the ended one",
       hint="a session that bound with the ended session's id is not a relaunch: settle by reading")
 def _same_session(artifact):
-    data = artifact.data
+    data = _data(artifact)
     new = data.get("new_session_id")
     if new is not None and new == data.get("ended_session_id"):
         yield Hit(("new_session_id",), "the new session is the session that was ended")
@@ -150,7 +172,7 @@ def _same_session(artifact):
       summary="a receipt without a kept brief settles with the brief_unavailable notice",
       hint="settle with `notice: brief_unavailable`, so the new session knows no brief is coming")
 def _brief_unavailable_notice(artifact):
-    data = artifact.data
+    data = _data(artifact)
     settlement = data.get("settlement")
     if not isinstance(settlement, dict):
         return
