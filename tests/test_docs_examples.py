@@ -21,7 +21,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
+from ruamel.yaml import YAML
 
 from _docs_support import ROOT
 
@@ -93,6 +95,32 @@ def test_the_example_runs_as_the_guide_says(script, tmp_path):
     output = script.with_suffix(".out")
     if output.exists():
         assert result.stdout == output.read_text(encoding="utf-8"), f"stdout differs from {output.name}\n{report}"
+
+
+def test_every_baton_command_is_run_by_a_shown_example():
+    from baton.cli import cli
+
+    shown = "\n".join(body for script in SCRIPTS for body in _shown_sections(script))
+    context = click.Context(cli, info_name="baton")
+    commands = cli.list_commands(context)
+    assert commands, "the baton command lists no subcommands"
+    missing = [name for name in commands if not re.search(rf"\bbaton {name}\b", shown)]
+    assert not missing, f"no guide example runs: {', '.join(f'baton {name}' for name in missing)}"
+
+
+def _shown_sections(script: Path) -> list[str]:
+    return [body for _, body in re.findall(r"# --8<-- \[start:([\w-]+)\]\n(.*?)# --8<-- \[end:\1\]",
+                                           script.read_text(encoding="utf-8"), re.DOTALL)]
+
+
+def test_the_pre_commit_config_shown_uses_the_hooks_the_repository_offers():
+    offered = {hook["id"] for hook in YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    config = YAML(typ="safe").load((EXAMPLES / "pre-commit-config.yaml").read_text(encoding="utf-8"))
+    used = [hook["id"] for repo in config["repos"] for hook in repo["hooks"]]
+    assert used and set(used) <= offered, (used, offered)
+    guides = "\n".join(page.read_text(encoding="utf-8") for page in (ROOT / "docs" / "guides").glob("*.md"))
+    assert '--8<-- "docs/examples/pre-commit-config.yaml"' in guides
+    assert '--8<-- ".pre-commit-hooks.yaml"' in guides
 
 
 def test_every_output_file_belongs_to_an_example():

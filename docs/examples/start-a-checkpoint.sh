@@ -3,7 +3,9 @@
 # needs: init
 # needs: validate
 # exit: 0
-# stdout: no findings
+# stdout: created ./xbrief/continue.xbrief.json and ./registry.yaml (revision 1)
+# stdout: warning checkpoint.no_completed_items
+# stdout: 2 files checked: 0 errors, 1 warning
 set -euo pipefail
 mkdir new-goal && cd new-goal
 # --8<-- [start:example]
