@@ -18,19 +18,41 @@ SITE_URL = "https://spec.baton.dev/"
 REQUIREMENT_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\*\*([A-Z]{2,5}-\d{3,4})\*\*", re.MULTILINE)
 
 
-def build_site(site_dir: Path, root: Path = ROOT, strict: bool = True) -> subprocess.CompletedProcess:
+def build_site(site_dir: Path, root: Path = ROOT) -> subprocess.CompletedProcess:
     """``mkdocs build --strict`` of the repository's site into ``site_dir``.
 
     Never with ``--quiet``: it silences warnings, and strict mode only counts what it sees.
-    The fixtures that inspect the pages build without ``--strict``, so that one warning fails
-    the strict-build test alone rather than every test of the site.
     """
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", *(["--strict"] if strict else []),
+        [sys.executable, "-m", "mkdocs", "build", "--strict",
          "--config-file", str(root / "mkdocs.yml"), "--site-dir", str(site_dir)],
         cwd=root, env=env, capture_output=True, text=True, timeout=600,
     )
+
+
+_BUILDS: dict[int, tuple[Path, subprocess.CompletedProcess]] = {}
+
+
+def shared_build(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """The one ``mkdocs build --strict`` of a test session, shared by every docs test module.
+
+    A strict build that meets a warning still writes the whole site before it fails, so the
+    tests that inspect pages use it too; only the strict-build test fails on the warning.
+    """
+    key = id(tmp_path_factory)
+    if key not in _BUILDS:
+        site_dir = tmp_path_factory.mktemp("site")
+        _BUILDS[key] = (site_dir, build_site(site_dir))
+    return _BUILDS[key]
+
+
+def built_site(tmp_path_factory) -> Path:
+    """The shared build's site folder; fails with mkdocs' output when no site was written."""
+    site_dir, result = shared_build(tmp_path_factory)
+    if not (site_dir / "index.html").is_file():
+        raise AssertionError(f"mkdocs build wrote no site:\n{result.stdout}\n{result.stderr}")
+    return site_dir
 
 
 def spec_pages() -> list[Path]:

@@ -18,17 +18,14 @@ import click
 import pytest
 
 from _docs_support import (
-    ROOT, SITE_URL, build_site, load_schema, property_names, requirement_ids, schema_files,
-    schema_page_html, spec_page_html, spec_pages,
+    ROOT, SITE_URL, build_site, built_site, load_schema, property_names, requirement_ids, schema_files,
+    schema_page_html, shared_build, spec_page_html, spec_pages,
 )
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
-    site_dir = tmp_path_factory.mktemp("site")
-    result = build_site(site_dir, strict=False)
-    assert result.returncode == 0, f"mkdocs build failed:\n{result.stdout}\n{result.stderr}"
-    return site_dir
+    return built_site(tmp_path_factory)
 
 
 def _h1(page: Path) -> str:
@@ -38,24 +35,26 @@ def _h1(page: Path) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", without_permalink)).strip()
 
 
-def test_the_build_is_clean_in_strict_mode(tmp_path):
-    result = build_site(tmp_path / "site")
+def test_the_build_is_clean_in_strict_mode(tmp_path_factory):
+    site_dir, result = shared_build(tmp_path_factory)
     assert result.returncode == 0, result.stderr
     assert "WARNING" not in result.stderr, result.stderr
-    assert (tmp_path / "site" / "index.html").is_file()
+    assert (site_dir / "index.html").is_file()
 
 
 def test_a_broken_link_fails_the_build(tmp_path):
+    # The site's own configuration and guides, without the spec and schema pages (the
+    # links to them fail too, but the build is the cheaper for it): the broken link added
+    # to a guide must be among the warnings that fail it.
     copy = tmp_path / "repo"
-    for name in ("docs", "spec", "schemas", "conformance", "examples"):
-        if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, copy / name)
-    shutil.copy(ROOT / "mkdocs.yml", copy / "mkdocs.yml")
+    shutil.copytree(ROOT / "docs", copy / "docs")
+    for name in ("mkdocs.yml", ".pre-commit-hooks.yaml"):
+        shutil.copy(ROOT / name, copy / name)
     guide = copy / "docs" / "guides" / "verify-an-ack.md"
     guide.write_text(guide.read_text(encoding="utf-8") + "\n[gone](no-such-page.md)\n", encoding="utf-8")
     result = build_site(tmp_path / "site", root=copy)
     assert result.returncode == 1
-    assert "no-such-page.md" in result.stderr
+    assert re.search(r"WARNING.*no-such-page\.md", result.stderr), result.stderr
 
 
 def test_the_spec_has_pages_to_show():
@@ -69,6 +68,23 @@ def test_every_spec_page_is_on_the_site_with_its_title(site):
         heading = next(line[2:].strip() for line in page.read_text(encoding="utf-8").splitlines()
                        if line.startswith("# "))
         assert _h1(built) == re.sub(r"[`*]", "", heading)
+
+
+def test_every_spec_page_and_guide_is_in_the_nav(site):
+    links = set(re.findall(r'<a\b[^>]*\bhref="([^"#]*)"[^>]*\bclass="md-nav__link',
+                           (site / "index.html").read_text(encoding="utf-8")))
+    pages = [*spec_pages(), *sorted((ROOT / "docs" / "guides").glob("*.md"))]
+    missing = []
+    for page in pages:
+        if page.is_relative_to(ROOT / "spec"):
+            built = spec_page_html(site, page)
+        else:
+            relative = page.relative_to(ROOT / "docs").with_suffix("")
+            built = site / (relative.parent if relative.name == "index" else relative) / "index.html"
+        url = built.parent.relative_to(site).as_posix() + "/"
+        if url not in links:
+            missing.append(url)
+    assert not missing, f"not in the nav: {missing}"
 
 
 def test_every_requirement_id_is_an_anchor_that_links_to_itself(site):

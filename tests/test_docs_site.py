@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from _docs_support import (
-    ROOT, build_site, load_schema, requirement_ids, schema_files, schema_page_url, spec_pages,
+    ROOT, built_site, load_schema, requirement_ids, schema_files, schema_page_url, spec_pages,
 )
 
 pytestmark = pytest.mark.slow
@@ -37,9 +37,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def served_site(tmp_path_factory):
-    site_dir = tmp_path_factory.mktemp("site")
-    result = build_site(site_dir, strict=False)
-    assert result.returncode == 0, f"mkdocs build failed:\n{result.stderr}"
+    site_dir = built_site(tmp_path_factory)
     server = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site_dir)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
