@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import click
@@ -89,18 +90,35 @@ def test_the_example_states_what_it_expects_and_is_shown(script):
         assert f'"docs/examples/{output.name}"' in pages, f"no page shows {output.name}"
 
 
+@pytest.fixture(scope="session")
+def example_runs(request, tmp_path_factory):
+    """The selected examples whose commands are in this build, started at once a few at a
+    time, each in its own copy of the example handoff: the scripts share nothing, and most of
+    their time goes to starting processes. Each test below waits for its own."""
+    assert HANDOFF.is_dir(), "examples/handoff is missing: the examples run in a copy of it"
+    selected = [item.callspec.params["script"] for item in request.session.items
+                if getattr(item, "originalname", None) == "test_the_example_runs_as_the_guide_says"]
+    pool = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 1))
+    runs = {script: pool.submit(_run, script, tmp_path_factory.mktemp(script.stem))
+            for script in selected if all(_in_this_build(command) for command in _expectations(script)["needs"])}
+    yield runs
+    pool.shutdown(cancel_futures=True)
+
+
+def _run(script: Path, home: Path) -> subprocess.CompletedProcess:
+    workdir = home / "handoff"
+    shutil.copytree(HANDOFF, workdir)
+    return subprocess.run(["bash", str(script)], cwd=workdir, capture_output=True, text=True,
+                          env=_environment(home), timeout=300)
+
+
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.stem)
-def test_the_example_runs_as_the_guide_says(script, tmp_path):
+def test_the_example_runs_as_the_guide_says(script, example_runs):
     expected = _expectations(script)
-    environment = _environment(tmp_path)
     for command in expected["needs"]:
         if not _in_this_build(command):
             pytest.fail(f"`baton {command}` is not in this build yet: the example {script.name} waits for it")
-    assert HANDOFF.is_dir(), "examples/handoff is missing: the examples run in a copy of it"
-    workdir = tmp_path / "handoff"
-    shutil.copytree(HANDOFF, workdir)
-    result = subprocess.run(["bash", str(script)], cwd=workdir, capture_output=True, text=True,
-                            env=environment, timeout=300)
+    result = example_runs[script].result()
     report = f"exit {result.returncode}\n--- stdout\n{result.stdout}\n--- stderr\n{result.stderr}"
     assert result.returncode == int(expected["exit"][0]), report
     for text in expected["stdout"]:
