@@ -31,7 +31,7 @@ def test_the_packet_names_are_the_parsers():
     ({"kind": "ack"}, None, "ack"), ({"kind": "registry"}, None, "registry"),
     ({"kind": "packet"}, None, "packet"), ({"kind": "handoff"}, None, "handoff"),
     ({"kind": "handoff_pending"}, None, "handoff_pending"),
-    ({"kind": "relaunch-receipt"}, None, "receipt"), ({"kind": "receipt"}, None, None),
+    ({"kind": "relaunch_receipt"}, None, "receipt"), ({"kind": "receipt"}, None, None),
     ({"x-baton/checkpoint": {}}, None, "checkpoint"), ({"xBRIEFInfo": {}}, None, "checkpoint"),
     ({"vBRIEFInfo": {}}, None, "checkpoint"), ({"kind": "other"}, None, None),
     ({"kind": 3}, None, None), ([], None, None), ("ack", None, None),

@@ -87,8 +87,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("handoff", "handoff record", names=("handoff.json",), schema="handoff.schema.json"),
     Kind("handoff_pending", "pending confirmation", names=("handoff.pending.json",),
          schema="handoff-pending.schema.json"),
-    Kind("receipt", "relaunch receipt", names=("relaunch-receipt.json",),
-         schema="relaunch-receipt.schema.json", kind_values=("relaunch-receipt",)),
+    Kind("receipt", "relaunch receipt", names=("relaunch-receipt.json", "*.relaunch-receipt.json"),
+         schema="relaunch-receipt.schema.json", kind_values=("relaunch_receipt",)),
 )
 
 _BY_NAME = {kind.name: kind for kind in KINDS}

@@ -6,6 +6,7 @@ here imports more than the standard interpreter already has loaded.
 """
 
 from baton.gates._clock import parse_ms
+from baton.gates._inputs import is_id
 
 #: Opaque values a gate echoes back (a context object, say) nest no deeper than this.
 MAX_OPAQUE_DEPTH = 32
@@ -56,21 +57,12 @@ def integer(value, path, minimum=0):
 
 
 def text(value, path, max_length=512):
-    """An identifier or short text (``defs.schema.json#/$defs/identifier``): 1 to
-    ``max_length`` characters, not only white space, no control character, no lone surrogate."""
-    if not (isinstance(value, str) and 0 < len(value) <= max_length and value.strip()
-            and _clean(value)):
+    """An identifier or short text (``defs.schema.json#/$defs/identifier``), see
+    :func:`baton.gates._inputs.is_id`."""
+    if not is_id(value, max_length):
         raise Invalid(path, f"expected a non-blank string of at most {max_length} characters "
                             "without control characters")
     return value
-
-
-def _clean(value):
-    for char in value:
-        code = ord(char)
-        if code < 0x20 or code == 0x7F or 0xD800 <= code <= 0xDFFF:
-            return False
-    return True
 
 
 def choice(value, path, options):

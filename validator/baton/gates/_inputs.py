@@ -31,14 +31,16 @@ def is_count(value):
     return type(value) is int and value >= 0
 
 
-def is_id(value):
-    """An identifier as ``defs.schema.json`` defines it (1-512 characters, not only white
-    space, no control character), and Unicode text: no lone surrogate."""
+def is_id(value, max_length=MAX_ID_LENGTH):
+    """An identifier as ``defs.schema.json`` defines it (1 to ``max_length`` characters, not
+    only white space or U+FEFF, no C0 or C1 control character), and Unicode text: no lone
+    surrogate."""
     return (
         isinstance(value, str)
-        and 0 < len(value) <= MAX_ID_LENGTH
-        and bool(value.strip())
+        and 0 < len(value) <= max_length
         and is_clean_text(value, "")
+        and not any(0x7F <= ord(char) <= 0x9F for char in value)
+        and not all(char.isspace() or char == "\ufeff" for char in value)
     )
 
 

@@ -85,6 +85,16 @@ def parse_input(raw, limit, *, allow_constants=True, unique_keys=False):
         raise InputError("nesting too deep") from None
 
 
+def run_strict(raw, limit, decide, invalid):
+    """The ``run`` of a gate whose input is strict JSON (no NaN or Infinity, no repeated key):
+    unreadable bytes answer ``invalid("$")``, anything else goes to ``decide``."""
+    try:
+        value = parse_input(raw, limit, allow_constants=False, unique_keys=True)
+    except InputError:
+        return invalid("$")
+    return decide(value)
+
+
 def _reject_constant(name):
     raise JSONError(f"{name} is not JSON")
 

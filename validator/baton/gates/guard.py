@@ -12,7 +12,7 @@ and only for a call that holds ``kill``, program source or a unit glob: most cal
 
 from baton.gates import _fields as field
 from baton.gates._guard_shell import Command, read
-from baton.gates._table import Decision, InputError, parse_input
+from baton.gates._table import Decision, run_strict
 
 NAME = "guard"
 VERSION = "1.0"
@@ -126,12 +126,8 @@ _HELP = frozenset({"-h", "--help", "-V", "--version"})
 
 
 def run(raw):
-    """Bytes -> :class:`Decision`; unreadable input is denied as ``invalid_input`` (exit 2)."""
-    try:
-        value = parse_input(raw, MAX_INPUT_BYTES, allow_constants=False, unique_keys=True)
-    except InputError:
-        return _invalid("$")
-    return decide(value)
+    """Bytes -> :class:`Decision`; unreadable input answers ``invalid_input`` (exit 2)."""
+    return run_strict(raw, MAX_INPUT_BYTES, decide, _invalid)
 
 
 def decide(value):

@@ -17,7 +17,7 @@ The gate reads clocks, files and incarnations only from its input: hosts supply 
 from baton.gates import _handoff_record as records
 from baton.gates._clock import format_ms, parse_ms
 from baton.gates._inputs import Invalid, is_id, parse_strict
-from baton.gates._table import Decision, InputError
+from baton.gates._table import Decision, InputError, run_strict
 
 NAME = "handoff"
 VERSION = "1.0"
@@ -63,12 +63,8 @@ _MAX_GIVEN_LENGTH = 1024
 
 
 def run(raw):
-    """Decide raw input bytes (strict JSON, at most 1 MiB)."""
-    try:
-        value = parse_strict(raw, MAX_INPUT_BYTES)
-    except InputError:
-        return _invalid("$")
-    return decide(value)
+    """Bytes -> :class:`Decision`; unreadable input answers ``invalid_input`` (exit 2)."""
+    return run_strict(raw, MAX_INPUT_BYTES, decide, _invalid)
 
 
 def decide(value):

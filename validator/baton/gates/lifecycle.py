@@ -13,7 +13,7 @@ integers the gate increments.
 from baton.gates import _fields as field
 from baton.gates import _lifecycle_continuity as continuity
 from baton.gates import _lifecycle_role as role_path
-from baton.gates._table import Decision, InputError, parse_input
+from baton.gates._table import Decision, run_strict
 
 NAME = "lifecycle"
 VERSION = "1.0"
@@ -96,11 +96,7 @@ _LEASE_GATED = frozenset({"write", "checkpoint", "renew_lease", "started", "read
 
 def run(raw):
     """Bytes -> :class:`Decision`; unreadable input answers ``invalid_input`` (exit 2)."""
-    try:
-        value = parse_input(raw, MAX_INPUT_BYTES, allow_constants=False, unique_keys=True)
-    except InputError:
-        return _invalid("$")
-    return decide(value)
+    return run_strict(raw, MAX_INPUT_BYTES, decide, _invalid)
 
 
 def decide(value):

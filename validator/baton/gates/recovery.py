@@ -13,10 +13,9 @@ from baton.gates._inputs import (
     is_id,
     optional_count,
     optional_object,
-    parse_strict,
     required_count,
 )
-from baton.gates._table import Decision, InputError
+from baton.gates._table import Decision, run_strict
 
 NAME = "recovery"
 VERSION = "1.0"
@@ -78,12 +77,8 @@ _LEFT_BY_CAUSE = {
 
 
 def run(raw):
-    """Decide raw input bytes (strict JSON, at most 4 MiB)."""
-    try:
-        value = parse_strict(raw, MAX_INPUT_BYTES)
-    except InputError:
-        return _invalid("$")
-    return decide(value)
+    """Bytes -> :class:`Decision`; unreadable input answers ``invalid_input`` (exit 2)."""
+    return run_strict(raw, MAX_INPUT_BYTES, decide, _invalid)
 
 
 def decide(value):

@@ -8,7 +8,7 @@ readings with ``now``; the gate answers one outcome. Checks run in the order of
 """
 
 from baton.gates import _fields as field
-from baton.gates._table import Decision, InputError, parse_input
+from baton.gates._table import Decision, run_strict
 
 NAME = "relaunch"
 VERSION = "1.0"
@@ -59,11 +59,7 @@ _OWNER_ACTION = "set_workdir_outside_home_or_trust"
 
 def run(raw):
     """Bytes -> :class:`Decision`; unreadable input answers ``invalid_input`` (exit 2)."""
-    try:
-        value = parse_input(raw, MAX_INPUT_BYTES, allow_constants=False, unique_keys=True)
-    except InputError:
-        return _invalid("$")
-    return decide(value)
+    return run_strict(raw, MAX_INPUT_BYTES, decide, _invalid)
 
 
 def decide(value):
