@@ -47,6 +47,28 @@ def walk(value, path: tuple = (), *, skip: Callable[[str], bool] = lambda key: F
         stack.extend((child_path, child) for child_path, _, child in reversed(children))
 
 
+def members(value, *, skip: Callable[[str], bool] = lambda key: False) -> list[tuple]:
+    """Every ``(key, value)`` pair below ``value``, as :func:`walk` finds them but without
+    their paths: the cheap first pass of a rule that almost never finds anything (the
+    rule walks again, with paths, only when this pass shows a hit)."""
+    found, stack = [], [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, child in node.items():
+                if isinstance(key, str) and skip(key):
+                    continue
+                found.append((key, child))
+                if isinstance(child, (dict, list)):
+                    stack.append(child)
+        elif isinstance(node, list):
+            for index, child in enumerate(node):
+                found.append((index, child))
+                if isinstance(child, (dict, list)):
+                    stack.append(child)
+    return found
+
+
 def is_foreign_extension(key: str, own: str = "x-baton/") -> bool:
     """Whether ``key`` names another tool's extension block (never validated by Baton)."""
     return bool(_EXTENSION_KEY.match(key)) and not key.startswith(own)
@@ -164,12 +186,15 @@ def timestamp_hits(data, is_timestamp_key: Callable[[str], bool],
     """A hit for every member whose name ``is_timestamp_key`` accepts and whose string value
     has the timestamp form (with an offset) but names no real moment. The form itself is the
     schema's to report, so it is never reported twice."""
+    def suspect(key, value):
+        return (isinstance(key, str) and is_timestamp_key(key) and isinstance(value, str)
+                and _TIMESTAMP.match(value) is not None and timestamp_problem(value) is not None)
+
+    if not any(suspect(key, value) for key, value in members(data, skip=skip)):
+        return
     for path, key, value in walk(data, skip=skip):
-        if isinstance(key, str) and is_timestamp_key(key) and isinstance(value, str) \
-                and _TIMESTAMP.match(value):
-            problem = timestamp_problem(value)
-            if problem:
-                yield Hit(path, f"{key} {problem}")
+        if suspect(key, value):
+            yield Hit(path, f"{key} {timestamp_problem(value)}")
 
 
 def ends_in_at(key: str) -> bool:
@@ -241,12 +266,19 @@ def register_digest_rules(kind: str, locate: Callable[[Artifact], Iterator[tuple
 def secret_hits(data, *, skip: Callable[[str], bool] = lambda key: False) -> Iterator[Hit]:
     """A hit per secret-shaped span in any string (member names included) below ``data``;
     the message names the kind of secret, never its text."""
-    from baton._secrets import describe, find_secrets
+    from baton._secrets import describe, find_secrets_in_each
 
+    texts = [text for pair in members(data, skip=skip) for text in pair if isinstance(text, str)]
+    if not find_secrets_in_each(texts):
+        return
+    places, texts = [], []
     for path, key, value in walk(data, skip=skip):
         for text, where in ((key, "the member name"), (value, "the value")):
             if isinstance(text, str):
-                for secret in find_secrets(text):
-                    yield Hit(path, f"{where} holds {describe(secret)}")
+                places.append((path, where))
+                texts.append(text)
+    for index, secret in find_secrets_in_each(texts):
+        path, where = places[index]
+        yield Hit(path, f"{where} holds {describe(secret)}")
 
 
