@@ -47,6 +47,20 @@ def walk(value, path: tuple = (), *, skip: Callable[[str], bool] = lambda key: F
         stack.extend((child_path, child) for child_path, _, child in reversed(children))
 
 
+def repeated(entries: Iterator[tuple], field: str) -> Iterator[tuple]:
+    """``(where, value, first)`` for each entry whose string ``field`` an earlier entry already
+    holds; ``entries`` yields ``(where, entry)`` pairs, ``first`` is the earlier entry's where."""
+    seen: dict = {}
+    for where, entry in entries:
+        value = entry.get(field) if isinstance(entry, dict) else None
+        if not isinstance(value, str):
+            continue
+        if value in seen:
+            yield where, value, seen[value]
+        else:
+            seen[value] = where
+
+
 def is_foreign_extension(key: str, own: str = "x-baton/") -> bool:
     """Whether ``key`` names another tool's extension block (never validated by Baton)."""
     return bool(_EXTENSION_KEY.match(key)) and not key.startswith(own)
