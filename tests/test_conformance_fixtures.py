@@ -240,6 +240,20 @@ class TestCheck:
 
 
 class TestSpecExample:
+    def test_the_reference_passes_the_example_and_its_requirements_exist(self, tmp_path):
+        from baton.conformance import Reference, run
+        from baton.conformance.requirements import load
+
+        (tmp_path / "title").mkdir()
+        (tmp_path / "title" / "example.json").write_bytes(
+            (toy.REPO / "conformance" / "examples" / "fixture.json").read_bytes())
+        suite = load_suite(tmp_path)
+        assert suite.findings == () and len(suite.cases) == 2
+        report = run(suite.cases, Reference(), mode="reference")
+        assert report.summary_line() == "2 passed, 0 failed, 0 errored, 0 skipped"
+        known = load().by_id()
+        assert all(r in known for case in suite.cases for r in case.requirements)
+
     def test_spec_page_shows_the_example_file_exactly(self):
         page = (toy.REPO / "spec" / "conformance.md").read_text(encoding="utf-8")
         example = (toy.REPO / "conformance" / "examples" / "fixture.json").read_text(encoding="utf-8")

@@ -215,6 +215,35 @@ class TestSchemas:
         assert type(value) is float
 
 
+def test_a_terminated_runner_takes_its_harness_down(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    pidfile = tmp_path / "harness.pid"
+    environment = toy.env("silent")
+    environment["TOY_SELFPIDFILE"] = str(pidfile)
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "baton", "conformance", "run", "--suite", str(toy.CASES), "--timeout", "60",
+         "--harness", " ".join(toy.harness_argv())], env=environment,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        harness_pid = int(pidfile.read_text())
+        time.sleep(0.5)  # the runner is now waiting on the silent harness
+        runner.send_signal(signal.SIGTERM)
+        assert runner.wait(timeout=20) == 128 + signal.SIGTERM
+    finally:
+        runner.kill()
+        runner.wait()
+    deadline = time.monotonic() + 5
+    while alive(harness_pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(harness_pid)
+
+
 def test_no_child_processes_left_behind():
     # every test above killed what it started: this process has no live children
     children = [p for p in os.listdir("/proc") if p.isdigit() and _parent(p) == os.getpid() and alive(int(p))]

@@ -6,7 +6,7 @@ from xml.etree import ElementTree
 import jsonschema
 import pytest
 
-from baton.conformance import ExpectedFailures, Harness, Reference, run
+from baton.conformance import ExpectedFailures, Harness, Program, Reference, run
 from baton.conformance import _reports
 from conformance_toy import toy
 
@@ -41,6 +41,7 @@ class TestText:
         assert lines[2].split() == ["gate", "passed", "failed", "errored", "skipped"]
         assert lines[3].split() == ["shout", "4", "1", "0", "0", "(1", "expected", "failures)"]
         assert "FAILED shout.basic.float  (" in text and "  requirements: CNF-901" in text
+        assert '  input: {"text": "a", "scale": 2}' in text
         assert "XFAIL shout.basic.word  (lowercase answers)" in text
         assert lines[-1] == "4 passed, 1 failed, 0 errored, 0 skipped, 1 expected failures"
 
@@ -49,7 +50,10 @@ class TestJson:
     def test_valid_against_the_report_schema(self, mixed, clean):
         schema = json.loads((toy.REPO / "conformance" / "report.schema.json").read_text())
         jsonschema.Draft202012Validator.check_schema(schema)
-        for report in (mixed, clean):
+        program = run(toy.suite().cases[:2], Program(toy.harness_argv(), timeout=5, env=toy.env("crash")),
+                      mode="program")
+        assert program.counts()["errored"] == 2 and program.implementation["gates"] is None
+        for report in (mixed, clean, program):
             document = json.loads(_reports.json_text(report))
             errors = list(jsonschema.Draft202012Validator(schema).iter_errors(document))
             assert errors == [], [e.message for e in errors]

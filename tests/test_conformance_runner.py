@@ -1,6 +1,7 @@
 """The runner: comparison, verdicts, selection, expected failures, the reference and
 program mode, and the exit status of `baton conformance run`."""
 
+import io
 import json
 import sys
 
@@ -235,6 +236,9 @@ class TestRunCommand:
         (["--requirement", "CNF-999"], "CNF-999 is not a requirement of the spec"),
         (["--harness", "'unbalanced"], "--harness: No closing quotation"),
         (["--timeout", "0"], "Invalid value for '--timeout'"),
+        (["--timeout", "nan"], "Invalid value for '--timeout': not a number"),
+        (["--timeout", "inf"], "Invalid value for '--timeout'"),
+        (["--restarts", "-1"], "Invalid value for '--restarts'"),
     ])
     def test_usage_errors_exit_2(self, args, message):
         result = invoke("run", "--suite", str(toy.CASES), *args)
@@ -271,7 +275,55 @@ class TestRunCommand:
                              "file": str(toy.CASES / "shout" / "basic.json")}
 
 
-def test_no_progress_bar_when_stderr_is_not_a_terminal(capfd):
-    from baton.conformance._progress import Progress
+class TestProgress:
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
 
-    assert Progress.for_terminal() is None or sys.stderr.isatty()
+    def test_only_on_a_terminal(self, monkeypatch):
+        from baton.conformance import _progress
+
+        monkeypatch.setattr(sys, "stderr", io.StringIO())
+        assert _progress.Progress.for_terminal() is None
+        monkeypatch.setattr(sys, "stderr", self.Terminal())
+        assert isinstance(_progress.Progress.for_terminal(), _progress.Progress)
+
+    def test_draws_after_half_a_second_and_clears(self, monkeypatch):
+        from baton.conformance import _progress
+
+        clock = [100.0]
+        monkeypatch.setattr(_progress.time, "monotonic", lambda: clock[0])
+        stream = io.StringIO()
+        bar = _progress.Progress(stream)
+        bar(1, 10)
+        assert stream.getvalue() == ""  # a short run never shows a bar
+        clock[0] += 0.6
+        bar(5, 10)
+        assert stream.getvalue() == "\r[" + "#" * 15 + "." * 15 + "] 5/10"
+        bar(6, 10)  # too soon to redraw
+        assert stream.getvalue().endswith("5/10")
+        bar(10, 10)  # the last one always draws
+        assert stream.getvalue().endswith("] 10/10")
+        bar.finish()
+        assert stream.getvalue().endswith("\r" + " " * 60 + "\r")
+
+    def test_the_command_draws_nothing_when_stderr_is_not_a_terminal(self):
+        result = CliRunner().invoke(cli, ["conformance", "run", "--suite", str(toy.CASES), "--harness", HARNESS])
+        assert "\r[" not in result.output
+
+
+class TestCheckCommand:
+    def test_findings_exit_1_in_text_and_json(self, tmp_path):
+        (tmp_path / "ack").mkdir()
+        (tmp_path / "ack" / "x.json").write_text('{"gate": "ack", "description": "Bad.", "cases": []}')
+        text = invoke("check", "--suite", str(tmp_path))
+        assert text.exit_code == 1
+        assert "x.json::$.cases: error fixture.schema: [] has less than 1 item" in text.output
+        assert "suite.gate_without_cases" in text.output and "check failed:" in text.output
+        document = json.loads(invoke("check", "--suite", str(tmp_path), "--format", "json").output)
+        assert document["status"] == "failed"
+        assert {"fixture.schema", "suite.gate_without_cases"} <= {f["code"] for f in document["findings"]}
+
+    def test_a_missing_suite_folder_exits_2(self, tmp_path):
+        result = invoke("check", "--suite", str(tmp_path / "missing"))
+        assert result.exit_code == 2 and "no suite folder" in result.output

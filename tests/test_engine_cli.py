@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from _engine_support import ACK, CHECKPOINT, TEST_SCHEMAS, dump, isolated, write  # noqa: F401
+from _engine_support import ACK, CHECKPOINT, ROOT, TEST_SCHEMAS, dump, isolated, write  # noqa: F401
 from click.testing import CliRunner
 
 from baton.cli import cli
@@ -211,3 +211,30 @@ def test_real_schema_list_includes_every_kind():
         if (store().root / "v1" / kind.schema).exists():
             assert kind.schema.removesuffix(".schema.json") in names
     assert "findings" in names
+
+
+def test_the_example_handoff_is_clean_with_every_kind_placed():
+    result = run("validate", "--format", "json", str(ROOT / "examples" / "handoff"))
+    assert result.exit_code == 0, result.stdout
+    report = json.loads(result.stdout)
+    assert report["findings"] == []
+    assert sorted(entry["kind"] for entry in report["files"]) == ["ack", "checkpoint", "packet", "registry"]
+
+
+def test_every_invalid_example_gives_its_expected_codes():
+    expected = json.loads((ROOT / "examples" / "invalid" / "expected.json").read_text("utf-8"))
+    for relative, codes in expected.items():
+        result = run("validate", "--format", "json", str(ROOT / "examples" / "invalid" / relative))
+        findings = json.loads(result.stdout)["findings"]
+        got = {"errors": sorted({f["code"] for f in findings if f["severity"] == "error"}),
+               "warnings": sorted({f["code"] for f in findings if f["severity"] == "warning"})}
+        assert got == codes, relative
+        assert result.exit_code == (1 if codes["errors"] else 0), relative
+
+
+def test_files_and_stdin_in_one_call(isolated, tmp_path):
+    path = write(tmp_path, "ack.json", ACK)
+    result = run("validate", "--kind", "ack", str(path), "-", str(path), input=dump({**ACK, "goal_id": 1}))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0].startswith("<stdin>:5: error schema.type")
+    assert result.stdout.splitlines()[-1] == "2 files checked: 1 error, 0 warnings"

@@ -13,7 +13,8 @@ from baton._packet import JSON_NAME, TEXT_NAME
     ("continue-01HZX.json", "checkpoint"), ("continuation.packet.txt", "packet"),
     ("continuation.packet.json", "packet"), ("registry.json", "registry"),
     ("registry.yaml", "registry"), ("registry.yml", "registry"), ("ack.json", "ack"),
-    ("handoff.json", "handoff"), ("some/dir/ack.json", "ack"), ("C:\\work\\ack.json", "ack"),
+    ("handoff.json", "handoff"), ("handoff.pending.json", "handoff_pending"),
+    ("relaunch-receipt.json", "receipt"), ("some/dir/ack.json", "ack"), ("C:\\work\\ack.json", "ack"),
     ("Ack.json", None), ("registry.toml", None), ("continue.json", None), ("ack.json.bak", None),
     ("xcontinue-1.json", None),
 ])
@@ -29,6 +30,8 @@ def test_the_packet_names_are_the_parsers():
 @pytest.mark.parametrize(("data", "text", "kind"), [
     ({"kind": "ack"}, None, "ack"), ({"kind": "registry"}, None, "registry"),
     ({"kind": "packet"}, None, "packet"), ({"kind": "handoff"}, None, "handoff"),
+    ({"kind": "handoff_pending"}, None, "handoff_pending"),
+    ({"kind": "relaunch_receipt"}, None, "receipt"), ({"kind": "receipt"}, None, None),
     ({"x-baton/checkpoint": {}}, None, "checkpoint"), ({"xBRIEFInfo": {}}, None, "checkpoint"),
     ({"vBRIEFInfo": {}}, None, "checkpoint"), ({"kind": "other"}, None, None),
     ({"kind": 3}, None, None), ([], None, None), ("ack", None, None),

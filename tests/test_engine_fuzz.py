@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import baton
-from baton import _detect
+from baton import _detect, reporters
 from baton._findings import SEVERITIES
 
 EXAMPLES = [path.read_bytes() for path in sorted((ROOT / "examples").rglob("*")) if path.is_file()]
@@ -32,6 +32,8 @@ documents = (
 
 
 def _check(report):
+    for name in reporters.names():  # every format writes any report out
+        reporters.render(name, report, strict=True, color=True).encode("utf-8")
     for finding in report.findings:
         assert finding.severity in SEVERITIES
         assert finding.code and finding.message

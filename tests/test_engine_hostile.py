@@ -160,3 +160,19 @@ def test_deep_nesting_in_a_subprocess(tmp_path):
     result = _run_cli(path)
     assert result.returncode == 2 and b"load." in result.stdout
     assert b"Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("output_format", ["text", "json", "sarif", "github"])
+def test_a_file_name_that_is_not_utf8(isolated, tmp_path, output_format, monkeypatch):
+    folder = os.fsencode(tmp_path) + b"/bad\xffname"
+    try:
+        os.makedirs(folder)
+    except OSError:
+        pytest.fail("this file system refuses non-UTF-8 names; the test needs one that allows them")
+    with open(folder + b"/ack.json", "w", encoding="utf-8") as handle:
+        handle.write('{"kind": "ack"}')
+    monkeypatch.chdir(tmp_path)
+    for target in ("bad\udcffname", os.fsdecode(folder)):  # relative and absolute
+        result = CliRunner().invoke(cli, ["validate", "--format", output_format, target])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        assert result.exit_code == 1 and "schema.required" in result.stdout

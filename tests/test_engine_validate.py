@@ -295,3 +295,30 @@ def test_findings_are_ordered_by_line_within_a_file(isolated, tmp_path):
     report = baton.validate_paths([write(tmp_path, "ack.json", document)])
     assert [f.line for f in report.findings] == sorted(f.line for f in report.findings)
     assert codes(report) == ["schema.additional_properties", "schema.enum", "schema.pattern"]
+
+
+def test_text_packets_are_checked_through_their_projection_with_lines(isolated, tmp_path):
+    path = write(tmp_path, "continuation.packet.txt", "OUTCOME / ACCEPTANCE: x\nGOAL_ID:\n")
+    report = baton.validate_paths([path])
+    assert [(f.code, f.json_path, f.line, f.message) for f in report.findings] == [
+        ("schema.min_length", "$.goal_id", 2, "must not be empty")]
+
+
+def test_packet_grammar_problems_are_findings_with_their_requirement(isolated):
+    report = baton.validate_bytes(b"GOAL_ID: a\r\n odd\n", "packet")
+    grammar = {f.code: f for f in report.findings if f.code.startswith("packet.")}
+    assert sorted(grammar) == ["packet.line_ending", "packet.syntax"]
+    assert (grammar["packet.line_ending"].line, grammar["packet.line_ending"].requirement) == (1, "PKT-007")
+    assert grammar["packet.syntax"].line == 2 and grammar["packet.syntax"].hint
+
+
+def test_cross_file_findings_in_a_text_packet_get_its_lines(isolated, tmp_path):
+    @rule("handoff-dir", "handoff.test_packet_goal", requirement="DIG-009", summary="s", hint="h")
+    def _goal(folder):
+        yield Hit(("packet", "goal_id"), "the packet names another goal")
+
+    write(tmp_path, "xbrief/continue.xbrief.json", CHECKPOINT)
+    packet = write(tmp_path, "continuation.packet.txt", "OUTCOME / ACCEPTANCE: x\nGOAL_ID: goal-2\n")
+    report = baton.validate_paths([tmp_path])
+    assert [(f.file, f.code, f.json_path, f.line) for f in report.findings] == [
+        (str(packet), "handoff.test_packet_goal", "$.goal_id", 2)]

@@ -45,6 +45,9 @@ def send(message):
 
 
 def harness():
+    if os.environ.get("TOY_SELFPIDFILE"):
+        with open(os.environ["TOY_SELFPIDFILE"], "w") as handle:
+            handle.write(str(os.getpid()))
     if MODE == "slowstart":
         time.sleep(30)
     if MODE == "orphan":

@@ -23,9 +23,10 @@ class Kind:
     values of a top-level ``kind`` field that do (default: the kind's name); ``first_line``:
     the prefix of a text document's first line; ``schema``: path under ``schemas/v1/``;
     ``syntaxes``: the syntaxes it is written in, the first is the default for nameless input;
-    ``parser`` / ``projection``: ``"module:function"`` names, for kinds with a text
-    syntax: ``parser(text)`` reads the text (its ``problems``, if any, become findings) and
-    ``projection(parsed)`` turns that into the data the schema and the rules check.
+    ``parser`` / ``projection`` / ``text_lines``: ``"module:function"`` names, for kinds with
+    a text syntax: ``parser(text)`` reads the text (its ``problems``, if any, become
+    findings), ``projection(parsed)`` turns that into the data the schema and the rules
+    check, and ``text_lines(parsed)`` gives ``{JSON path parts: line}`` for that data.
     """
 
     name: str
@@ -40,6 +41,7 @@ class Kind:
     legacy_keys: tuple[str, ...] = ()
     parser: str | None = None
     projection: str | None = None
+    text_lines: str | None = None
 
     def matches_name(self, filename: str) -> bool:
         return any(_name_matches(pattern, filename) for pattern in self.names)
@@ -74,6 +76,7 @@ KINDS: tuple[Kind, ...] = (
         names=("continuation.packet.txt", "continuation.packet.json"),
         schema="packet.schema.json", syntaxes=("text", "json"), first_line="GOAL_ID:",
         parser="baton._packet:parse", projection="baton._packet:projection",
+        text_lines="baton._locate:packet_lines",
     ),
     Kind(
         "registry", "restart registry",
@@ -82,15 +85,10 @@ KINDS: tuple[Kind, ...] = (
     ),
     Kind("ack", "ACK", names=("ack.json",), schema="ack.schema.json"),
     Kind("handoff", "handoff record", names=("handoff.json",), schema="handoff.schema.json"),
-    Kind(
-        "handoff_pending", "pending handoff confirmation",
-        names=("handoff.pending.json",), schema="handoff-pending.schema.json",
-    ),
-    Kind(
-        "receipt", "relaunch receipt",
-        names=("relaunch-receipt.json", "*.relaunch-receipt.json"),
-        schema="relaunch-receipt.schema.json", kind_values=("relaunch_receipt",),
-    ),
+    Kind("handoff_pending", "pending confirmation", names=("handoff.pending.json",),
+         schema="handoff-pending.schema.json"),
+    Kind("receipt", "relaunch receipt", names=("relaunch-receipt.json", "*.relaunch-receipt.json"),
+         schema="relaunch-receipt.schema.json", kind_values=("relaunch_receipt",)),
 )
 
 _BY_NAME = {kind.name: kind for kind in KINDS}

@@ -136,15 +136,18 @@ def _line_of(text: str, pos: int | None) -> int | None:
 
 
 def _depth_ok(value) -> bool:
-    stack = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
+    # level by level, without recursion: the document may be as deep as the parser allowed
+    level, depth = [value], 1
+    while level:
         if depth > MAX_DEPTH:
             return False
-        if isinstance(node, dict):
-            stack.extend((child, depth + 1) for child in node.values())
-        elif isinstance(node, list):
-            stack.extend((child, depth + 1) for child in node)
+        children = []
+        for node in level:
+            if type(node) is dict:
+                children.extend(node.values())
+            elif type(node) is list:
+                children.extend(node)
+        level, depth = children, depth + 1
     return True
 
 

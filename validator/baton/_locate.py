@@ -8,9 +8,10 @@ not exist (a missing property) falls back to its nearest existing ancestor.
 from __future__ import annotations
 
 
-def lines_for(text: str, syntax: str, paths) -> dict[tuple, int]:
+def lines_for(text: str, syntax: str, paths, known: dict[tuple, int] | None = None) -> dict[tuple, int]:
     """``{path parts: 1-based line}`` for each of ``paths`` (tuples of keys and indexes)
-    found in ``text``, or for its nearest existing ancestor."""
+    found in ``text``, or for its nearest existing ancestor. For text syntaxes, ``known``
+    gives the lines (from the kind's ``text_lines``)."""
     wanted = {tuple(path) for path in paths}
     prefixes = {path[:n] for path in wanted for n in range(len(path) + 1)}
     try:
@@ -19,7 +20,7 @@ def lines_for(text: str, syntax: str, paths) -> dict[tuple, int]:
         elif syntax == "yaml":
             found = _yaml_lines(text, prefixes)
         else:
-            return {}
+            found = known or {}
     except Exception:  # lines are a courtesy: a document that parsed must never crash here
         return {}
     result = {}
@@ -104,3 +105,15 @@ def _yaml_lines(text: str, wanted: set[tuple]) -> dict[tuple, int]:
             for index, item in enumerate(node.value):
                 stack.append((path + (index,), item, None))
     return found
+
+
+def packet_lines(parsed) -> dict[tuple, int]:
+    """A parsed text packet's lines by projection member (the first field of each key)."""
+    from baton._packet import MEMBER_BY_KEY
+
+    lines: dict[tuple, int] = {}
+    for field in parsed.fields:
+        member = MEMBER_BY_KEY.get(field.key)
+        if member is not None and field.line is not None:
+            lines.setdefault((member,), field.line)
+    return lines

@@ -9,8 +9,8 @@ The check is two-speed. ``jsonschema_rs`` answers "is it valid?" fast; only when
 does the reference validator (Python ``jsonschema``, imported only then) run to list and
 explain the errors. Its verdict is the one reported. To make both enforce the same thing:
 ``format`` is an annotation in both (the draft 2020-12 default; the schemas state every form
-they enforce with ``pattern``), and patterns are ECMA-262 in both (the reference validator
-gets them translated by :mod:`baton._ecma`).
+they enforce with ``pattern``), and patterns mean what ECMA-262 says in both (each gets
+them translated by :mod:`baton._ecma`).
 """
 
 from __future__ import annotations
@@ -104,17 +104,25 @@ class Store:
     def _rs_registry(self):
         import jsonschema_rs
 
-        files, contents = self._loaded
-        resources = [(files[name].id, contents[name]) for name in files]
+        files = self.files()
+        resources = [(files[name].id, schema) for name, schema in self._fast_contents.items()]
         return jsonschema_rs.Registry(resources, retriever=_refuse_retrieval)
+
+    @cached_property
+    def _fast_contents(self) -> dict[str, dict]:
+        """The schemas with their class escapes written out (:mod:`baton._ecma`)."""
+        from baton._ecma import translate_schema
+
+        return {name: translate_schema(schema, python=False)
+                for name, schema in self._loaded[1].items()}
 
     @cache  # noqa: B019 - one Store per root, kept for the process
     def _rs_validator(self, name: str):
         import jsonschema_rs
 
         return jsonschema_rs.validator_for(
-            self.contents(name), registry=self._rs_registry, retriever=_refuse_retrieval,
-            validate_formats=False,
+            self._fast_contents[self.find(name).name], registry=self._rs_registry,
+            retriever=_refuse_retrieval, validate_formats=False,
         )
 
     def is_valid(self, name: str, instance) -> bool | None:
@@ -150,7 +158,8 @@ class Store:
         """The schemas with their ECMA-262 patterns in Python's dialect (:mod:`baton._ecma`)."""
         from baton._ecma import translate_schema
 
-        return {name: translate_schema(schema) for name, schema in self._loaded[1].items()}
+        return {name: translate_schema(schema, python=True)
+                for name, schema in self._loaded[1].items()}
 
     @cache  # noqa: B019 - one Store per root, kept for the process
     def reference_validator(self, name: str):

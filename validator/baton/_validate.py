@@ -74,6 +74,13 @@ class _Outcome:
     file: str
     artifact: Artifact | None = None
     findings: list[Finding] = field(default_factory=list)
+    syntax: str | None = None
+    text_lines: dict | None = None  # {path: line} of a text document, from its kind
+
+    def lines(self, paths) -> dict[tuple, int]:
+        from baton._locate import lines_for
+
+        return lines_for(self.artifact.text, self.syntax, paths, self.text_lines)
 
 
 # -- the public entry points --------------------------------------------------------------
@@ -96,13 +103,11 @@ def validate_paths(paths, kind: str | None = None, *, limit: int = DEFAULT_MAX_B
     _check_kind(kind)
     outcomes: list[_Outcome] = []
     named: set[str] = set()
-    seen: set[str] = set()
     folders: list[tuple[str, list[_Outcome]]] = []
     for path in paths:
         path = os.fspath(path)
-        if path in seen:
+        if path in named:
             continue
-        seen.add(path)
         named.add(path)
         if os.path.isdir(path):
             found = _walk(path, kind, limit, folders)
@@ -145,19 +150,19 @@ def check_document(raw: bytes, *, file: str, filename: str | None, kind: str | N
                 file, "$", "detect.unknown_kind", ERROR,
                 "cannot tell which Baton artifact this is", None, _detect.unknown_kind_hint()))
             return outcome
-    data, readable = loaded.data, True
+    data, readable, text_lines = loaded.data, True, None
     located: list[tuple[tuple, Finding]] = []
     if is_text:
-        data, parse_findings = _parse_text(placed, loaded.text, file)
+        data, parse_findings, text_lines = _parse_text(placed, loaded.text, file)
         outcome.findings.extend(parse_findings)
         readable = not any(f.code in _UNPARSED for f in parse_findings)
     artifact = Artifact(placed.name, file, data, loaded.text,
                         legacy=placed.is_legacy(filename, data))
-    outcome.artifact = artifact
+    outcome.artifact, outcome.syntax, outcome.text_lines = artifact, loaded.syntax, text_lines
     if readable:
         located.extend(_schema_findings(placed, data, file))
     located.extend(run_rules(placed.name, artifact))
-    outcome.findings.extend(_place_lines(located, loaded.text, loaded.syntax))
+    outcome.findings.extend(_place_lines(located, outcome))
     return outcome
 
 
@@ -170,24 +175,26 @@ def _syntax(placed, filename: str | None, raw: bytes) -> str:
 
 
 def _parse_text(kind, text: str, file: str):
-    """A text document (the packet) to the data its schema and rules check, and the
-    problems its grammar met."""
+    """A text document (the packet) to ``(data, grammar findings, {path: line})``."""
     try:
         parse = _function(kind.parser)
         project = _function(kind.projection) if kind.projection else None
+        locate = _function(kind.text_lines) if kind.text_lines else None
     except (ImportError, AttributeError, ValueError):
         return None, [Finding(file, "$", "detect.no_parser", ERROR,
                               f"this Baton installation cannot read a {kind.title} as text",
-                              None, "pass the JSON form of the artifact instead")]
+                              None, "pass the JSON form of the artifact instead")], None
     try:
         parsed = parse(text)
         data = project(parsed) if project else parsed
-        problems = [Finding(file, "$", p.code, ERROR, p.message, None,
-                            f"see the {kind.title} grammar in the spec", p.line)
+        lines = locate(parsed) if locate else None
+        problems = [Finding(file, "$", p.code, ERROR, p.message, getattr(p, "requirement", None),
+                            getattr(p, "hint", None) or f"see the {kind.title} grammar in the spec",
+                            p.line)
                     for p in getattr(parsed, "problems", ())]
     except Exception as error:  # a parser defect must not become a traceback
-        return None, [_crashed(file, f"the {kind.title} parser", error, None)]
-    return data, problems
+        return None, [_crashed(file, f"the {kind.title} parser", error, None)], None
+    return data, problems, lines
 
 
 def _function(reference: str | None):
@@ -235,13 +242,11 @@ def _crashed(file, what: str, error: Exception, requirement) -> Finding:
                    requirement, "this is a defect in Baton, not in the file: please report it")
 
 
-def _place_lines(located, text: str, syntax: str) -> list[Finding]:
+def _place_lines(located, outcome: _Outcome) -> list[Finding]:
     wanted = {parts for parts, finding in located if finding.line is None}
     if not wanted:
         return [finding for _, finding in located]
-    from baton._locate import lines_for
-
-    lines = lines_for(text, syntax, wanted)
+    lines = outcome.lines(wanted)
     return [finding if finding.line is not None or parts not in lines
             else finding.evolve(line=lines[parts])
             for parts, finding in located]
@@ -305,21 +310,18 @@ def _cross_file(folder: str, members: list[_Outcome]) -> list[_Outcome]:
     for outcome in members:  # first of a kind wins: the walk sees canonical names in order
         if outcome.artifact is not None and outcome.artifact.kind not in artifacts:
             artifacts[outcome.artifact.kind] = outcome.artifact
-            outcome_of[outcome.file] = outcome
+            outcome_of[outcome.artifact.kind] = outcome
     folder_outcome = _Outcome(folder)
     for parts, finding in run_rules("handoff-dir", HandoffDir(folder, artifacts)):
         target = artifacts.get(parts[0]) if parts and isinstance(parts[0], str) else None
         if target is None:
             folder_outcome.findings.append(finding)
             continue
-        rest = parts[1:]
+        rest, owner = parts[1:], outcome_of[target.kind]
         finding = finding.evolve(file=target.file, json_path=json_path(rest))
         if finding.line is None:
-            from baton._locate import lines_for
-
-            finding = finding.evolve(
-                line=lines_for(target.text, syntax_for(target.file), [rest]).get(rest))
-        outcome_of[target.file].findings.append(finding)
+            finding = finding.evolve(line=owner.lines([rest]).get(rest))
+        owner.findings.append(finding)
     return [folder_outcome] if folder_outcome.findings else []
 
 
@@ -335,12 +337,12 @@ def _no_artifacts(path: str, kind: str | None) -> Finding:
 
 def _report(outcomes: list[_Outcome], *, named: set[str]) -> Report:
     findings: list[Finding] = []
-    files: list[str] = []
+    files: dict[str, None] = {}
     kinds: list[tuple[str, str]] = []
     unreadable: list[str] = []
     for outcome in outcomes:
-        if outcome.file not in files and (outcome.artifact is not None or outcome.findings):
-            files.append(outcome.file)
+        if outcome.artifact is not None or outcome.findings:
+            files.setdefault(outcome.file)
         if outcome.artifact is not None:
             kinds.append((outcome.file, outcome.artifact.kind))
         findings.extend(sorted(outcome.findings, key=_order))

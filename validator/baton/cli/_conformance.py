@@ -5,6 +5,7 @@ shows the cases a selection picks. Thin: options in, library calls out."""
 from __future__ import annotations
 
 import shlex
+import signal
 import sys
 from pathlib import Path
 
@@ -52,6 +53,7 @@ def _select(suite, gates, ids, requirements, tags):
             raise UsageError(f"the suite has no cases for a gate named {gate!r}",
                              code="conformance.selection",
                              hint="gates with cases: " + ", ".join(sorted(known_gates)))
+    _check_requirements(requirements, suite)
     selected = Selection(tuple(gates), tuple(ids), tuple(requirements), tuple(tags)).apply(suite.cases)
     if not selected:
         raise UsageError("no case matches the selection", code="conformance.selection",
@@ -123,7 +125,8 @@ def check(suite_dir, output_format):
 @_selection_options
 @click.option("--expected-failures", "expected_failures", type=click.Path(dir_okay=False, path_type=Path),
               help="Cases known to fail: one `<id or glob> <reason>` per line. Strict: a listed case that passes fails the run.")
-@click.option("--timeout", type=click.FloatRange(min=0.01), default=5.0, show_default=True,
+@click.option("--timeout", type=click.FloatRange(min=0.01, max=3600), default=5.0, show_default=True,
+              callback=lambda ctx, param, value: _finite(value, param),
               help="Seconds an implementation may take to answer one case.")
 @click.option("--restarts", type=click.IntRange(min=0), default=10, show_default=True,
               help="How often a crashed or stuck harness is started again.")
@@ -146,7 +149,6 @@ def run(harness, program, gates, ids, requirements, tags, expected_failures, tim
         if harness and program:
             raise UsageError("give --harness or --program, not both", code="usage")
         suite = _load(suite_dir)
-        _check_requirements(requirements, suite)
         selected = _select(suite, gates, ids, requirements, tags)
         failures = None
         if expected_failures is not None:
@@ -160,6 +162,7 @@ def run(harness, program, gates, ids, requirements, tags, expected_failures, tim
         else:
             implementation, mode = Reference(), "reference"
         progress = Progress.for_terminal()
+        previous = _on_sigterm(_terminated)  # unwind, so the harness is killed too
         try:
             if mode == "harness":
                 implementation.start()
@@ -167,6 +170,7 @@ def run(harness, program, gates, ids, requirements, tags, expected_failures, tim
                                progress=progress)
         finally:
             implementation.close()
+            _on_sigterm(previous)
             if progress is not None:
                 progress.finish()
         for path, render in ((junit, _reports.junit), (markdown, _reports.markdown),
@@ -178,6 +182,26 @@ def run(harness, program, gates, ids, requirements, tags, expected_failures, tim
     render = _reports.json_text if output_format == "json" else _reports.text
     click.echo(render(report), nl=False)
     sys.exit(report.exit_code)
+
+
+def _finite(value, param):
+    if value != value:  # NaN slips through every range comparison
+        raise click.BadParameter("not a number", param=param)
+    return value
+
+
+def _terminated(signum, frame):
+    raise SystemExit(128 + signum)
+
+
+def _on_sigterm(handler):
+    """Install ``handler`` for SIGTERM; the previous one (``None`` off the main thread)."""
+    if handler is None:
+        return None
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: the caller owns signals
+        return None
 
 
 def _check_requirements(requirements, suite):

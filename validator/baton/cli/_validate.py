@@ -45,14 +45,11 @@ def validate(paths, kind, output_format, color, strict, quiet):
 
     if "-" in paths and kind is None:
         raise click.UsageError("reading stdin (-) needs --kind to say what it is")
-    report = Report()
+    files = [path for path in dict.fromkeys(paths) if path != "-"]
     try:
-        for path in dict.fromkeys(paths):
-            if path == "-":
-                raw = sys.stdin.buffer.read(DEFAULT_MAX_BYTES + 1)
-                report += validate_bytes(raw, kind)
-            else:
-                report += validate_paths([path], kind)
+        report = validate_paths(files, kind) if files else Report()
+        if "-" in paths:
+            report += validate_bytes(sys.stdin.buffer.read(DEFAULT_MAX_BYTES + 1), kind)
     except BatonError as error:
         fail(error)
     use_color = output_format == "text" and _use_color(color)

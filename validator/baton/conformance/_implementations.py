@@ -93,7 +93,8 @@ class Reference:
 
 class Program:
     """One process per case: ``argv`` plus the gate name as its last argument, the input
-    bytes on stdin; its stdout must be the gate's JSON output, its status the exit code."""
+    bytes on stdin and the case id in ``BATON_CASE_ID`` (for the program's own logs); its
+    stdout must be the gate's JSON output, its status the exit code."""
 
     def __init__(self, argv: list[str], *, timeout: float, env: dict | None = None):
         self._argv = list(argv)
@@ -103,8 +104,11 @@ class Program:
                      "gates": None}
 
     def answer(self, case) -> Answer:
+        import os
+
+        env = dict(os.environ if self._env is None else self._env, BATON_CASE_ID=case.id)
         try:
-            child = Child(self._argv + [case.gate], env=self._env)
+            child = Child(self._argv + [case.gate], env=env)
         except OSError as error:
             return errored(f"cannot start {self._argv[0]!r}: {error.strerror or error}")
         with child:

@@ -37,8 +37,9 @@ def _validator(name: str):
 
 
 def encode(message: dict) -> bytes:
-    """One protocol line: compact JSON, UTF-8, newline-terminated (never NaN)."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+    """One protocol line: compact JSON, ASCII (every other character escaped, so strings
+    with lone surrogates travel too), newline-terminated, never NaN."""
+    return json.dumps(message, separators=(",", ":"), allow_nan=False).encode() + b"\n"
 
 
 def start() -> bytes:

@@ -36,6 +36,12 @@ def _skip_reasons(results) -> dict[str, int]:
     return reasons
 
 
+def _excerpt(value, limit: int = 300) -> str:
+    """A case's input for the report: as JSON (text quoted, escapes visible), cut at ``limit``."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
 def _indent(text: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line for line in text.splitlines())
 
@@ -57,7 +63,8 @@ def text(report) -> str:
             continue
         case = result.case
         lines += ["", f"{result.status.upper()} {case.id}  ({case.file} {case.json_path})",
-                  f"  {case.description}", f"  requirements: {', '.join(case.requirements)}"]
+                  f"  {case.description}", f"  requirements: {', '.join(case.requirements)}",
+                  f"  {case.input_kind}: {_excerpt(case.input_value)}"]
         if result.message:
             lines.append(_indent(result.message, "  "))
         if result.diff:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import fnmatch
 import time
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from baton._errors import UsageError
 from baton.conformance._compare import mismatches
-from baton.conformance._implementations import ANSWERED, SKIPPED, Answer
+from baton.conformance._implementations import ANSWERED, SKIPPED, Answer, errored
 
 PASSED, FAILED, ERRORED, SKIPPED_STATUS, XFAILED = "passed", "failed", "errored", "skipped", "xfailed"
 STATUSES = (PASSED, FAILED, ERRORED, SKIPPED_STATUS, XFAILED)
@@ -71,7 +72,7 @@ class ExpectedFailures:
     @classmethod
     def read(cls, path: str | Path) -> ExpectedFailures:
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = Path(path).read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as error:
             raise UsageError(f"cannot read the expected-failures file {path}: {error}",
                              code="conformance.expected_failures") from None
@@ -175,7 +176,11 @@ def run(cases, implementation, *, mode: str, expected_failures: ExpectedFailures
     began = time.perf_counter()
     for number, case in enumerate(cases, 1):
         start = time.perf_counter()
-        answer = implementation.answer(case)
+        try:
+            answer = implementation.answer(case)
+        except Exception as error:  # a defect of the runner: one errored case, never a traceback
+            answer = errored(f"the runner failed on this case: {type(error).__name__}: {error}",
+                             {"traceback": traceback.format_exc()})
         results.append(verdict(case, answer, time.perf_counter() - start,
                                expected_failures.reason_for(case.id)))
         if progress is not None:

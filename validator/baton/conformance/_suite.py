@@ -46,9 +46,10 @@ class Case:
         return json_path(("cases", self.index))
 
     def raw_input(self) -> bytes:
-        """The input bytes a program reads on stdin: a JSON value as compact UTF-8 JSON."""
+        """The input bytes a program reads on stdin. A JSON value goes as compact JSON with
+        every non-ASCII character escaped, which any reader decodes to the same value."""
         if self.input_kind == "input":
-            return json.dumps(self.input_value, ensure_ascii=False, separators=(",", ":")).encode()
+            return json.dumps(self.input_value, separators=(",", ":")).encode()
         if self.input_kind == "input_text":
             return self.input_value.encode("utf-8")
         return base64.b64decode(self.input_value, validate=True)

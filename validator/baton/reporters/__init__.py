@@ -17,6 +17,12 @@ _FORMATS = {
 }
 
 
+def printable(text: str) -> str:
+    """``text`` with any lone surrogate (a file name that is not UTF-8, a value read from a
+    ``\\ud800`` escape) spelled as an escape, so it can always be written out."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def names() -> tuple[str, ...]:
     """The format names, the default first."""
     return tuple(_FORMATS)

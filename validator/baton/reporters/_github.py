@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from baton.reporters import printable
+
 
 def _data(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
@@ -25,4 +27,4 @@ def render(report, *, strict: bool = False, color: bool = False, quiet: bool = F
         if finding.hint and not quiet:
             message += f"\nhint: {finding.hint}"
         lines.append(f"::{finding.severity} {','.join(properties)}::{_data(message)}")
-    return "".join(line + "\n" for line in lines)
+    return printable("".join(line + "\n" for line in lines))

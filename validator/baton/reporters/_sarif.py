@@ -12,6 +12,7 @@ SPEC_SITE = "https://spec.baton.dev/"
 
 
 def _uri(file: str | None) -> str:
+    import os
     from pathlib import Path, PurePath
     from urllib.parse import quote
 
@@ -20,7 +21,8 @@ def _uri(file: str | None) -> str:
     path = PurePath(file)
     if path.is_absolute():
         return Path(file).as_uri()
-    return quote(path.as_posix(), safe="/")
+    # the name's own bytes, percent-encoded: a file name need not be UTF-8
+    return quote(os.fsencode(path.as_posix()), safe="/")
 
 
 def _rules_by_code() -> dict:

@@ -3,6 +3,8 @@ the next line, and a summary line. Colour only when asked for (the CLI decides).
 
 from __future__ import annotations
 
+from baton.reporters import printable
+
 _STYLES = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "code": "\x1b[36m",
            "hint": "\x1b[2m", "ok": "\x1b[32m"}
 _RESET = "\x1b[0m"
@@ -28,7 +30,7 @@ def render(report, *, strict: bool = False, color: bool = False, quiet: bool = F
             lines.append(paint("hint", f"  hint: {finding.hint}"))
     if not quiet:
         lines.append(summary(report, strict=strict, paint=paint))
-    return "".join(line + "\n" for line in lines)
+    return printable("".join(line + "\n" for line in lines))
 
 
 def summary(report, *, strict: bool = False, paint=lambda style, text: text) -> str:

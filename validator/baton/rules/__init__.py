@@ -92,7 +92,12 @@ def rule(kind: str, code: str, *, requirement: str, summary: str, hint: str,
 _RULE_MODULES = ("checkpoint", "packet", "registry", "ack", "handoff", "receipt", "crossfile")
 
 
+_LOADED: list[bool] = []
+
+
 def _load_all() -> None:
+    if _LOADED:  # once per process: a validation run asks for every file
+        return
     import importlib
 
     for name in _RULE_MODULES:
@@ -101,6 +106,7 @@ def _load_all() -> None:
         except ModuleNotFoundError as error:
             if error.name != f"baton.rules.{name}":
                 raise
+    _LOADED.append(True)
 
 
 def rules_for(kind: str) -> list[Rule]:

@@ -1,0 +1,116 @@
+"""The example adapters (Python and Node.js) against the real suite, against generated
+cases, and broken on purpose: a wrong answer is caught with the right diff, a crash is
+restarted, a hang times out."""
+
+import json
+import os
+import shutil
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from baton.cli import cli
+from baton.conformance import Harness, Program, load_suite, run
+from conformance_toy import generated, toy
+
+ADAPTERS = toy.REPO / "conformance" / "adapters"
+PYTHON = [sys.executable, str(ADAPTERS / "python" / "baton_adapter.py")]
+NODE = [shutil.which("node") or "node", str(ADAPTERS / "node" / "adapter.mjs")]
+EXAMPLE = toy.REPO / "conformance" / "examples" / "fixture.json"
+MIDNIGHT = "title.example.crosses_midnight"
+
+
+@pytest.fixture(params=["python", "node"])
+def adapter(request):
+    return {"python": PYTHON, "node": NODE}[request.param]
+
+
+def fault_env(fault="", case="*"):
+    environment = dict(os.environ)
+    environment.update(BATON_ADAPTER_FAULT=fault, BATON_ADAPTER_FAULT_CASE=case)
+    return environment
+
+
+def harness_run(argv, cases, *, fault="", case="*", timeout=5.0):
+    harness = Harness(argv, timeout=timeout, env=fault_env(fault, case))
+    harness.start()
+    try:
+        return run(cases, harness, mode="harness")
+    finally:
+        harness.close()
+
+
+@pytest.fixture(scope="module")
+def example_cases(tmp_path_factory):
+    root = tmp_path_factory.mktemp("example")
+    (root / "title").mkdir()
+    shutil.copy(EXAMPLE, root / "title" / "example.json")
+    return load_suite(root).cases
+
+
+def test_the_real_suite_passes_for_the_gates_the_adapters_implement(adapter):
+    result = CliRunner().invoke(cli, ["conformance", "run", "--harness", " ".join(adapter),
+                                      "--gate", "restart", "--gate", "title", "--format", "json"])
+    assert result.output.startswith("{"), result.output
+    report = json.loads(result.output)
+    summary = report["summary"]
+    assert summary["total"] > 0 and {g["gate"] for g in report["gates"]} == {"restart", "title"}
+    assert (summary["passed"], result.exit_code) == (summary["total"], 0), [
+        (c["id"], c.get("message"), c.get("diff")) for c in report["cases"] if c["status"] != "passed"][:5]
+
+
+def test_generated_cases_pass(adapter, tmp_path):
+    written = generated.write_suite(tmp_path)
+    report = harness_run(adapter, load_suite(tmp_path).cases)
+    assert written > 500
+    assert report.counts()["passed"] == written, [
+        (r.case.id, r.message, r.diff) for r in report.results if r.status != "passed"][:3]
+
+
+def test_metadata(adapter, example_cases):
+    report = harness_run(adapter, example_cases)
+    info = report.implementation
+    assert info["gates"] == ["restart", "title"] and info["version"] == "1.0.0"
+    assert info["language"] in ("python", "javascript")
+
+
+def test_a_wrong_answer_is_caught_with_the_right_diff(adapter, example_cases):
+    report = harness_run(adapter, example_cases, fault="wrong")
+    results = {r.case.id: r for r in report.results}
+    assert results["title.example.blank_title"].status == "passed"
+    wrong = results[MIDNIGHT]
+    assert wrong.status == "failed" and wrong.message == "the output differs"
+    assert '-  "display_title": "Ship the parser | started 06-09",' in wrong.diff.splitlines()
+    assert '+  "display_title": "Ship the parser | started 05-09",' in wrong.diff.splitlines()
+    assert report.exit_code == 1
+
+
+def test_a_crash_is_restarted(adapter, example_cases):
+    report = harness_run(adapter, example_cases, fault="crash", case=MIDNIGHT)
+    results = {r.case.id: r for r in report.results}
+    crashed = results[MIDNIGHT]
+    assert crashed.status == "errored"
+    assert crashed.message == "the harness exited with status 70 before answering; the harness will be restarted"
+    assert f"crashing on {MIDNIGHT}" in crashed.answer.stderr
+    assert results["title.example.blank_title"].status == "passed" and report.restarts == 1
+
+
+def test_a_hang_times_out(adapter, example_cases):
+    began = time.monotonic()
+    report = harness_run(adapter, example_cases, fault="hang", case=MIDNIGHT, timeout=1.0)
+    assert time.monotonic() - began < 15
+    results = {r.case.id: r for r in report.results}
+    assert results[MIDNIGHT].message == "no result line within 1 s; the harness will be restarted"
+    assert results["title.example.blank_title"].status == "passed" and report.restarts == 1
+
+
+def test_program_mode(adapter, example_cases):
+    passing = run(example_cases, Program(adapter, timeout=10, env=fault_env()), mode="program")
+    assert passing.summary_line() == "2 passed, 0 failed, 0 errored, 0 skipped"
+    wrong = run(example_cases, Program(adapter, timeout=10, env=fault_env("wrong")), mode="program")
+    assert [r.status for r in wrong.results] == ["failed", "passed"]
+    crash = run(example_cases, Program(adapter, timeout=10, env=fault_env("crash", MIDNIGHT)), mode="program")
+    assert [r.status for r in crash.results] == ["errored", "passed"]
+    assert "crashing on title.example.crosses_midnight" in crash.results[0].answer.stderr
