@@ -124,3 +124,18 @@ def test_the_gate_module_imports_nothing_heavy():
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
                             timeout=60)
     assert result.stdout.strip() == "[]", result.stderr
+
+
+def test_every_engine_code_is_documented_in_the_spec():
+    from baton._codes import ENGINE_CODES, SCHEMA_KEYWORDS
+
+    spec = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "spec").rglob("*.md"))
+    codes = [*ENGINE_CODES, "gate.bad_input", "schema.not_allowed",
+             *(f"schema.{keyword}" for keyword in ("required", "type", "enum", "pattern",
+                                                    "additional_properties"))]
+    assert [code for code in codes if f"`{code}`" not in spec] == []
+    assert set(SCHEMA_KEYWORDS) >= {"required", "type", "enum", "pattern", "additional_properties"}
+
+
+def test_the_gate_names_its_spec_page():
+    assert (ROOT / load("validate").SPEC).is_file()

@@ -12,7 +12,7 @@ from baton.gates._table import Decision, InputError, dumps, parse_input
 NAME = "validate"
 VERSION = "1.0"
 SUMMARY = "Whether one document is a valid artifact of its kind, as finding codes."
-SPEC = "spec/validation.md"
+SPEC = "spec/gates/validate.md"
 INPUT_SCHEMA = "gates/validate.input.schema.json"
 OUTPUT_SCHEMA = "gates/validate.output.schema.json"
 #: The document's own bound is the loading bound (10 MiB); the envelope may escape it.
