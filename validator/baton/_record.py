@@ -1,17 +1,17 @@
 """Recording a packet's digest in the registry attempt that names it.
 
-One locked read-modify-write (:func:`baton._atomic.read_modify_write`) with a compare-and-swap
-on the registry's ``revision``: a writer that read an older revision loses with a conflict,
-never a lost update. YAML registries are edited round-trip (comments, key order and quoting
-kept); JSON registries are rewritten with their key order and indentation kept.
+One step of the authoring store (:func:`baton.authoring._store.update`): a locked
+read-modify-write with a compare-and-swap on the registry's ``revision``, so a writer that read
+an older revision loses with a conflict, never a lost update; the registry is edited in place
+(:mod:`baton._editing`: comments, key order, quoting and indentation kept). The refusals carry
+this command's ``digest.*`` codes.
 """
 
 from __future__ import annotations
 
-import io
 import os
 
-from baton import _digest
+from baton import _digest, _editing
 from baton._errors import ConflictError, RefusedError, UnreadableInput
 
 #: Where the registry keeps its attempts, and the fields of one attempt this module writes.
@@ -53,23 +53,12 @@ def record_digests(registry_path, restart_id, digests, *, expect_revision=None, 
     not the current revision, :class:`RefusedError` when the attempt is missing
     (``digest.unknown_attempt``) or already holds another digest (``digest.already_recorded``),
     and :class:`UnreadableInput` when the registry cannot be read."""
+    from baton.authoring import _store
+
     registry_path = os.fspath(registry_path)
     syntax = "yaml" if registry_path.lower().endswith((".yaml", ".yml")) else "json"
-    seen = {}
 
-    def transform(raw):
-        document = _load_for_edit(raw, syntax, registry_path)
-        revision = document.get(REVISION) if isinstance(document, dict) else None
-        if not isinstance(revision, int) or isinstance(revision, bool) or revision < 0:
-            raise RefusedError(f"{registry_path}: the registry has no non-negative integer revision",
-                               code="digest.no_revision",
-                               hint="run `baton validate` on the registry")
-        seen["previous"] = seen["revision"] = int(revision)
-        if expect_revision is not None and revision != expect_revision:
-            raise ConflictError(
-                f"{registry_path}: the revision is {revision}, not the expected {expect_revision}",
-                code="digest.revision_conflict",
-                hint="read the registry again and retry with its current revision")
+    def change(document):
         attempt = _find_attempt(document, restart_id, registry_path)
         pending = {}
         for field, digest in digests.items():
@@ -83,74 +72,46 @@ def record_digests(registry_path, restart_id, digests, *, expect_revision=None, 
                     hint="a registered digest never changes: register a new restart attempt "
                          "for changed content")
             pending[field] = digest
-        if not pending:
-            return raw
-        _set_beside(attempt, pending, after=CHECKPOINT_DIGEST)
-        document[REVISION] = int(revision) + 1
-        seen["revision"] = int(revision) + 1
-        return _render(document, syntax, raw)
+        _editing.set_beside(attempt, pending, after=CHECKPOINT_DIGEST)
+        return _store.Change()
 
-    try:
-        _atomic_read_modify_write(registry_path, transform, timeout)
-    except FileNotFoundError:
-        raise UnreadableInput(f"{registry_path}: no registry here", code="load.unreadable",
-                              hint="pass the path of registry.json or registry.yaml") from None
-    except IsADirectoryError:
-        raise UnreadableInput(f"{registry_path} is a directory", code="load.unreadable",
-                              hint="pass the path of registry.json or registry.yaml") from None
-    return Recorded(registry_path, restart_id, dict(digests), seen["previous"], seen["revision"])
+    outcome = _store.update(registry_path, _store.REGISTRY, change, command="digest",
+                            expect_revision=expect_revision, validate=False, syntax=syntax,
+                            refusals=_digest_refusals(), timeout=timeout)
+    return Recorded(registry_path, restart_id, dict(digests), outcome.previous_revision,
+                    outcome.revision)
 
 
-def _set_beside(mapping, values, *, after):
-    """Set ``values`` on ``mapping``; new keys go right after the key ``after``, so they sit
-    beside it and a YAML comment after the mapping's last entry stays where it was."""
-    new = {key: value for key, value in values.items() if key not in mapping}
-    for key, value in values.items():
-        if key not in new:
-            mapping[key] = value
-    if not new:
-        return
-    keys = list(mapping)
-    position = keys.index(after) + 1 if after in keys else len(keys)
-    if hasattr(mapping, "insert"):  # a round-trip YAML mapping
-        last = keys[-1] if keys and position == len(keys) else None
-        for offset, (key, value) in enumerate(new.items()):
-            mapping.insert(position + offset, key, value)
-        if last is not None:
-            _move_trailing_comment(mapping, last, list(new)[-1])
-        return
-    items = list(mapping.items())
-    mapping.clear()
-    mapping.update(items[:position])
-    mapping.update(new)
-    mapping.update(items[position:])
+def _digest_refusals():
+    """The store's refusals worded with this command's codes."""
+    from baton.authoring._store import Refusals
 
+    where = "pass the path of registry.json or registry.yaml"
 
-def _move_trailing_comment(mapping, old_last, new_last):
-    """Round-trip YAML keeps the blank lines and comments after a mapping on its last value;
-    when keys are appended, they move to the new last key, so they stay after the mapping.
-    The old key keeps its own end-of-line comment (the token's first line)."""
-    entry = mapping.ca.items.get(old_last)
-    token = entry[2] if entry and len(entry) > 2 else None
-    if token is None:
-        return
-    own_line, newline, after = token.value.partition("\n")
-    if not after:
-        return
-    from ruamel.yaml.tokens import CommentToken
+    class DigestRefusals(Refusals):
+        too_large_hint = "keep the registry within the bound"
 
-    token.value = own_line + newline
-    mapping.ca.items[new_last] = [None, None, CommentToken("\n" + after, token.start_mark, None), None]
+        def missing(self, kind, path):
+            return UnreadableInput(f"{path}: no registry here", code="load.unreadable", hint=where)
 
+        def unusable(self, kind, path, error):
+            if isinstance(error, IsADirectoryError):
+                return UnreadableInput(f"{path} is a directory", code="load.unreadable", hint=where)
+            return super().unusable(kind, path, error)
 
-def _atomic_read_modify_write(path, transform, timeout):
-    from baton._atomic import read_modify_write
-    from baton._loading import DEFAULT_MAX_BYTES
+        def not_an_object(self, kind, path):
+            return self.no_revision(kind, path)
 
-    if os.path.getsize(path) > DEFAULT_MAX_BYTES:
-        raise UnreadableInput(f"{path}: the file is larger than the {DEFAULT_MAX_BYTES:,}-byte bound",
-                              code="load.too_large", hint="keep the registry within the bound")
-    read_modify_write(path, transform, timeout=timeout)
+        def no_revision(self, kind, path):
+            return RefusedError(f"{path}: the registry has no non-negative integer revision",
+                                code="digest.no_revision", hint="run `baton validate` on the registry")
+
+        def conflict(self, kind, path, current, expected):
+            return ConflictError(f"{path}: the revision is {current}, not the expected {expected}",
+                                 code="digest.revision_conflict",
+                                 hint="read the registry again and retry with its current revision")
+
+    return DigestRefusals()
 
 
 def _find_attempt(document, restart_id, path):
@@ -163,73 +124,6 @@ def _find_attempt(document, restart_id, path):
                            code="digest.unknown_attempt",
                            hint="register the attempt first (`baton packet`), then record its digest")
     return matches[0]
-
-
-def _load_for_edit(raw, syntax, path):
-    """Parse for editing. Every loading rule applies first (the strict loader); a YAML
-    document is then read again round-trip, so comments and formatting survive the edit."""
-    from baton._loading import load_bytes
-
-    loaded, findings = load_bytes(raw, source=path, syntax=syntax)
-    if loaded is None:
-        first = findings[0]
-        raise UnreadableInput(f"{path}: {first.message}", code=first.code, hint=first.hint)
-    if syntax == "json":
-        return loaded.data
-    return _round_trip_yaml(loaded.text).load(loaded.text)
-
-
-def _round_trip_yaml(text):
-    """A round-trip YAML reader and writer that indents the way ``text`` does and writes null
-    as ``null`` (round-trip mode would otherwise leave it empty)."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.util import load_yaml_guess_indent
-
-    yaml = YAML(typ="rt")
-    yaml.preserve_quotes = True
-    yaml.width = 1 << 16  # never fold a long line that was not folded
-    _, sequence_indent, sequence_offset = load_yaml_guess_indent(text)
-    yaml.indent(mapping=_mapping_indent(text), sequence=sequence_indent or 2,
-                offset=sequence_offset or 0)
-    yaml.representer.add_representer(
-        type(None), lambda representer, _: representer.represent_scalar("tag:yaml.org,2002:null", "null"))
-    return yaml
-
-
-def _mapping_indent(text):
-    """The indentation of the first mapping nested directly in a top-level key (2 when none)."""
-    previous = ""
-    for line in text.splitlines():
-        content = line.lstrip(" ")
-        if not content or content.startswith("#"):
-            continue
-        if previous.endswith(":") and not previous.startswith((" ", "-")) and not content.startswith("-"):
-            indent = len(line) - len(content)
-            if indent:
-                return indent
-        previous = line.rstrip()
-    return 2
-
-
-def _render(document, syntax, original):
-    if syntax == "yaml":
-        text = original.decode("utf-8")
-        buffer = io.StringIO()
-        _round_trip_yaml(text).dump(document, buffer)
-        return buffer.getvalue().encode("utf-8")
-    import json
-
-    indent = _json_indent(original)
-    return (json.dumps(document, indent=indent, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def _json_indent(raw):
-    """The indentation of the first indented line of a JSON file (2 when there is none)."""
-    for line in raw.split(b"\n")[1:]:
-        stripped = line.lstrip(b" ")
-        if stripped and len(stripped) != len(line):
-            return len(line) - len(stripped)
-    return 2
 
 
 def record_packet(registry_path, restart_id, packet_path, *, checkpoint_path=None,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import os
 
+from baton import _editing
 from baton._errors import RefusedError, UsageError
 from baton.authoring import _checkpoint, _document, _store
 
@@ -120,9 +121,9 @@ def migrate(root: str | os.PathLike = ".", *, source: str | os.PathLike | None =
         raise RefusedError(f"{source}: no legacy checkpoint here", code="authoring.no_legacy",
                            hint=f"pass --source, or run `baton init` to start with "
                                 f"{_checkpoint.PATH}") from None
-    legacy = _document.parse(raw, source=source, syntax="json")
+    legacy = _editing.parse(raw, source=source, syntax="json")
     document, changes = convert(legacy, _block_for(legacy, identity or {}))
-    new = _document.render(document, syntax="json")
+    new = _editing.render(document, syntax="json")
     if validate:
         _store.check_valid(_store.CHECKPOINT, new, target)
     _store.create(target, new)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from baton import _editing
 from baton._errors import BatonError
-from baton.authoring import _checkpoint, _document, _registry, _store
+from baton.authoring import _checkpoint, _registry, _store
 from baton.authoring._ids import new_ulid
 
 REGISTRY_FORMATS = {"yaml": "registry.yaml", "json": "registry.json"}
@@ -81,8 +82,8 @@ def init(directory: str | os.PathLike, identity: Identity, policy: Policy = Poli
         checkpoint_path=_checkpoint.PATH.replace(os.sep, "/"), mode=policy.mode,
         authorization_scope=policy.authorization_scope, archive_consent=policy.archive_consent,
         timezone=policy.timezone, timezone_source=policy.timezone_source)
-    checkpoint_bytes = _document.render(checkpoint, syntax="json")
-    registry_bytes = _document.render(registry, syntax=registry_format)
+    checkpoint_bytes = _editing.render(checkpoint, syntax="json")
+    registry_bytes = _editing.render(registry, syntax=registry_format)
     if validate:
         _store.check_valid(_store.CHECKPOINT, checkpoint_bytes, checkpoint_path)
         _store.check_valid(_store.REGISTRY, registry_bytes, registry_path)

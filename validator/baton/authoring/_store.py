@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from baton import _atomic
+from baton import _atomic, _editing
 from baton._errors import BatonError, ConflictError, RefusedError, UnreadableInput
 from baton.authoring import _document
 
@@ -67,21 +67,53 @@ def utc_now() -> str:
     return now.replace("+00:00", "Z")
 
 
-def revision_of(document, kind: str, path: str) -> int:
-    """The document's revision: a non-negative integer, or a refusal saying how to fix it."""
-    node = document
-    where = _REVISION_AT[kind]
-    for key in where:
-        node = node.get(key) if isinstance(node, dict) else None
-    if type(node) is not int or node < 0:
+class Refusals:
+    """The errors :func:`update` raises when it cannot change a file: the authoring
+    commands' codes. A command family with codes of its own passes a subclass."""
+
+    too_large_hint = "split the content or link large evidence instead of copying it"
+
+    def missing(self, kind: str, path: str) -> BatonError:
+        return missing_error(kind, path)
+
+    def unusable(self, kind: str, path: str, error: OSError) -> BatonError:
+        return io_error(path, error)
+
+    def not_an_object(self, kind: str, path: str) -> BatonError:
+        return RefusedError(f"{path}: the document is not an object",
+                            code="authoring.not_an_object",
+                            hint="run `baton validate` on it to see what is wrong")
+
+    def no_revision(self, kind: str, path: str) -> BatonError:
+        where = _REVISION_AT[kind]
         shown = ".".join(f'["{key}"]' if "/" in key else key for key in where)
-        raise RefusedError(
+        return RefusedError(
             f"{path}: {shown} is missing or not a non-negative integer",
             code="authoring.no_revision",
             hint="the file was not written by Baton: run `baton validate` on it, and "
                  "`baton migrate` for a legacy vBRIEF checkpoint",
         )
-    return node
+
+    def conflict(self, kind: str, path: str, current: int, expected: int) -> BatonError:
+        return ConflictError(
+            f"{path}: the revision is {current}, not the expected {expected}",
+            code="authoring.revision_conflict",
+            hint="read the file again (`show`) and retry with the current revision",
+        )
+
+
+_AUTHORING = Refusals()
+
+
+def revision_of(document, kind: str, path: str, refusals: Refusals = _AUTHORING) -> int:
+    """The document's revision: a non-negative integer, or a refusal saying how to fix it."""
+    node = document
+    for key in _REVISION_AT[kind]:
+        node = node.get(key) if isinstance(node, dict) else None
+    # not ``type(node) is int``: round-trip YAML reads ``0`` as an int subclass
+    if not isinstance(node, int) or isinstance(node, bool) or node < 0:
+        raise refusals.no_revision(kind, path)
+    return int(node)
 
 
 def _set_revision(document, kind: str, value: int) -> None:
@@ -122,13 +154,15 @@ def read(path: str | os.PathLike, kind: str):
         raw = _document.read_file(path)
     except FileNotFoundError:
         raise missing_error(kind, path) from None
-    return _document.parse(raw, source=path, syntax=syntax)
+    return _editing.parse(raw, source=path, syntax=syntax)
 
 
 def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change], *,
            command: str, expect_revision: int | None = None,
            finish: Callable[[dict], None] | None = None,
            validate: bool = True,
+           syntax: str | None = None,
+           refusals: Refusals = _AUTHORING,
            timeout: float = LOCK_TIMEOUT) -> Outcome:
     """Apply ``change`` to the document at ``path`` as one compare-and-swap step.
 
@@ -136,25 +170,20 @@ def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change],
     a :class:`BatonError` to refuse (then nothing is written). ``expect_revision`` makes the
     step conditional: a different current revision is ``authoring.revision_conflict``.
     ``finish`` runs only when something changed (timestamps). With ``validate`` the new file
-    must validate clean before it is written (``authoring.invalid_result`` otherwise)."""
+    must validate clean before it is written (``authoring.invalid_result`` otherwise).
+    ``syntax`` overrides the one the file name says; ``refusals`` words the errors."""
     path = os.fspath(path)
-    syntax = _document.syntax_of(path)
+    syntax = syntax or _document.syntax_of(path)
     seen: dict = {}
 
     def transform(raw: bytes) -> bytes:
-        document = _document.parse(raw, source=path, syntax=syntax, for_edit=True)
+        document = _editing.parse(raw, source=path, syntax=syntax, for_edit=True)
         if not isinstance(document, dict):
-            raise RefusedError(f"{path}: the document is not an object",
-                               code="authoring.not_an_object",
-                               hint="run `baton validate` on it to see what is wrong")
-        current = revision_of(document, kind, path)
+            raise refusals.not_an_object(kind, path)
+        current = revision_of(document, kind, path, refusals)
         seen["previous"] = current
         if expect_revision is not None and expect_revision != current:
-            raise ConflictError(
-                f"{path}: the revision is {current}, not the expected {expect_revision}",
-                code="authoring.revision_conflict",
-                hint="read the file again (`show`) and retry with the current revision",
-            )
+            raise refusals.conflict(kind, path, current, expect_revision)
         before = _fingerprint(document)
         try:
             outcome = change(document)
@@ -169,19 +198,19 @@ def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change],
             finish(document)
         _sweep_temporaries(path)
         _set_revision(document, kind, current + 1)
-        new = _document.render(document, syntax=syntax)
+        new = _editing.render(document, syntax=syntax, original=raw)
         if validate:
             check_valid(kind, new, path, before=raw)
         seen["revision"] = current + 1
         return new
 
     try:
-        _document.check_size(path)
+        _document.check_size(path, hint=refusals.too_large_hint)
         _atomic.read_modify_write(path, transform, timeout=timeout)
     except FileNotFoundError:
-        raise missing_error(kind, path) from None
+        raise refusals.missing(kind, path) from None
     except OSError as error:
-        raise io_error(path, error) from None
+        raise refusals.unusable(kind, path, error) from None
     changed = seen["revision"] != seen["previous"]
     outcome: Change = seen["change"]
     message = outcome.message if changed or outcome.unchanged_message is None \

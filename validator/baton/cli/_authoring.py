@@ -289,9 +289,9 @@ def _set(field, values, null, as_json):
         if len(values) != 1:
             raise UsageError("--json takes exactly one VALUE", code="authoring.bad_value",
                              hint="quote the JSON value")
-        from baton.authoring import _document
+        from baton import _editing
 
-        value = _document.parse(values[0].encode("utf-8"), source="VALUE", syntax="json")
+        value = _editing.parse(values[0].encode("utf-8"), source="VALUE", syntax="json")
     else:
         value = _checkpoint.convert(field, tuple(values), null=null)
     return "set", (field, value), {}

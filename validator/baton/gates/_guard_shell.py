@@ -104,21 +104,9 @@ class _Reader:
                 i = self._double_quoted(i + 1)
             elif c == "$" and i + 1 < end and text[i + 1] == "'":
                 i = self._ansi_c_quoted(i + 2)
-            elif c == "$" and i + 1 < end and text[i + 1] == "(":
-                payload, after = substitution(text, i + 2)
-                self._add(text[i:after])
-                self.word_payloads.append(payload)
-                i = after
-            elif c == "`":
-                payload, after = backticks(text, i + 1)
-                self._add(text[i:after])
-                self.word_payloads.append(payload)
-                i = after
-            elif c in "<>" and i + 1 < end and text[i + 1] == "(":
-                payload, after = substitution(text, i + 2)
-                self._add(text[i:after])
-                self.word_payloads.append(payload)
-                i = after
+            elif c == "`" or (c in "$<>" and i + 1 < end and text[i + 1] == "("):
+                piece, i = self._substitution(i)
+                self._add(piece)
             elif c == "#" and self.word is None:
                 newline = text.find("\n", i)
                 i = end if newline < 0 else newline
@@ -195,6 +183,18 @@ class _Reader:
                 self.commands.append(command)
         return i
 
+    def _substitution(self, i):
+        """The ``$(...)``, ``<(...)``, ``>(...)`` or backtick substitution that starts at ``i``:
+        its text (it stays in the word) and where the scan goes on; its payload is kept for
+        checking."""
+        text = self.text
+        if text[i] == "`":
+            payload, after = backticks(text, i + 1)
+        else:
+            payload, after = substitution(text, i + 2)
+        self.word_payloads.append(payload)
+        return text[i:after], after
+
     def _double_quoted(self, i):
         text, end = self.text, len(self.text)
         chars = []
@@ -207,16 +207,9 @@ class _Reader:
                 if text[i + 1] != "\n":
                     chars.append(text[i + 1])
                 i += 2
-            elif c == "$" and i + 1 < end and text[i + 1] == "(":
-                payload, after = substitution(text, i + 2)
-                chars.append(text[i:after])
-                self.word_payloads.append(payload)
-                i = after
-            elif c == "`":
-                payload, after = backticks(text, i + 1)
-                chars.append(text[i:after])
-                self.word_payloads.append(payload)
-                i = after
+            elif c == "`" or (c == "$" and i + 1 < end and text[i + 1] == "("):
+                piece, i = self._substitution(i)
+                chars.append(piece)
             else:
                 chars.append(c)
                 i += 1

@@ -5,7 +5,7 @@ Gate modules may import only the gate table, ``_fastjson`` and cheap builtins, s
 readers stay at that level too.
 """
 
-from baton.gates._table import InputError, parse_input
+from baton.gates._table import Decision, InputError, parse_input
 
 #: Identifiers (session ids, incarnations) are at most this many characters.
 MAX_ID_LENGTH = 512
@@ -17,6 +17,22 @@ class Invalid(Exception):
     def __init__(self, field):
         super().__init__(field)
         self.field = field
+
+
+def invalid_input(field):
+    """The answer to an input that breaks its gate's input rules at ``field`` (exit 2)."""
+    return Decision({"outcome": "invalid_input", "field": field}, "invalid_input", 2)
+
+
+def decide_or_refuse(decide, value):
+    """``decide(value)``; a broken input rule (:class:`Invalid`), or a value no JSON text can
+    hold, answers :func:`invalid_input` instead. Never raises."""
+    try:
+        return decide(value)
+    except Invalid as invalid:
+        return invalid_input(invalid.field)
+    except Exception:  # noqa: BLE001 - a value no JSON text can hold
+        return invalid_input("$")
 
 
 def parse_strict(raw, limit):

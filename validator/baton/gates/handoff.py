@@ -16,7 +16,7 @@ The gate reads clocks, files and incarnations only from its input: hosts supply 
 
 from baton.gates import _handoff_record as records
 from baton.gates._clock import format_ms, parse_ms
-from baton.gates._inputs import Invalid, is_id, parse_strict
+from baton.gates._inputs import Invalid, decide_or_refuse, invalid_input, is_id, parse_strict
 from baton.gates._table import Decision, InputError, run_strict
 
 NAME = "handoff"
@@ -64,26 +64,21 @@ _MAX_GIVEN_LENGTH = 1024
 
 def run(raw):
     """Bytes -> :class:`Decision`; unreadable input answers ``invalid_input`` (exit 2)."""
-    return run_strict(raw, MAX_INPUT_BYTES, decide, _invalid)
+    return run_strict(raw, MAX_INPUT_BYTES, decide, invalid_input)
 
 
 def decide(value):
     """The answer to one operation; never raises."""
-    try:
-        if not isinstance(value, dict):
-            raise Invalid("$")
-        operation = _OPERATIONS.get(value.get("op")) if isinstance(value.get("op"), str) else None
-        if operation is None:
-            raise Invalid("$.op")
-        return operation(value)
-    except Invalid as invalid:
-        return _invalid(invalid.field)
-    except Exception:  # noqa: BLE001 - a value no JSON text can hold
-        return _invalid("$")
+    return decide_or_refuse(_decide, value)
 
 
-def _invalid(field):
-    return Decision({"outcome": "invalid_input", "field": field}, "invalid_input", 2)
+def _decide(value):
+    if not isinstance(value, dict):
+        raise Invalid("$")
+    operation = _OPERATIONS.get(value.get("op")) if isinstance(value.get("op"), str) else None
+    if operation is None:
+        raise Invalid("$.op")
+    return operation(value)
 
 
 def _answer(op, outcome, **fields):

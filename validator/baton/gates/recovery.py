@@ -9,6 +9,8 @@ stays down.
 
 from baton.gates._inputs import (
     Invalid,
+    decide_or_refuse,
+    invalid_input,
     is_count,
     is_id,
     optional_count,
@@ -78,21 +80,12 @@ _LEFT_BY_CAUSE = {
 
 def run(raw):
     """Bytes -> :class:`Decision`; unreadable input answers ``invalid_input`` (exit 2)."""
-    return run_strict(raw, MAX_INPUT_BYTES, decide, _invalid)
+    return run_strict(raw, MAX_INPUT_BYTES, decide, invalid_input)
 
 
 def decide(value):
     """The recovery plan for one parsed input; never raises."""
-    try:
-        return _decide(value)
-    except Invalid as invalid:
-        return _invalid(invalid.field)
-    except Exception:  # noqa: BLE001 - a value no JSON text can hold
-        return _invalid("$")
-
-
-def _invalid(field):
-    return Decision({"outcome": "invalid_input", "field": field}, "invalid_input", 2)
+    return decide_or_refuse(_decide, value)
 
 
 def _decide(value):

@@ -13,6 +13,7 @@ from baton.rules._shared import (
     register_digest_rules,
     register_timestamp_rule,
     register_version_rules,
+    repeated,
     top_level_version,
 )
 
@@ -86,13 +87,6 @@ def _path_form(artifact: Artifact):
       summary="each dirty path is listed once",
       hint="list every dirty path once, with the digest of its current content")
 def _duplicate_path(artifact: Artifact):
-    seen: dict[str, int] = {}
-    for index, entry in _dirty(artifact.data):
-        path = entry.get("path")
-        if not isinstance(path, str):
-            continue
-        if path in seen:
-            yield Hit(("dirty_artifacts", index, "path"),
-                      f"the path is already listed at dirty_artifacts[{seen[path]}]")
-        else:
-            seen[path] = index
+    for index, _, first in repeated(_dirty(artifact.data), "path"):
+        yield Hit(("dirty_artifacts", index, "path"),
+                  f"the path is already listed at dirty_artifacts[{first}]")

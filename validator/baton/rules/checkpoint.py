@@ -20,6 +20,7 @@ from baton.rules._shared import (
     is_foreign_extension,
     register_timestamp_rule,
     register_version_rules,
+    repeated,
     secret_hits,
 )
 
@@ -228,16 +229,8 @@ def _auto_on_leaf(artifact: Artifact):
       summary="item ids are unique across the whole plan, nesting included",
       hint="rename one of the items; edges and next_action refer to items by id")
 def _duplicate_id(artifact: Artifact):
-    seen: dict[str, tuple] = {}
-    for path, item in iter_items(artifact.data):
-        item_id = item.get("id")
-        if not isinstance(item_id, str):
-            continue
-        if item_id in seen:
-            yield Hit(path + ("id",), f"the id {_clip(item_id)} is already used at "
-                                      f"{_dotted(seen[item_id])}")
-        else:
-            seen[item_id] = path
+    for path, item_id, first in repeated(iter_items(artifact.data), "id"):
+        yield Hit(path + ("id",), f"the id {_clip(item_id)} is already used at {_dotted(first)}")
 
 
 @rule(KIND, "checkpoint.edge_dangling", requirement="CKP-017",

@@ -79,21 +79,31 @@ def _goal_mismatch(folder):
       summary="the packet's RESTART_ID names one attempt in the registry",
       hint="register the attempt before transport (`baton packet`), or fix the RESTART_ID")
 def _unknown_attempt(folder):
-    _, packet, registry, _ = _artifacts(folder)
-    if packet is None or registry is None:
-        return
-    _, parsed = _packet_fields(packet)
-    restart_id = parsed.values().get("RESTART_ID")
-    if _attempt(registry, restart_id)[1] is None:
+    _, parsed, _, attempt = _packet_attempt(folder)
+    if parsed is not None and attempt is None:
+        restart_id = parsed.values().get("RESTART_ID")
         yield Hit(("packet", "restart_id"),
                   f"the registry holds no single attempt with restart id {restart_id!r}",
                   line=_line_of(parsed, "RESTART_ID"))
 
 
-def _recomputed_problem(stated, canonical):
+def _packet_attempt(folder):
+    """``(text, parsed, index, attempt)``: the packet and the registry attempt its RESTART_ID
+    names (``index`` and ``attempt`` None when no single one does); all four None without a
+    packet and a registry."""
+    _, packet, registry, _ = _artifacts(folder)
+    if packet is None or registry is None:
+        return None, None, None, None
+    text, parsed = _packet_fields(packet)
+    return (text, parsed, *_attempt(registry, parsed.values().get("RESTART_ID")))
+
+
+def _recomputed_problem(stated, canonical, subject="packet"):
+    """What is wrong with ``stated`` as the digest of ``canonical`` (the ``subject``'s
+    canonical bytes), or None when it is right."""
     problem = _digest.check_digest(stated, canonical)
     return {None: None,
-            "digest.mismatch": f"{stated} is not the digest of the packet as it is now",
+            "digest.mismatch": f"{stated} is not the digest of the {subject} as it is now",
             "digest.unknown_algorithm": f"{stated} uses an algorithm Baton cannot verify",
             "digest.malformed": f"{stated!r} is not a digest string"}[problem]
 
@@ -121,11 +131,7 @@ def _packet_digest(folder):
       hint="the packet changed after its attempt was registered: register a new attempt "
            "for the changed packet")
 def _registry_digest(folder):
-    _, packet, registry, _ = _artifacts(folder)
-    if packet is None or registry is None:
-        return
-    text, parsed = _packet_fields(packet)
-    index, attempt = _attempt(registry, parsed.values().get("RESTART_ID"))
+    text, _, index, attempt = _packet_attempt(folder)
     if attempt is None:
         return
     message = _recomputed_problem(attempt.get("checkpoint_digest"), _digest.canonical_packet(text))
@@ -139,26 +145,20 @@ def _registry_digest(folder):
       hint="the checkpoint changed after the attempt was registered: render a new packet and "
            "register a new attempt")
 def _checkpoint_changed(folder):
-    checkpoint, packet, registry, _ = _artifacts(folder)
-    if checkpoint is None or packet is None or registry is None:
-        return
-    _, parsed = _packet_fields(packet)
-    index, attempt = _attempt(registry, parsed.values().get("RESTART_ID"))
+    checkpoint = _artifacts(folder)[0]
+    _, _, index, attempt = _packet_attempt(folder)
     stated = attempt.get(_ackcheck.CONTINUE_DIGEST) if attempt is not None else None
-    if stated is None:
+    if checkpoint is None or stated is None:
         return
     try:
         canonical = _digest.canonical_json(checkpoint.data)
     except _digest.DigestError as error:
         yield Hit(("checkpoint",), f"the checkpoint cannot be hashed: {error.message}")
         return
-    problem = _digest.check_digest(stated, canonical)
-    if problem is not None:
-        what = {"digest.mismatch": "is not the digest of the checkpoint as it is now",
-                "digest.unknown_algorithm": "uses an algorithm Baton cannot verify",
-                "digest.malformed": "is not a digest string"}[problem]
+    message = _recomputed_problem(stated, canonical, "checkpoint")
+    if message:
         yield Hit(("registry", "attempts", index, _ackcheck.CONTINUE_DIGEST),
-                  f"the attempt's {_ackcheck.CONTINUE_DIGEST} {stated} {what}")
+                  f"the attempt's {_ackcheck.CONTINUE_DIGEST} {message}")
 
 
 # -- the ACK ------------------------------------------------------------------------------

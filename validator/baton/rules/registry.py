@@ -13,6 +13,7 @@ from baton.rules._shared import (
     register_digest_rules,
     register_timestamp_rule,
     register_version_rules,
+    repeated,
     top_level_version,
 )
 
@@ -117,16 +118,9 @@ register_digest_rules(KIND, _digests)
       hint="reuse the existing attempt (repeated triggers reuse one attempt) "
            "or give a new attempt a new restart id")
 def _duplicate_restart_id(artifact: Artifact):
-    seen: dict[str, int] = {}
-    for index, attempt in attempts(artifact.data):
-        restart_id = attempt.get("restart_id")
-        if not isinstance(restart_id, str):
-            continue
-        if restart_id in seen:
-            yield Hit(("attempts", index, "restart_id"),
-                      f"the restart id {_clip(restart_id)} is already used by attempts[{seen[restart_id]}]")
-        else:
-            seen[restart_id] = index
+    for index, restart_id, first in repeated(attempts(artifact.data), "restart_id"):
+        yield Hit(("attempts", index, "restart_id"),
+                  f"the restart id {_clip(restart_id)} is already used by attempts[{first}]")
 
 
 @rule(KIND, "registry.attempt_state", requirement="REG-009",
@@ -144,35 +138,39 @@ def _attempt_state(artifact: Artifact):
                       f"state {state} needs {', '.join(missing)}")
 
 
+def _recorded_too_early(artifact: Artifact, step: str, ready, message):
+    """A hit on every attempt that records ``step`` while ``ready(attempt)`` does not hold:
+    a step of the protocol recorded before the step it depends on."""
+    for index, attempt in attempts(artifact.data):
+        if attempt.get(step) is not None and not ready(attempt):
+            yield Hit(("attempts", index, step), message(attempt))
+
+
 @rule(KIND, "registry.ack_before_creation", requirement="REG-010",
       summary="an ACK is recorded only after creation was confirmed",
       hint="confirm the target's creation receipt first; an ACK from an unconfirmed target "
            "cannot be trusted")
 def _ack_before_creation(artifact: Artifact):
-    for index, attempt in attempts(artifact.data):
-        if attempt.get("ack") is not None and _creation_status(attempt) != "confirmed":
-            yield Hit(("attempts", index, "ack"),
-                      f"an ACK is recorded while creation is {_clip(str(_creation_status(attempt)))}")
+    return _recorded_too_early(
+        artifact, "ack", lambda attempt: _creation_status(attempt) == "confirmed",
+        lambda attempt: f"an ACK is recorded while creation is {_clip(str(_creation_status(attempt)))}")
 
 
 @rule(KIND, "registry.commit_before_ack", requirement="REG-011",
       summary="ownership is committed only after an ACK that matched",
       hint="keep the target read-only until its READY_READONLY ACK matched a fresh readback")
 def _commit_before_ack(artifact: Artifact):
-    for index, attempt in attempts(artifact.data):
-        if attempt.get("ownership") is not None and not _ack_matched(attempt):
-            yield Hit(("attempts", index, "ownership"),
-                      "ownership is committed without an ACK that matched")
+    return _recorded_too_early(artifact, "ownership", _ack_matched,
+                               lambda _: "ownership is committed without an ACK that matched")
 
 
 @rule(KIND, "registry.takeover_before_commit", requirement="REG-012",
       summary="a takeover readback is recorded only after the ownership commit",
       hint="record the conditional ownership transfer before the target's takeover readback")
 def _takeover_before_commit(artifact: Artifact):
-    for index, attempt in attempts(artifact.data):
-        if attempt.get("takeover") is not None and attempt.get("ownership") is None:
-            yield Hit(("attempts", index, "takeover"),
-                      "a takeover readback is recorded without an ownership commit")
+    return _recorded_too_early(
+        artifact, "takeover", lambda attempt: attempt.get("ownership") is not None,
+        lambda _: "a takeover readback is recorded without an ownership commit")
 
 
 @rule(KIND, "registry.archive_before_takeover", requirement="REG-013",
