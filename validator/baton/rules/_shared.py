@@ -47,7 +47,6 @@ def walk(value, path: tuple = (), *, skip: Callable[[str], bool] = lambda key: F
         stack.extend((child_path, child) for child_path, _, child in reversed(children))
 
 
-<<<<<<< HEAD
 def members(value, *, skip: Callable[[str], bool] = lambda key: False) -> list[tuple]:
     """Every ``(key, value)`` pair below ``value``, as :func:`walk` finds them but without
     their paths: the cheap first pass of a rule that almost never finds anything (the
@@ -68,7 +67,8 @@ def members(value, *, skip: Callable[[str], bool] = lambda key: False) -> list[t
                 if isinstance(child, (dict, list)):
                     stack.append(child)
     return found
-=======
+
+
 def repeated(entries: Iterator[tuple], field: str) -> Iterator[tuple]:
     """``(where, value, first)`` for each entry whose string ``field`` an earlier entry already
     holds; ``entries`` yields ``(where, entry)`` pairs, ``first`` is the earlier entry's where."""
@@ -81,7 +81,6 @@ def repeated(entries: Iterator[tuple], field: str) -> Iterator[tuple]:
             yield where, value, seen[value]
         else:
             seen[value] = where
->>>>>>> cleanup
 
 
 def is_foreign_extension(key: str, own: str = "x-baton/") -> bool:
