@@ -101,21 +101,19 @@ def validate_paths(paths, kind: str | None = None, *, limit: int = DEFAULT_MAX_B
     """Validate files, and folders recursively (their artifacts found by name). ``kind``
     forces the kind of named files, and limits folder walks to that kind's files."""
     _check_kind(kind)
-    outcomes: list[_Outcome] = []
-    named: set[str] = set()
-    folders: list[tuple[str, list[_Outcome]]] = []
+    named: dict[str, None] = {}  # in order, without repeats
     for path in paths:
-        path = os.fspath(path)
-        if path in named:
+        named.setdefault(os.fspath(path))
+    files = [path for path in named if not os.path.isdir(path)]
+    checked = dict(zip(files, _check_files(files, kind, limit)))
+    outcomes: list[_Outcome] = []
+    folders: list[tuple[str, list[_Outcome]]] = []
+    for path in named:
+        if path in checked:
+            outcomes.append(checked[path])
             continue
-        named.add(path)
-        if os.path.isdir(path):
-            found = _walk(path, kind, limit, folders)
-            if not found:
-                found = [_Outcome(path, findings=[_no_artifacts(path, kind)])]
-            outcomes.extend(found)
-        else:
-            outcomes.append(_check_file(path, kind, limit))
+        found = _walk(path, kind, limit, folders)
+        outcomes.extend(found or [_Outcome(path, findings=[_no_artifacts(path, kind)])])
     for folder, members in folders:
         outcomes.extend(_cross_file(folder, members))
     return _report(outcomes, named=named)
@@ -265,7 +263,6 @@ def _check_file(path: str, kind: str | None, limit: int) -> _Outcome:
 def _walk(top: str, kind: str | None, limit: int, folders) -> list[_Outcome]:
     """Check every artifact found by name under ``top``; remember each folder's outcomes."""
     only = _detect.get(kind) if kind else None
-    outcomes: list[_Outcome] = []
     problems: list[_Outcome] = []
 
     def unreadable(error: OSError) -> None:
@@ -275,18 +272,53 @@ def _walk(top: str, kind: str | None, limit: int, folders) -> list[_Outcome]:
             f"cannot read the folder: {error.strerror or type(error).__name__}", "INP-001",
             "check that the folder exists and is readable")]))
 
-    by_folder: dict[str, list[_Outcome]] = {}
+    found: list[tuple[str, str]] = []
     for folder, dirs, names in os.walk(top, onerror=unreadable):
         dirs[:] = sorted(d for d in dirs if d not in _detect.SKIPPED_DIRS)
         for filename in sorted(names):
             placed = _detect.by_filename(filename)
             if placed is None or (only is not None and placed is not only):
                 continue
-            outcome = _check_file(os.path.join(folder, filename), kind, limit)
-            outcomes.append(outcome)
-            by_folder.setdefault(folder, []).append(outcome)
+            found.append((folder, os.path.join(folder, filename)))
+    outcomes = _check_files([path for _, path in found], kind, limit)
+    by_folder: dict[str, list[_Outcome]] = {}
+    for (folder, _), outcome in zip(found, outcomes):
+        by_folder.setdefault(folder, []).append(outcome)
     folders.extend(_handoff_folders(by_folder))
     return problems + outcomes
+
+
+#: From this many files on, a folder walk checks them in worker processes, one per core:
+#: below it, starting the workers costs more than they save.
+PARALLEL_MIN_FILES = 200
+
+
+def _check_files(paths: list[str], kind: str | None, limit: int) -> list[_Outcome]:
+    """:func:`_check_file` for each path, in order; in worker processes for large walks.
+    A worker that dies (killed, out of memory) never hangs the walk: the files it had not
+    answered are checked here instead."""
+    workers = min(os.cpu_count() or 1, 8)
+    if len(paths) < PARALLEL_MIN_FILES or workers < 2 or not hasattr(os, "fork"):
+        return [_check_file(path, kind, limit) for path in paths]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from baton import _schemas
+    from baton.rules import all_rules
+
+    all_rules()  # load every rule module and the schema store once, before the workers fork
+    _schemas.store()
+    outcomes: list[_Outcome] = []
+    chunk = max(1, len(paths) // (workers * 4))
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            for outcome in pool.map(_check_file, paths, [kind] * len(paths),
+                                    [limit] * len(paths), chunksize=chunk):
+                outcomes.append(outcome)
+    except (BrokenProcessPool, OSError):
+        pass
+    return outcomes + [_check_file(path, kind, limit) for path in paths[len(outcomes):]]
 
 
 def _handoff_folders(by_folder: dict[str, list[_Outcome]]):
@@ -335,7 +367,7 @@ def _no_artifacts(path: str, kind: str | None) -> Finding:
 # -- the report ---------------------------------------------------------------------------
 
 
-def _report(outcomes: list[_Outcome], *, named: set[str]) -> Report:
+def _report(outcomes: list[_Outcome], *, named) -> Report:
     findings: list[Finding] = []
     files: dict[str, None] = {}
     kinds: list[tuple[str, str]] = []
