@@ -110,3 +110,14 @@ def test_a_folder_without_registry_or_ack_checks_what_it_can(folder):
     assert found(folder) == set()
     _replace(folder / "continuation.packet.txt", "Blockers: none.", "Blockers: one.")
     assert found(folder) == {("crossfile.packet_digest", "continuation.packet.txt", "$.checkpoint_digest")}
+
+
+@pytest.mark.parametrize("state", ["committed", "taken_over", "completed", "abandoned"])
+def test_after_the_commit_the_checkpoint_is_the_new_owners_to_change(folder, state):
+    checkpoint = folder / "xbrief" / "continue.xbrief.json"
+    _replace(checkpoint, '"revision": 7', '"revision": 8')
+    assert ("crossfile.checkpoint_changed", "registry.yaml",
+            "$.attempts[1].continue_checkpoint_digest") in found(folder)
+    _replace(folder / "registry.yaml", "    state: acknowledged\n", f"    state: {state}\n")
+    assert not {row for row in found(folder) if row[0] in ("crossfile.checkpoint_changed", "ack.stale",
+                                                          "ack.checkpoint_changed")}

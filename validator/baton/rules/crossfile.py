@@ -148,7 +148,7 @@ def _checkpoint_changed(folder):
     checkpoint = _artifacts(folder)[0]
     _, _, index, attempt = _packet_attempt(folder)
     stated = attempt.get(_ackcheck.CONTINUE_DIGEST) if attempt is not None else None
-    if checkpoint is None or stated is None:
+    if checkpoint is None or stated is None or _settled(attempt):
         return
     try:
         canonical = _digest.canonical_json(checkpoint.data)
@@ -159,6 +159,15 @@ def _checkpoint_changed(folder):
     if message:
         yield Hit(("registry", "attempts", index, _ackcheck.CONTINUE_DIGEST),
                   f"the attempt's {_ackcheck.CONTINUE_DIGEST} {message}")
+
+
+#: Attempt states from the ownership commit on (and an abandoned attempt): the checkpoint is
+#: then the new owner's to write and to consume, and the ACK has done its work.
+_SETTLED_STATES = ("committed", "taken_over", "completed", "abandoned")
+
+
+def _settled(attempt) -> bool:
+    return isinstance(attempt, dict) and attempt.get("state") in _SETTLED_STATES
 
 
 # -- the ACK ------------------------------------------------------------------------------
@@ -173,7 +182,8 @@ def _ack_verdict(folder):
         return _last_verdict[1]
     checkpoint, packet, registry, ack = _artifacts(folder)
     verdict = None
-    if ack is not None and packet is not None and registry is not None:
+    if ack is not None and packet is not None and registry is not None \
+            and not _settled(_packet_attempt(folder)[3]):
         text, _ = _packet_fields(packet)
         verdict = _ackcheck.verify(ack.data, text, registry.data,
                                    checkpoint=checkpoint.data if checkpoint is not None else None)
