@@ -186,8 +186,10 @@ def test_completing_the_last_pending_step_is_refused_by_validation(path):
 
 def test_a_broken_file_can_be_repaired_one_change_at_a_time(path):
     document = doc(path)  # two independent errors: no Decisions, no ResumePoint
+    document["plan"]["items"].insert(0, {"id": "survey", "title": "Survey the parser",
+                                         "status": "completed"})  # Decisions are due once a step is done
     del document["plan"]["narratives"]
-    del document["plan"]["items"][0]["narrative"]
+    del document["plan"]["items"][1]["narrative"]
     path.write_text(json.dumps(document))
     assert errors_in(path) == ["checkpoint.decisions_missing", "checkpoint.resume_point_missing"]
     assert cli(path, "decision", "Keep the shim")[0] == 0  # fixes one, leaves the other
