@@ -23,7 +23,7 @@ _MAX_HEADING = 4
 def render_cli_page(command: click.Command, name: str, *, title: str = "CLI reference",
                     intro: str = "") -> str:
     """The Markdown page for a command and everything under it."""
-    root = click.Context(command, info_name=name)
+    root = click.Context(command, info_name=name, **command.context_settings)
     out = [f"# {title}", ""]
     if intro:
         out += [intro.strip(), ""]
