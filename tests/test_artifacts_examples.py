@@ -1,21 +1,26 @@
-"""The example handoff is valid and consistent across its files; every invalid example yields
-exactly the codes recorded for it; every rule of the four artifact kinds has an invalid
-example."""
+"""The example handoff and the example records are valid and consistent across their files;
+every invalid example yields exactly the codes recorded for it; every rule of the seven
+artifact kinds has an invalid example; every handoff record's digest is true except where an
+example breaks it."""
 
 import json
 from pathlib import Path
 
 import blake3
 import pytest
+import rfc8785
 
 import baton
 from baton.rules import rules_for
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDOFF = ROOT / "examples" / "handoff"
+RECORDS = ROOT / "examples" / "records"
 INVALID = ROOT / "examples" / "invalid"
 EXPECTED = json.loads((INVALID / "expected.json").read_text(encoding="utf-8"))
-KINDS = ("checkpoint", "packet", "registry", "ack")
+HANDOFF_KINDS = ("checkpoint", "packet", "registry", "ack")
+RECORD_KINDS = ("handoff", "handoff_pending", "receipt")
+KINDS = HANDOFF_KINDS + RECORD_KINDS
 
 
 def _codes(report):
@@ -28,7 +33,46 @@ def _codes(report):
 def test_the_example_handoff_has_no_findings():
     report = baton.validate_paths([HANDOFF])
     assert report.findings == ()
-    assert sorted(kind for _, kind in report.kinds) == sorted(KINDS)
+    assert sorted(kind for _, kind in report.kinds) == sorted(HANDOFF_KINDS)
+
+
+def test_the_example_records_have_no_findings():
+    report = baton.validate_paths([RECORDS])
+    assert report.findings == ()
+    assert report.unreadable == ()
+    assert sorted(kind for _, kind in report.kinds) == sorted(RECORD_KINDS)
+
+
+def _record_digest(record):
+    covered = {key: value for key, value in record.items() if key not in ("digest", "consumed")}
+    return "blake3:" + blake3.blake3(rfc8785.dumps(covered)).hexdigest()
+
+
+def test_the_example_record_digest_is_true():
+    record = json.loads((RECORDS / "handoff.json").read_text(encoding="utf-8"))
+    assert record["digest"] == _record_digest(record)
+
+
+def test_the_example_record_confirms_the_example_warning():
+    record = json.loads((RECORDS / "handoff.json").read_text(encoding="utf-8"))
+    pending = json.loads((RECORDS / "handoff.pending.json").read_text(encoding="utf-8"))
+    assert record["handoff_id"] == pending["token"]
+    assert {key: record[key] for key in pending["plan"]} == pending["plan"]
+    assert pending["spent_at"] == record["created_at"]
+    assert record["writer_incarnation"] == pending["writer_incarnation"]
+
+
+def test_the_example_receipt_digest_is_the_brief_beside_it():
+    receipt = json.loads((RECORDS / "rl-20261015-1200-lead.relaunch-receipt.json").read_text(encoding="utf-8"))
+    brief = (RECORDS / receipt["brief"]["file"]).read_bytes()
+    assert receipt["brief"]["digest"] == "blake3:" + blake3.blake3(brief).hexdigest()
+
+
+@pytest.mark.parametrize("relative", sorted(r for r in EXPECTED if r.startswith("handoff/")))
+def test_invalid_handoff_records_break_their_digest_only_where_meant_to(relative):
+    record = json.loads((INVALID / relative).read_text(encoding="utf-8"))
+    breaks_it = relative.split("/")[1].startswith("digest-")
+    assert ("digest" in record and record["digest"] == _record_digest(record)) is not breaks_it
 
 
 @pytest.mark.parametrize("relative", sorted(EXPECTED))
