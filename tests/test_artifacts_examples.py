@@ -159,9 +159,11 @@ def test_the_ack_verifies_against_the_example_folder():
 
 def test_the_validate_cases_agree_with_the_invalid_examples():
     cases = {}
-    for name in KINDS:
-        fixture = json.loads((ROOT / "conformance" / "cases" / "validate" / f"{name}.json").read_text(encoding="utf-8"))
+    for path in sorted((ROOT / "conformance" / "cases" / "validate").glob("*.json")):
+        fixture = json.loads(path.read_text(encoding="utf-8"))
         for case in fixture["cases"]:
+            if "input" not in case or not isinstance(case["input"], dict):
+                continue  # raw-byte cases (input_text, input_base64) are no example's body
             body = case["input"].get("text", case["input"].get("document"))
             cases[json.dumps(body, sort_keys=True)] = case["expected"]["output"]
     for relative, codes in EXPECTED.items():
