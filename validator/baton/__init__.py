@@ -4,7 +4,8 @@ authority or evidence.
 The public API is small and loads lazily, so that ``import baton`` (and the ``baton``
 command's gate path) stays cheap enough for hooks that run on every turn:
 
-- :func:`validate_paths` / :func:`validate_bytes`: schema and semantic checks, as findings;
+- :func:`validate_paths` / :func:`validate_bytes`: schema and semantic checks, as a
+  :class:`Report` of findings;
 - :class:`Finding`: one finding, frozen data with a stable code;
 - :func:`run_gate` / :func:`gate_names`: the decision gates;
 - :func:`digest_file` / :func:`digest_bytes`: artifact digests.
@@ -17,6 +18,7 @@ _LAZY = {
     "Finding": ("baton._findings", "Finding"),
     "validate_paths": ("baton._validate", "validate_paths"),
     "validate_bytes": ("baton._validate", "validate_bytes"),
+    "Report": ("baton._validate", "Report"),
     "run_gate": ("baton.gates", "run_gate"),
     "gate_names": ("baton.gates", "gate_names"),
     "digest_file": ("baton._digest", "digest_file"),
