@@ -1,7 +1,8 @@
 """A toy implementation of the shout gate, for the runner's tests: speaks the harness
 protocol, or runs one case in program mode (gate name as last argument). TOY_MODE makes it
 misbehave: wrong, crash, silent, garbage, badseq, noready, slowstart, stderr, exit_wrong,
-skip, error, crash_always, huge_input_ok."""
+skip, error, crash_always, orphan (leaves a sleeping child, its pid in TOY_PIDFILE), deaf
+(stops reading stdin after start)."""
 
 import base64
 import json
@@ -46,6 +47,12 @@ def send(message):
 def harness():
     if MODE == "slowstart":
         time.sleep(30)
+    if MODE == "orphan":
+        import subprocess
+
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+        with open(os.environ["TOY_PIDFILE"], "w") as handle:
+            handle.write(str(child.pid))
     for line in sys.stdin:
         request = json.loads(line)
         if request["cmd"] == "start":
@@ -57,6 +64,8 @@ def harness():
                 sys.exit(3)
             send({"ready": True, "version": 1, "implementation": {
                 "name": "toy", "language": "python", "version": "0.1", "gates": ["shout"]}})
+            if MODE == "deaf":
+                time.sleep(120)
         elif request["cmd"] == "run":
             seq, case = request["seq"], request["case"]
             hit = not TARGET or case["id"] == TARGET

@@ -18,33 +18,55 @@ REJECTED = "rejected"
 UNUSABLE = "unusable"
 _EXIT = {ACCEPTED: 0, REJECTED: 1, UNUSABLE: 2}
 
-#: The attempt field that records the continue checkpoint's digest beside the packet's.
-CONTINUE_DIGEST = "continue_checkpoint_digest"
+CONTINUE_DIGEST = _digest.CONTINUE_DIGEST_FIELD
 #: Which attempt states accept which ACK status.
 _STATES_FOR_STATUS = {
     "READY_READONLY": ("created", "acknowledged"),
     "TAKEOVER": ("committed", "taken_over"),
 }
-#: Every rule code, in the order the rules run (and the spec lists them).
-CODES = (
-    "ack.wrong_status",
-    "ack.goal_mismatch",
-    "ack.restart_mismatch",
-    "ack.source_mismatch",
-    "ack.target_mismatch",
-    "ack.digest_mismatch",
-    "ack.packet_digest_mismatch",
-    "ack.registry_digest_mismatch",
-    "ack.digest_malformed",
-    "ack.digest_unverifiable",
-    "ack.checkpoint_changed",
-    "ack.stale",
-    "ack.read_in_future",
-    "ack.next_action_mismatch",
-    "ack.checkout_mismatch",
-    "ack.dirty_mismatch",
-    "ack.takeover_mismatch",
+#: Every rule: (code, requirement, summary, fix hint), in the order the rules run and the
+#: spec lists them.
+RULES = (
+    ("ack.wrong_status", "ACK-101", "the ACK's status is one the attempt's state accepts",
+     "a READY_READONLY ACK answers a created attempt, a TAKEOVER report a committed one"),
+    ("ack.goal_mismatch", "ACK-102", "the ACK names the goal of the packet, registry and checkpoint",
+     "the target read another goal's files: send it this packet again"),
+    ("ack.restart_mismatch", "ACK-103", "the ACK names the packet's RESTART_ID, registered once",
+     "the ACK answers another attempt: wait for the ACK of this one"),
+    ("ack.source_mismatch", "ACK-104", "the ACK names the attempt's source session",
+     "the ACK answers a handoff from another session"),
+    ("ack.target_mismatch", "ACK-105", "the ACK comes from the attempt's confirmed target",
+     "only the successor whose creation was confirmed may acknowledge"),
+    ("ack.digest_mismatch", "ACK-106", "the ACK's checkpoint_digest is the packet's digest now",
+     "the target read another packet, or the packet changed since: send the packet again"),
+    ("ack.packet_digest_mismatch", "ACK-107", "the packet's CHECKPOINT_DIGEST is its digest now",
+     "the packet changed after its digest was written: register a new attempt"),
+    ("ack.registry_digest_mismatch", "ACK-108", "the attempt's registered digest is the packet's digest now",
+     "the packet changed after registration: register a new attempt"),
+    ("ack.digest_unconfirmed", "ACK-109", "every digest compared is well-formed and verifiable",
+     "write digests as blake3:<64 lowercase hex> (or sha256)"),
+    ("ack.checkpoint_changed", "ACK-110", "the continue checkpoint is the one the attempt registered",
+     "the checkpoint changed since registration: render a new packet and attempt"),
+    ("ack.stale", "ACK-111", "the ACK was read after the attempt and the checkpoint's last write",
+     "ask the target for a fresh readback"),
+    ("ack.read_in_future", "ACK-112", "the ACK's read time is not later than now",
+     "check the target host's clock, then ask for a fresh readback"),
+    ("ack.next_action_mismatch", "ACK-113", "the ACK's first_safe_action is the packet's NEXT_SAFE_ACTION",
+     "the target must start with the packet's next safe action"),
+    ("ack.checkout_mismatch", "ACK-114", "the ACK read the checkout as it is now",
+     "the checkout moved since the ACK (or the target read another): ask for a fresh readback"),
+    ("ack.dirty_mismatch", "ACK-115", "the ACK's dirty artifacts are the checkout's dirty files now",
+     "uncommitted work changed since the ACK: ask for a fresh readback"),
+    ("ack.takeover_mismatch", "ACK-116", "a TAKEOVER report matches the committed ownership",
+     "read the ownership record back again before reporting takeover"),
 )
+CODES = tuple(code for code, *_ in RULES)
+#: The codes a handoff folder reports (no workspace, no clock; the packet-side and
+#: registry-side digests have their own cross-file rules).
+#: (``ack.digest_unconfirmed`` too: each file's own rules report a malformed or unverifiable digest.)
+FOLDER_CODES = tuple(code for code in CODES if code not in (
+    "ack.packet_digest_mismatch", "ack.registry_digest_mismatch", "ack.checkpoint_changed",
+    "ack.digest_unconfirmed", "ack.read_in_future", "ack.checkout_mismatch", "ack.dirty_mismatch"))
 #: Parts of the readback a caller may leave out; each is then reported as skipped.
 SKIPPABLE = ("checkout", "dirty_artifacts", "checkpoint", "clock")
 
@@ -97,7 +119,7 @@ class Verdict:
         return _EXIT[self.outcome]
 
     def to_dict(self, *, details=False):
-        out = {"outcome": self.outcome, "codes": self.codes, "skipped": list(self.skipped)}
+        out = {"outcome": self.outcome, "codes": self.codes, "skipped": sorted(set(self.skipped))}
         if details:
             out["failures"] = [failure.to_dict() for failure in self.failures]
         return out
@@ -246,10 +268,10 @@ class _Check:
         if problem == "digest.mismatch":
             self.fail(code, field, f"{label} {stated} is not the digest of {what}")
         elif problem == "digest.unknown_algorithm":
-            self.fail("ack.digest_unverifiable", field,
+            self.fail("ack.digest_unconfirmed", field,
                       f"{label} {stated} uses an algorithm Baton cannot verify")
         else:
-            self.fail("ack.digest_malformed", field, f"{label} {stated!r} is not a digest string")
+            self.fail("ack.digest_unconfirmed", field, f"{label} {stated!r} is not a digest string")
 
     def continue_checkpoint(self):
         stated = self.attempt.get(CONTINUE_DIGEST) if self.attempt else None

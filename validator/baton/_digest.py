@@ -20,6 +20,8 @@ ALGORITHMS = ("blake3", "sha256")
 DEFAULT_ALGORITHM = "blake3"
 #: The packet field that carries the digest and is left out of the bytes it covers.
 DIGEST_FIELD = "CHECKPOINT_DIGEST"
+#: The registry attempt field that records the continue checkpoint's digest beside the packet's.
+CONTINUE_DIGEST_FIELD = "continue_checkpoint_digest"
 #: A packet value continues on lines indented by exactly this (spec/packet.md).
 _CONTINUATION = "  "
 #: Every form a caller may ask for; artifact kinds map onto the first four.
@@ -203,18 +205,47 @@ def canonical_json(value):
 
     Raises :class:`DigestError` with the JSON path of the first value JCS cannot represent:
     ``digest.non_finite`` (NaN, Infinity), ``digest.integer_range`` (an integer beyond
-    +/-(2**53 - 1)), ``digest.lone_surrogate`` (a string that is not Unicode text),
-    ``digest.key_type`` (a non-string key), ``digest.value_type`` (a value that is no JSON type)
-    or ``digest.too_deep``."""
-    _check_jcs_domain(value)
+    +/-(2**53 - 1) that reading as a double would change: see :func:`_double_for`),
+    ``digest.lone_surrogate`` (a string that is not Unicode text), ``digest.key_type`` (a
+    non-string key), ``digest.value_type`` (a value that is no JSON type) or
+    ``digest.too_deep``."""
+    if _check_jcs_domain(value):
+        value = _big_integers_as_doubles(value)
     import rfc8785
 
     return rfc8785.dumps(value)
 
 
+def _double_for(number):
+    """The double an integer beyond the safe range stands for, or ``None`` when reading it as a
+    double would change it. JCS reads every number as a double, so such an integer is accepted
+    exactly when it is the JCS spelling of a double (``9007199254740992``,
+    ``100000000000000000000``): then canonical bytes always read back to themselves."""
+    import rfc8785
+
+    try:
+        double = float(number)
+        return double if rfc8785.dumps(double) == str(number).encode("ascii") else None
+    except (OverflowError, rfc8785.CanonicalizationError):
+        return None
+
+
+def _big_integers_as_doubles(node):
+    if isinstance(node, dict):
+        return {key: _big_integers_as_doubles(child) for key, child in node.items()}
+    if isinstance(node, (list, tuple)):
+        return [_big_integers_as_doubles(child) for child in node]
+    if isinstance(node, int) and not isinstance(node, bool) and not -MAX_SAFE_INTEGER <= node <= MAX_SAFE_INTEGER:
+        return _double_for(node)
+    return node
+
+
 def _check_jcs_domain(value):
+    """Raise for the first value JCS cannot represent; answer whether an integer beyond the
+    safe range (but the spelling of a double) was met."""
     from baton._loading import MAX_DEPTH
 
+    big_integers = False
     stack = [(value, (), 1)]
     while stack:
         node, parts, depth = stack.pop()
@@ -227,10 +258,12 @@ def _check_jcs_domain(value):
             _check_text(node, parts)
         elif isinstance(node, int):
             if not -MAX_SAFE_INTEGER <= node <= MAX_SAFE_INTEGER:
-                raise _domain_error(
-                    "digest.integer_range",
-                    "is an integer beyond 2**53 - 1 in magnitude, which JSON numbers cannot hold exactly",
-                    parts, "write large integers as strings")
+                if _double_for(node) is None:
+                    raise _domain_error(
+                        "digest.integer_range",
+                        "is an integer beyond 2**53 - 1 in magnitude that a JSON number (a double) "
+                        "cannot hold as written", parts, "write large integers as strings")
+                big_integers = True
         elif isinstance(node, float):
             if node != node or node in (float("inf"), float("-inf")):
                 raise _domain_error("digest.non_finite", f"is {node!r}, which JSON cannot represent",
@@ -250,6 +283,7 @@ def _check_jcs_domain(value):
         else:
             raise _domain_error("digest.value_type", f"is a {_type_name(node)}, which is no JSON type",
                                 parts, "use only strings, numbers, booleans, null, arrays and objects")
+    return big_integers
 
 
 def _check_text(text, parts):
@@ -313,36 +347,49 @@ def canonical_bytes(raw, form, *, source=None):
         first = findings[0]
         raise DigestError(first.message, code=first.code, hint=first.hint)
     if form == "packet":
-        return canonical_packet(loaded.text)
+        return canonical_packet(packet_text(loaded.text, source))
     return canonical_json(loaded.data)
+
+
+def packet_text(text, source=None):
+    """A packet's text form: a JSON projection is rendered to text first, so both forms of one
+    packet have one digest."""
+    from baton import _packet
+
+    if not _packet.is_projection(text):
+        return text
+    from baton._loading import load_bytes
+
+    loaded, findings = load_bytes(text.encode("utf-8"), source=source, syntax="json")
+    if loaded is None:
+        first = findings[0]
+        raise DigestError(first.message, code=first.code, hint=first.hint)
+    if not isinstance(loaded.data, dict):
+        raise DigestError("the packet projection is not a JSON object", code="load.syntax",
+                          hint="write the projection as one JSON object")
+    return _packet.render(_packet.from_projection(loaded.data).fields)
 
 
 # ---------------------------------------------------------------------------------------------
 # Artifacts and files
 
-#: File names (lowercase) of the artifacts hashed in a canonical form; any other file is raw.
-_FORM_BY_NAME = {
-    "continue.xbrief.json": "jcs",
-    "continue.vbrief.json": "jcs",
-    "registry.json": "jcs",
-    "registry.yaml": "yaml",
-    "registry.yml": "yaml",
-    "ack.json": "jcs",
-    "handoff.json": "jcs",
-}
-_PACKET_SUFFIXES = (".packet.txt",)
+#: The canonical form of each artifact kind (:mod:`baton._detect` names the kinds).
+_FORM_BY_KIND = {"checkpoint": "jcs", "ack": "jcs", "handoff": "jcs", "registry": "jcs",
+                 "packet": "packet"}
 
 
 def form_for_name(name):
-    """The canonical form Baton applies to a file called ``name``: an artifact's, else raw."""
-    import os
+    """The canonical form Baton applies to a file called ``name``: its artifact kind's (a YAML
+    registry's is ``yaml``), and ``raw`` for a file that is no artifact."""
+    from baton import _detect
+    from baton._loading import syntax_for
 
-    base = os.path.basename(name).lower()
-    if base in _FORM_BY_NAME:
-        return _FORM_BY_NAME[base]
-    if base.endswith(_PACKET_SUFFIXES) or base == "packet.txt":
-        return "packet"
-    return "raw"
+    kind = _detect.by_filename(name)
+    if kind is None:
+        return "raw"
+    if kind.name == "registry" and syntax_for(name) == "yaml":
+        return "yaml"
+    return _FORM_BY_KIND.get(kind.name, "jcs")
 
 
 def digest_file(path, algorithm=DEFAULT_ALGORITHM, *, form=None):

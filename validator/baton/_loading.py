@@ -96,6 +96,13 @@ def decode_text(raw: bytes, source: str | None) -> tuple[str | None, list[Findin
         return None, [_finding(source, "load.encoding", "the file is UTF-16, not UTF-8",
                                "save the file as UTF-8 without BOM", line=1,
                                requirement="INP-003")]
+    if b"\x00" in raw:
+        # never valid in JSON, YAML or packet text: UTF-16/32 without a BOM, or binary
+        return None, [_finding(source, "load.encoding",
+                               "the file holds NUL bytes: UTF-16, UTF-32 or binary, not UTF-8 text",
+                               "save the file as UTF-8 without BOM",
+                               line=raw[: raw.index(b"\x00")].count(b"\n") + 1,
+                               requirement="INP-003")]
     try:
         return raw.decode("utf-8"), []
     except UnicodeDecodeError as error:

@@ -61,11 +61,27 @@ class Field:
 
 @dataclass(frozen=True)
 class Problem:
-    """A grammar problem: a ``packet.*`` code, the 1-based line, and what is wrong."""
+    """A grammar problem: a ``packet.*`` code, the 1-based line, what is wrong, the
+    requirement it breaks and how to fix it. The validator reports each as a finding."""
 
     code: str
     line: int
     message: str
+    requirement: str | None = None
+    hint: str | None = None
+
+
+# The grammar's problem codes: (requirement, hint).
+GRAMMAR_CODES = {
+    "packet.syntax": ("PKT-006", "start each field in column 0 as `KEY: value` and indent its "
+                                 "further lines by exactly two spaces"),
+    "packet.line_ending": ("PKT-007", "save the packet with LF line endings, no carriage returns"),
+    "packet.control_char": ("PKT-008", "remove the control character: packets are plain text"),
+}
+
+
+def _problem(code: str, line: int, message: str) -> Problem:
+    return Problem(code, line, message, *GRAMMAR_CODES[code])
 
 
 @dataclass(frozen=True)
@@ -102,11 +118,11 @@ def canonical_value(value: str) -> str:
 def parse(text: str) -> Parsed:
     """Read packet text into fields and problems. Never raises."""
     if not isinstance(text, str):
-        return Parsed((), (Problem("packet.syntax", 1, "the packet is not text"),))
+        return Parsed((), (_problem("packet.syntax", 1, "the packet is not text"),))
     problems: list[Problem] = []
     if "\r" in text:
         line = text.count("\n", 0, text.index("\r")) + 1
-        problems.append(Problem("packet.line_ending", line,
+        problems.append(_problem("packet.line_ending", line,
                                 f"line {line} ends with a carriage return; packet lines end with LF only"))
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     fields: list[Field] = []
@@ -120,16 +136,16 @@ def parse(text: str) -> Parsed:
             fields.append(Field(key, canonical_value("\n".join(lines)), key_line))
 
     for number, line in enumerate(text.split("\n"), start=1):
-        bad = _FORBIDDEN.search(line)
-        if bad:
-            problems.append(Problem("packet.control_char", number,
-                                    f"line {number} holds the control character U+{ord(bad.group()):04X}"))
+        bad = forbidden_char(line)
+        if bad is not None:
+            problems.append(_problem("packet.control_char", number,
+                                    f"line {number} holds the control character U+{ord(bad):04X}"))
         if not line.strip():
             blanks += 1
             continue
         if line.startswith(INDENT):
             if key is None:
-                problems.append(Problem("packet.syntax", number,
+                problems.append(_problem("packet.syntax", number,
                                         f"line {number} is indented but no field precedes it"))
             else:
                 lines.extend([""] * blanks)
@@ -139,7 +155,7 @@ def parse(text: str) -> Parsed:
         blanks = 0
         match = _KEY_LINE.match(line)
         if match is None:
-            problems.append(Problem("packet.syntax", number, _unreadable(number, line)))
+            problems.append(_problem("packet.syntax", number, _unreadable(number, line)))
             continue
         close()
         key = match.group(1)
@@ -147,6 +163,13 @@ def parse(text: str) -> Parsed:
         lines = [(match.group(2) or "").rstrip(" \t")]
     close()
     return Parsed(tuple(fields), tuple(problems))
+
+
+def forbidden_char(text: str) -> str | None:
+    """The first character ``text`` must not hold (a control character other than tab and line
+    feed, or a bidirectional override), or None."""
+    found = _FORBIDDEN.search(text)
+    return found.group() if found else None
 
 
 def _unreadable(number: int, line: str) -> str:

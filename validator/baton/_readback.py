@@ -15,7 +15,8 @@ from baton import _ackcheck, _digest, _loading
 from baton._errors import UnreadableInput
 
 
-def _load(path, syntax):
+def load_file(path, syntax):
+    """Load ``path`` through every loading rule, or raise the first finding as an error."""
     loaded, findings = _loading.load_path(path, syntax=syntax)
     if loaded is None:
         first = findings[0]
@@ -26,16 +27,7 @@ def _load(path, syntax):
 def packet_text(path):
     """The packet's text; a JSON projection (``continuation.packet.json``) is rendered to the
     text form first, so both forms of one packet have one digest."""
-    from baton import _packet
-
-    text = _load(path, "text").text
-    if not _packet.is_projection(text):
-        return text
-    data = _loading.load_bytes(text.encode("utf-8"), source=path, syntax="json")[0]
-    if data is None or not isinstance(data.data, dict):
-        raise UnreadableInput(f"{path}: the packet projection is not a JSON object",
-                              code="load.syntax", hint="run `baton validate` on the packet")
-    return _packet.render(_packet.from_projection(data.data).fields)
+    return _digest.packet_text(load_file(path, "text").text, path)
 
 
 def checkpoint_for(registry, registry_path, checkpoint_path=None):
@@ -73,15 +65,15 @@ def workspace_readback(workspace, ack):
 def read_and_verify(ack_path, packet_path, registry_path, *, checkpoint_path=None,
                     workspace=None, now=None):
     """Read everything fresh and verify the ACK at ``ack_path``; a :class:`Verdict`."""
-    ack = _load(ack_path, "json").data
+    ack = load_file(ack_path, "json").data
     text = packet_text(packet_path)
-    registry = _load(registry_path, _loading.syntax_for(registry_path)).data
+    registry = load_file(registry_path, _loading.syntax_for(registry_path)).data
     if not isinstance(ack, dict) or not isinstance(registry, dict):
         which = ack_path if not isinstance(ack, dict) else registry_path
         raise UnreadableInput(f"{which}: the document is not a JSON object", code="ack.input_invalid",
                               hint="run `baton validate` on it")
     path = checkpoint_for(registry, registry_path, checkpoint_path)
-    checkpoint = _load(path, "json").data if path is not None else None
+    checkpoint = load_file(path, "json").data if path is not None else None
     checkout = dirty = None
     if workspace is not None:
         checkout, dirty = workspace_readback(workspace, ack)

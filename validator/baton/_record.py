@@ -18,7 +18,7 @@ from baton._errors import ConflictError, RefusedError, UnreadableInput
 ATTEMPTS = "attempts"
 RESTART_ID = "restart_id"
 CHECKPOINT_DIGEST = "checkpoint_digest"
-CONTINUE_DIGEST = "continue_digest"
+CONTINUE_DIGEST = _digest.CONTINUE_DIGEST_FIELD
 REVISION = "revision"
 
 
@@ -85,7 +85,7 @@ def record_digests(registry_path, restart_id, digests, *, expect_revision=None, 
             pending[field] = digest
         if not pending:
             return raw
-        attempt.update(pending)
+        _set_beside(attempt, pending, after=CHECKPOINT_DIGEST)
         document[REVISION] = revision + 1
         seen["revision"] = revision + 1
         return _render(document, syntax, raw)
@@ -99,6 +99,28 @@ def record_digests(registry_path, restart_id, digests, *, expect_revision=None, 
         raise UnreadableInput(f"{registry_path} is a directory", code="load.unreadable",
                               hint="pass the path of registry.json or registry.yaml") from None
     return Recorded(registry_path, restart_id, dict(digests), seen["previous"], seen["revision"])
+
+
+def _set_beside(mapping, values, *, after):
+    """Set ``values`` on ``mapping``; new keys go right after the key ``after``, so they sit
+    beside it and a YAML comment after the mapping's last entry stays where it was."""
+    new = {key: value for key, value in values.items() if key not in mapping}
+    for key, value in values.items():
+        if key not in new:
+            mapping[key] = value
+    if not new:
+        return
+    keys = list(mapping)
+    position = keys.index(after) + 1 if after in keys else len(keys)
+    if hasattr(mapping, "insert"):  # a round-trip YAML mapping
+        for offset, (key, value) in enumerate(new.items()):
+            mapping.insert(position + offset, key, value)
+        return
+    items = list(mapping.items())
+    mapping.clear()
+    mapping.update(items[:position])
+    mapping.update(new)
+    mapping.update(items[position:])
 
 
 def _atomic_read_modify_write(path, transform, timeout):
@@ -124,8 +146,8 @@ def _find_attempt(document, restart_id, path):
 
 
 def _load_for_edit(raw, syntax, path):
-    """Parse for editing. Every loading rule applies first (the strict loader); the document
-    edited is then read again round-trip so comments and formatting survive."""
+    """Parse for editing. Every loading rule applies first (the strict loader); a YAML
+    document is then read again round-trip, so comments and formatting survive the edit."""
     from baton._loading import load_bytes
 
     loaded, findings = load_bytes(raw, source=path, syntax=syntax)
@@ -134,22 +156,46 @@ def _load_for_edit(raw, syntax, path):
         raise UnreadableInput(f"{path}: {first.message}", code=first.code, hint=first.hint)
     if syntax == "json":
         return loaded.data
-    return _round_trip_yaml().load(loaded.text)
+    return _round_trip_yaml(loaded.text).load(loaded.text)
 
 
-def _round_trip_yaml():
+def _round_trip_yaml(text):
+    """A round-trip YAML reader and writer that indents the way ``text`` does and writes null
+    as ``null`` (round-trip mode would otherwise leave it empty)."""
     from ruamel.yaml import YAML
+    from ruamel.yaml.util import load_yaml_guess_indent
 
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
     yaml.width = 1 << 16  # never fold a long line that was not folded
+    _, sequence_indent, sequence_offset = load_yaml_guess_indent(text)
+    yaml.indent(mapping=_mapping_indent(text), sequence=sequence_indent or 2,
+                offset=sequence_offset or 0)
+    yaml.representer.add_representer(
+        type(None), lambda representer, _: representer.represent_scalar("tag:yaml.org,2002:null", "null"))
     return yaml
+
+
+def _mapping_indent(text):
+    """The indentation of the first mapping nested directly in a top-level key (2 when none)."""
+    previous = ""
+    for line in text.splitlines():
+        content = line.lstrip(" ")
+        if not content or content.startswith("#"):
+            continue
+        if previous.endswith(":") and not previous.startswith((" ", "-")) and not content.startswith("-"):
+            indent = len(line) - len(content)
+            if indent:
+                return indent
+        previous = line.rstrip()
+    return 2
 
 
 def _render(document, syntax, original):
     if syntax == "yaml":
+        text = original.decode("utf-8")
         buffer = io.StringIO()
-        _round_trip_yaml().dump(document, buffer)
+        _round_trip_yaml(text).dump(document, buffer)
         return buffer.getvalue().encode("utf-8")
     import json
 
@@ -169,32 +215,19 @@ def _json_indent(raw):
 def record_packet(registry_path, restart_id, packet_path, *, checkpoint_path=None,
                   algorithm=_digest.DEFAULT_ALGORITHM, expect_revision=None):
     """Record the packet's digest (and, given ``checkpoint_path``, the continue checkpoint's)
-    on attempt ``restart_id``. A packet whose own ``CHECKPOINT_DIGEST`` line holds a digest that
+    on attempt ``restart_id``. A packet whose own ``CHECKPOINT_DIGEST`` holds a digest that
     disagrees with its content is refused (``digest.mismatch``)."""
-    canonical = _digest.canonical_file(packet_path, form="packet")
-    digest = _digest.digest_bytes(canonical, algorithm)
-    stated = _stated_digest(packet_path)
+    from baton import _packet
+    from baton._readback import load_file
+
+    text = _digest.packet_text(load_file(packet_path, "text").text, packet_path)
+    canonical = _digest.canonical_packet(text)
+    stated = _packet.parse(text).values().get(_digest.DIGEST_FIELD)
     if stated and _digest.check_digest(stated, canonical) == "digest.mismatch":
         raise RefusedError(f"{packet_path}: its CHECKPOINT_DIGEST {stated} does not match its content",
                            code="digest.mismatch",
                            hint="fix or empty the CHECKPOINT_DIGEST line, then record again")
-    digests = {CHECKPOINT_DIGEST: digest}
+    digests = {CHECKPOINT_DIGEST: _digest.digest_bytes(canonical, algorithm)}
     if checkpoint_path is not None:
         digests[CONTINUE_DIGEST] = _digest.digest_file(checkpoint_path, algorithm, form="jcs")
     return record_digests(registry_path, restart_id, digests, expect_revision=expect_revision)
-
-
-def _stated_digest(packet_path):
-    with open(packet_path, "rb") as handle:
-        text = handle.read(_digest_max_packet()).decode("utf-8", "replace")
-    prefix = _digest.DIGEST_FIELD + ":"
-    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        if line.startswith(prefix):
-            return line[len(prefix):].strip()
-    return None
-
-
-def _digest_max_packet():
-    from baton._loading import DEFAULT_MAX_BYTES
-
-    return DEFAULT_MAX_BYTES

@@ -7,9 +7,10 @@ that is not packaged is an error, not a download).
 
 The check is two-speed. ``jsonschema_rs`` answers "is it valid?" fast; only when it says no
 does the reference validator (Python ``jsonschema``, imported only then) run to list and
-explain the errors. Its verdict is the one reported. ``format`` is an annotation in both
-(the draft 2020-12 default): the schemas state every form they enforce with ``pattern``, so
-both validators enforce exactly the same thing.
+explain the errors. Its verdict is the one reported. To make both enforce the same thing:
+``format`` is an annotation in both (the draft 2020-12 default; the schemas state every form
+they enforce with ``pattern``), and patterns are ECMA-262 in both (the reference validator
+gets them translated by :mod:`baton._ecma`).
 """
 
 from __future__ import annotations
@@ -117,10 +118,15 @@ class Store:
         )
 
     def is_valid(self, name: str, instance) -> bool | None:
-        """The fast verdict; ``None`` when the fast validator cannot take this value (a
-        non-string key from YAML, an integer beyond 64 bits)."""
+        """The fast verdict; ``None`` when the fast validator cannot give one (it cannot
+        take this value, or cannot build the schema): the reference validator then decides
+        and explains."""
         try:
-            return self._rs_validator(name).is_valid(instance)
+            validator = self._rs_validator(name)
+        except Exception:  # e.g. an unresolvable reference: reported by the reference path
+            return None
+        try:
+            return validator.is_valid(instance)
         except (ValueError, TypeError, OverflowError):
             return None
 
@@ -132,18 +138,25 @@ class Store:
         from referencing import Registry, Resource
         from referencing.jsonschema import DRAFT202012
 
-        files, contents = self._loaded
+        files = self.files()
         resources = [
-            (files[name].id, Resource.from_contents(contents[name], default_specification=DRAFT202012))
-            for name in files
+            (files[name].id, Resource.from_contents(schema, default_specification=DRAFT202012))
+            for name, schema in self._reference_contents.items()
         ]
         return Registry(retrieve=_refuse_reference).with_resources(resources).crawl()
+
+    @cached_property
+    def _reference_contents(self) -> dict[str, dict]:
+        """The schemas with their ECMA-262 patterns in Python's dialect (:mod:`baton._ecma`)."""
+        from baton._ecma import translate_schema
+
+        return {name: translate_schema(schema) for name, schema in self._loaded[1].items()}
 
     @cache  # noqa: B019 - one Store per root, kept for the process
     def reference_validator(self, name: str):
         from jsonschema.validators import Draft202012Validator, validator_for
 
-        schema = self.contents(name)
+        schema = self._reference_contents[self.find(name).name]
         cls = validator_for(schema, default=Draft202012Validator)
         return cls(schema, registry=self.registry)
 
@@ -323,7 +336,9 @@ def _explain(error, validator):
                  _described(schema, f"write {show(value)}"))]
 
     if keyword == "pattern":
-        return [(path, code, f"{show(instance)} does not have the required form (pattern {value})",
+        from baton._ecma import original
+
+        return [(path, code, f"{show(instance)} does not have the required form (pattern {original(value)})",
                  _described(schema, "write the value in the form the pattern gives"))]
 
     if keyword in ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"):

@@ -21,6 +21,8 @@ from baton.rules import Artifact, HandoffDir
 STDIN = "<stdin>"
 #: Kinds whose presence beside a checkpoint makes a folder a handoff folder.
 _HANDOFF_PARTNERS = ("packet", "registry", "ack")
+#: Findings that leave a text document without data to check.
+_UNPARSED = frozenset({"detect.no_parser", "rule.crashed"})
 #: Sub-folders a handoff folder keeps its checkpoint in (current, then legacy).
 _CHECKPOINT_DIRS = ("xbrief", "vbrief")
 
@@ -84,11 +86,8 @@ def validate_bytes(raw: bytes, kind: str | None, name: str | None = None, *,
     in findings and for detection (default ``<stdin>``)."""
     _check_kind(kind)
     source = name or STDIN
-    if len(raw) > limit:
-        outcome = _Outcome(source, findings=[too_large(source, limit)])
-    else:
-        outcome = check_document(raw, file=source, filename=name, kind=kind)
-    return _report([outcome], named={source})
+    return _report([check_bytes(raw, file=source, filename=name, kind=kind, limit=limit)],
+                   named={source})
 
 
 def validate_paths(paths, kind: str | None = None, *, limit: int = DEFAULT_MAX_BYTES) -> Report:
@@ -120,6 +119,14 @@ def validate_paths(paths, kind: str | None = None, *, limit: int = DEFAULT_MAX_B
 # -- one document -------------------------------------------------------------------------
 
 
+def check_bytes(raw: bytes, *, file: str, filename: str | None, kind: str | None,
+                syntax: str | None = None, limit: int = DEFAULT_MAX_BYTES) -> _Outcome:
+    """:func:`check_document` within the size bound."""
+    if len(raw) > limit:
+        return _Outcome(file, findings=[too_large(file, limit)])
+    return check_document(raw, file=file, filename=filename, kind=kind, syntax=syntax)
+
+
 def check_document(raw: bytes, *, file: str, filename: str | None, kind: str | None,
                    syntax: str | None = None) -> _Outcome:
     """Load, place, schema-check and rule-check one document."""
@@ -130,22 +137,24 @@ def check_document(raw: bytes, *, file: str, filename: str | None, kind: str | N
     outcome = _Outcome(file, findings=findings)
     if loaded is None:
         return outcome
+    is_text = loaded.syntax == "text"
     if placed is None:
-        placed = _detect.by_content(loaded.data, loaded.text)
+        placed = _detect.by_content(loaded.data, loaded.text if is_text else None)
         if placed is None:
             outcome.findings.append(Finding(
                 file, "$", "detect.unknown_kind", ERROR,
                 "cannot tell which Baton artifact this is", None, _detect.unknown_kind_hint()))
             return outcome
-    data = loaded.data
+    data, readable = loaded.data, True
     located: list[tuple[tuple, Finding]] = []
-    if loaded.syntax == "text":
+    if is_text:
         data, parse_findings = _parse_text(placed, loaded.text, file)
         outcome.findings.extend(parse_findings)
+        readable = not any(f.code in _UNPARSED for f in parse_findings)
     artifact = Artifact(placed.name, file, data, loaded.text,
                         legacy=placed.is_legacy(filename, data))
     outcome.artifact = artifact
-    if data is not None:
+    if readable:
         located.extend(_schema_findings(placed, data, file))
     located.extend(run_rules(placed.name, artifact))
     outcome.findings.extend(_place_lines(located, loaded.text, loaded.syntax))

@@ -1,20 +1,24 @@
 """The continue checkpoint's changes: one function per ``baton checkpoint`` subcommand, each
 mutating the parsed document in place and returning a :class:`~._store.Change`.
 
-The functions keep the checkpoint's invariants, so no caller has to: completed items come
-before pending ones, the next action is always the first pending item and its text is that
-item's ``ResumePoint`` narrative (the only one in the plan), and every change that adds a
-record is idempotent (the same record again changes nothing).
+The functions keep the checkpoint's invariants, so no caller has to: the next action names
+the plan's first pending item (depth first, in document order) and that item carries the
+``ResumePoint`` narrative; a completed item keeps its place and gains its evidence; and every
+change that adds a record is idempotent (the same record again changes nothing).
 """
 
 from __future__ import annotations
 
+import os
 import re
 
 from baton._errors import RefusedError, UsageError
+from baton.authoring import _store
 from baton.authoring._store import Change, utc_now
 
 BLOCK = "x-baton/checkpoint"
+#: Where the checkpoint lives, relative to the project folder.
+PATH = os.path.join("xbrief", "continue.xbrief.json")
 RESUME = "ResumePoint"
 DECISIONS = "Decisions"
 HAZARDS = "Hazards"
@@ -43,6 +47,7 @@ RECORD_FIELDS = ("leases", "external_operations", "completed_work", "blockers",
                  "failed_attempts", "next_action")
 
 _ID_CHARS = re.compile(r"[^a-z0-9]+")
+_ITEM_ID = re.compile(r"[a-zA-Z0-9_-]+(\.[a-zA-Z0-9_-]+)*")
 
 
 def block_of(document) -> dict:
@@ -54,24 +59,20 @@ def block_of(document) -> dict:
     return block
 
 
-def new_document(*, title: str, goal_id: str, stack_session_id: str, incarnation_id: str,
-                 role: str, mission: str, outcome: str, task: str, first_step: str,
-                 config_version: str | None = None, prd_pin: str | None = None,
-                 constraints: tuple[str, ...] = (), timezone: str | None = None,
-                 now: str | None = None) -> dict:
-    """A fresh checkpoint at revision 1 with one pending step, which is the next action."""
-    now = now or utc_now()
+def new_document(*, title: str, block: dict, first_step: str,
+                 timezone: str | None = None) -> dict:
+    """A fresh checkpoint around ``block`` (see :func:`new_block`) with one pending step,
+    which is the next action."""
+    now = block["written_at"]
     info = {"version": "0.8", "created": now, "updated": now}
     if timezone:
         info["timezone"] = timezone
-    document = {
-        "xBRIEFInfo": info,
-        "plan": {"title": title, "status": ACTIVE_STATUS, "items": []},
-        BLOCK: new_block(goal_id=goal_id, stack_session_id=stack_session_id,
-                         incarnation_id=incarnation_id, role=role, mission=mission,
-                         outcome=outcome, task=task, config_version=config_version,
-                         prd_pin=prd_pin, constraints=constraints, now=now),
-    }
+    document = {"xBRIEFInfo": info,
+                "plan": {"title": title, "status": ACTIVE_STATUS, "items": []},
+                BLOCK: block}
+    if not isinstance(first_step, str) or not first_step.strip():
+        raise UsageError("a new checkpoint needs its first remaining step",
+                         code="authoring.bad_value", hint="pass --next with the first step")
     add_pending(document, first_step)
     return document
 
@@ -118,32 +119,62 @@ def _items(document) -> list:
     return items
 
 
-def _find(document, *, item_id: str | None = None, title: str | None = None):
-    for item in _items(document):
+def _walk(items: list):
+    """``(siblings, item)`` for every item, depth first in document order (the plan order);
+    ``subItems`` is xBRIEF's deprecated alias of ``items`` and is walked too."""
+    for item in items:
         if not isinstance(item, dict):
             continue
-        if item_id is not None and item.get("id") == item_id:
-            return item
-        if item_id is None and title is not None and item.get("title") == title:
-            return item
-    return None
+        yield items, item
+        for children in ("items", "subItems"):
+            if isinstance(item.get(children), list):
+                yield from _walk(item[children])
 
 
-def _require(document, item_id: str) -> dict:
-    item = _find(document, item_id=item_id)
+def _find(document, *, item_id: str | None = None, title: str | None = None):
+    """The item with ``item_id``, or (with no id) the first with exactly ``title``."""
+    for siblings, item in _walk(_items(document)):
+        if (item.get("id") == item_id) if item_id is not None else (item.get("title") == title):
+            return siblings, item
+    return None, None
+
+
+def _require(document, item_id: str) -> tuple[list, dict]:
+    siblings, item = _find(document, item_id=item_id)
     if item is None:
         raise RefusedError(f"no plan item has the id {item_id!r}", code="authoring.unknown_item",
                            hint="list the items with `baton checkpoint show`")
-    return item
+    return siblings, item
 
 
-def _pending(document) -> list[dict]:
-    return [i for i in _items(document) if isinstance(i, dict) and i.get("status") == PENDING]
+def _require_pending(document, item_id: str, why: str) -> tuple[list, dict]:
+    siblings, item = _require(document, item_id)
+    if item.get("status") != PENDING:
+        raise RefusedError(f"{item_id!r} is {item.get('status')!r}, not pending",
+                           code="authoring.not_pending", hint=why)
+    return siblings, item
 
 
-def _new_id(document, title: str) -> str:
-    taken = {i.get("id") for i in _items(document) if isinstance(i, dict)}
+def pending_items(document) -> list[dict]:
+    return [item for _, item in _walk(_items(document)) if item.get("status") == PENDING]
+
+
+def _target_list(document, parent: str | None) -> list:
+    """The plan's items, or the children of the item ``parent`` (made a group if needed)."""
+    if parent is None:
+        return _items(document)
+    _, item = _require(document, parent)
+    children = item.get("items")
+    if not isinstance(children, list):
+        children = item["items"] = []
+    return children
+
+
+def _new_id(document, title: str, parent: str | None) -> str:
+    taken = {item.get("id") for _, item in _walk(_items(document))}
     base = _ID_CHARS.sub("-", title.lower()).strip("-")[:48].strip("-") or "item"
+    if parent is not None:
+        base = f"{parent}.{base}"
     candidate, n = base, 1
     while candidate in taken:
         n += 1
@@ -151,10 +182,9 @@ def _new_id(document, title: str) -> str:
     return candidate
 
 
-def _check_id(item_id: str) -> None:
-    if not re.fullmatch(r"[a-zA-Z0-9_-]+(\.[a-zA-Z0-9_-]+)*", item_id):
-        raise UsageError(f"{item_id!r} is not an xBRIEF item id",
-                         code="authoring.bad_value",
+def _check_id(item_id: str | None) -> None:
+    if item_id is not None and not _ITEM_ID.fullmatch(item_id):
+        raise UsageError(f"{item_id!r} is not an xBRIEF item id", code="authoring.bad_value",
                          hint="use letters, digits, `_` and `-`, with `.` between segments")
 
 
@@ -165,42 +195,33 @@ def _text(value: str, what: str) -> str:
     return value
 
 
-def _insert_completed(items: list, item: dict) -> None:
-    """Completed items come first, in the order they were completed."""
-    position = 0
-    for index, other in enumerate(items):
-        if isinstance(other, dict) and other.get("status") == COMPLETED:
-            position = index + 1
-    items.insert(position, item)
-
-
 def add_completed(document, title: str, *, evidence: tuple[str, ...], item_id: str | None = None,
-                  summary: str | None = None) -> Change:
-    """Record a completed step with its evidence: complete the pending item named by
-    ``item_id`` (or by its exact title), or add a new completed item. Evidence is merged."""
+                  summary: str | None = None, parent: str | None = None) -> Change:
+    """Record a completed step with its evidence: complete the item named by ``item_id`` (or
+    by its exact title) where it stands, or add a new completed item after the completed
+    items of its list. Evidence already recorded is not added twice."""
     _text(title, "title")
     refs = [_text(ref, "evidence reference") for ref in evidence]
     if not refs:
         raise UsageError("a completed step needs at least one evidence reference",
                          code="authoring.no_evidence",
                          hint="pass --evidence with a commit, test run or report link")
-    if item_id is not None:
-        _check_id(item_id)
-    now = utc_now()
-    item = _find(document, item_id=item_id, title=title)
-    items = _items(document)
+    _check_id(item_id)
+    _, item = _find(document, item_id=item_id, title=title)
     if item is None:
-        item = {"id": item_id or _new_id(document, title), "title": title,
-                "status": COMPLETED, "completed": now}
-        _insert_completed(items, item)
+        siblings = _target_list(document, parent)
+        item = {"id": item_id or _new_id(document, title, parent), "title": title,
+                "status": COMPLETED, "completed": utc_now()}
+        position = 0
+        for index, other in enumerate(siblings):
+            if isinstance(other, dict) and other.get("status") == COMPLETED:
+                position = index + 1
+        siblings.insert(position, item)
     elif item.get("status") != COMPLETED:
-        items.remove(item)
         item["status"] = COMPLETED
-        item["completed"] = now
+        item["completed"] = utc_now()
         _drop_resume(item)
-        _insert_completed(items, item)
-    block = block_of(document)
-    work = block.setdefault("completed_work", [])
+    work = block_of(document).setdefault("completed_work", [])
     record = next((w for w in work if isinstance(w, dict) and w.get("item_id") == item["id"]),
                   None)
     if record is None:
@@ -216,108 +237,122 @@ def add_completed(document, title: str, *, evidence: tuple[str, ...], item_id: s
 
 
 def add_pending(document, title: str, *, item_id: str | None = None,
-                before: str | None = None) -> Change:
-    """Add a remaining step at the end (or before the pending item ``before``). A step with
-    the same id, or the same title when no id is given, is not added twice."""
+                before: str | None = None, parent: str | None = None) -> Change:
+    """Add a remaining step at the end of the plan (or of ``parent``'s children), or just
+    before the item ``before``. A step with the same id, or the same title when no id is
+    given, is not added twice."""
     _text(title, "title")
-    if item_id is not None:
-        _check_id(item_id)
-    existing = _find(document, item_id=item_id, title=title)
+    _check_id(item_id)
+    _, existing = _find(document, item_id=item_id, title=title)
     if existing is not None:
         return Change(unchanged_message=f"{existing.get('id')!r} is already in the plan",
                       result={"item_id": existing.get("id")})
-    item = {"id": item_id or _new_id(document, title), "title": title, "status": PENDING}
-    items = _items(document)
-    if before is None:
-        items.append(item)
+    if before is not None:
+        siblings, anchor = _require(document, before)
+        position = siblings.index(anchor)
     else:
-        anchor = _require(document, before)
-        items.insert(items.index(anchor), item)
+        siblings = _target_list(document, parent)
+        position = len(siblings)
+    item = {"id": item_id or _new_id(document, title, parent), "title": title,
+            "status": PENDING}
+    siblings.insert(position, item)
     _sync_next_action(document)
     return Change(f"added pending {item['id']!r}", {"item_id": item["id"]})
 
 
 def reorder(document, item_ids: tuple[str, ...]) -> Change:
-    """The named pending items, in the order given, become the first pending items; the
-    others keep their order after them. The first one becomes the next action."""
+    """The named pending items (siblings in one list), in the order given, take the places
+    of that list's first pending items; the list's other pending items follow in their
+    order. The first pending item of the plan is the next action."""
     if not item_ids:
         raise UsageError("name at least one pending item", code="authoring.bad_value",
                          hint="pass the ids in the order they should run")
     if len(set(item_ids)) != len(item_ids):
         raise UsageError("an item id is named twice", code="authoring.bad_value",
                          hint="name each item once")
-    chosen = []
-    for item_id in item_ids:
-        item = _require(document, item_id)
-        if item.get("status") != PENDING:
-            raise RefusedError(f"{item_id!r} is {item.get('status')!r}, not pending",
-                               code="authoring.not_pending",
-                               hint="only remaining (pending) steps can be reordered")
-        chosen.append(item)
-    items = _items(document)
-    slots = [index for index, item in enumerate(items)
+    why = "only remaining (pending) steps can be reordered"
+    lists_and_items = [_require_pending(document, item_id, why) for item_id in item_ids]
+    siblings = lists_and_items[0][0]
+    if any(other is not siblings for other, _ in lists_and_items):
+        raise RefusedError("the items are not in the same list", code="authoring.not_siblings",
+                           hint="reorder the children of one item (or the top-level steps) "
+                                "at a time")
+    chosen = [item for _, item in lists_and_items]
+    slots = [index for index, item in enumerate(siblings)
              if isinstance(item, dict) and item.get("status") == PENDING]
-    rest = [item for item in _pending(document) if item not in chosen]
+    rest = [siblings[index] for index in slots if siblings[index] not in chosen]
     for slot, item in zip(slots, chosen + rest, strict=True):
-        items[slot] = item
+        siblings[slot] = item
     _sync_next_action(document)
-    return Change("reordered the pending steps", {"order": [i.get("id") for i in chosen + rest]},
+    return Change("reordered the pending steps",
+                  {"order": [item.get("id") for item in chosen + rest]},
                   unchanged_message="the pending steps are already in this order")
 
 
 def set_resume(document, text: str, *, item_id: str | None = None,
                required_inputs: tuple[str, ...] | None = None) -> Change:
-    """Set the resume point: the narrative on the next pending item (``item_id`` moves that
-    item to the front of the pending steps). It is also the next action's summary."""
+    """Set the resume point: the ``ResumePoint`` narrative on the next pending item, which is
+    also the next action (``item_id`` first moves that item ahead of its pending siblings;
+    it must then be the plan's first pending item)."""
     _text(text, "resume point")
-    pending = _pending(document)
     if item_id is not None:
-        item = _require(document, item_id)
-        if item.get("status") != PENDING:
-            raise RefusedError(f"{item_id!r} is {item.get('status')!r}, not pending",
-                               code="authoring.not_pending",
-                               hint="the resume point belongs on a remaining (pending) step")
-        if pending and pending[0] is not item:
-            reorder(document, (item_id,))
-    elif not pending:
+        _require_pending(document, item_id, "the resume point belongs on a remaining step")
+        reorder(document, (item_id,))
+    pending = pending_items(document)
+    if not pending:
         raise RefusedError("no pending step to resume from", code="authoring.no_pending",
                            hint="add one with `baton checkpoint add-pending` first")
-    else:
-        item = pending[0]
-    narrative = item.setdefault("narrative", {})
-    narrative[RESUME] = text
-    action = block_of(document).get("next_action")
+    item = pending[0]
+    if item_id is not None and item.get("id") != item_id:
+        raise RefusedError(f"{item.get('id')!r} comes before {item_id!r} in the plan",
+                           code="authoring.not_next",
+                           hint="complete or reorder the earlier pending steps first")
+    item.setdefault("narrative", {})[RESUME] = text
+    block = block_of(document)
+    action = block.get("next_action")
     if required_inputs is not None:
         inputs = [_text(ref, "required input") for ref in required_inputs]
     elif isinstance(action, dict) and action.get("item_id") == item.get("id"):
         inputs = action.get("required_inputs", [])
     else:
         inputs = []
-    block_of(document)["next_action"] = {"item_id": item.get("id"), "summary": text,
-                                         "required_inputs": inputs}
-    _sync_next_action(document)
+    block["next_action"] = {"item_id": item.get("id"), "summary": text, "required_inputs": inputs}
     return Change(f"resume point set on {item.get('id')!r}", {"item_id": item.get("id")},
                   unchanged_message="the resume point is already this")
 
 
 def _sync_next_action(document) -> None:
-    """Keep the invariant: the next action is the first pending item, and only that item
-    carries a ``ResumePoint`` narrative, equal to the next action's summary."""
-    block = block_of(document)
-    pending = _pending(document)
-    action = block.get("next_action")
-    first = pending[0] if pending else None
-    for item in _items(document):
-        if item is not first and isinstance(item, dict):
-            _drop_resume(item)
-    if first is None:
+    """Keep the invariant: the next action names the plan's first pending item, which
+    carries a ``ResumePoint`` narrative. A next action that still names that item is kept
+    as written; otherwise it is rebuilt from the item's resume point (or its title)."""
+    pending = pending_items(document)
+    if not pending:
         return  # nothing remains: the last next action stays as the record of the last step
+    first = pending[0]
+    block = block_of(document)
+    action = block.get("next_action")
+    narrative = first.get("narrative") if isinstance(first.get("narrative"), dict) else None
     if not (isinstance(action, dict) and action.get("item_id") == first.get("id")):
-        narrative = first.get("narrative") if isinstance(first.get("narrative"), dict) else {}
-        summary = narrative.get(RESUME) or first.get("title")
-        action = {"item_id": first.get("id"), "summary": summary, "required_inputs": []}
-        block["next_action"] = action
-    first.setdefault("narrative", {})[RESUME] = action.get("summary")
+        summary = (narrative or {}).get(RESUME) or first.get("title")
+        block["next_action"] = {"item_id": first.get("id"), "summary": summary,
+                                "required_inputs": []}
+    if narrative is None:
+        first["narrative"] = narrative = {}
+    narrative.setdefault(RESUME, block["next_action"].get("summary"))
+
+
+def adopt_plan(document) -> list[str]:
+    """Point a newly added block's next action at the plan's first pending item; returns
+    what that added to the plan (a ``ResumePoint`` where the item had none)."""
+    pending = pending_items(document)
+    if not pending:
+        raise RefusedError("the plan has no pending step to resume from",
+                           code="authoring.no_pending",
+                           hint="a continue checkpoint names the next step: add a pending item")
+    first = pending[0]
+    had_resume = RESUME in (first.get("narrative") or {})
+    _sync_next_action(document)
+    return [] if had_resume else [f"ResumePoint added to the next pending item {first.get('id')!r}"]
 
 
 def _drop_resume(item: dict) -> None:
@@ -483,3 +518,59 @@ def stamp(document) -> None:
     info = document.get("xBRIEFInfo")
     if isinstance(info, dict):
         info["updated"] = now
+
+
+# -- the file ------------------------------------------------------------------------------
+
+#: Subcommand name -> change function; ``consume`` and ``reopen`` are the two that work on
+#: a consumed checkpoint.
+OPERATIONS = {
+    "add-completed": add_completed,
+    "add-pending": add_pending,
+    "reorder": reorder,
+    "set-resume": set_resume,
+    "decision": decision,
+    "hazard": hazard,
+    "blocker": blocker,
+    "failed-attempt": failed_attempt,
+    "set": set_field,
+    "consume": consume,
+    "reopen": reopen,
+}
+
+
+def apply(path, operation: str, *args, expect_revision: int | None = None,
+          epoch: int | None = None, validate: bool = True,
+          timeout: float = _store.LOCK_TIMEOUT, **kwargs):
+    """Run one ``OPERATIONS`` change on the checkpoint file at ``path`` as a compare-and-swap
+    step (see :func:`baton.authoring._store.update`). ``epoch`` is the writer's fencing
+    epoch: older than the checkpoint's is ``authoring.stale_epoch``."""
+    change_function = OPERATIONS[operation]
+
+    def change(document):
+        check_epoch(document, epoch)
+        if operation not in ("consume", "reopen"):
+            check_open(document)
+        return change_function(document, *args, **kwargs)
+
+    command = operation if operation == "consume" else f"checkpoint {operation}"
+    return _store.update(path, _store.CHECKPOINT, change, command=command,
+                         expect_revision=expect_revision, finish=stamp, validate=validate,
+                         timeout=timeout)
+
+
+def summary(document) -> str:
+    """A few lines for people: the plan, its steps, the next action, open blockers."""
+    block = block_of(document)
+    plan = document.get("plan") or {}
+    lines = [f"{plan.get('title')} [{plan.get('status')}] goal {block.get('goal_id')}"
+             + (f", consumed at {block['consumed_at']}" if block.get("consumed_at") else "")]
+    for _, item in _walk(_items(document)):
+        lines.append(f"  [{item.get('status')}] {item.get('id')}: {item.get('title')}")
+    action = block.get("next_action")
+    if isinstance(action, dict):
+        lines.append(f"next: {action.get('item_id')}: {action.get('summary')}")
+    for entry in block.get("blockers") or ():
+        if isinstance(entry, dict):
+            lines.append(f"blocker: {entry.get('summary')}")
+    return "\n".join(lines)

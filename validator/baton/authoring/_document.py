@@ -89,15 +89,16 @@ def _round_trip_yaml():
 
 def render(data, *, syntax: str) -> bytes:
     """Serialise ``data`` in key order: JSON indented by two spaces, or block YAML."""
-    if not _loading._finite_ok(data):
-        raise BatonError("the document holds a number too large for JSON (it reads as infinity)",
-                         code="load.non_finite",
-                         hint="write the number as a string, or a smaller finite number")
     if syntax == "yaml":
         buffer = io.StringIO()
         _round_trip_yaml().dump(data, buffer)
         return buffer.getvalue().encode("utf-8")
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    try:
+        text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    except ValueError:  # 1e400 reads as infinity, which JSON cannot write
+        raise BatonError("the document holds a number too large for JSON (it reads as "
+                         "infinity)", code="load.non_finite",
+                         hint="write the number as a string, or a smaller finite number") from None
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate read from a \\uD800 escape: keep it escaped

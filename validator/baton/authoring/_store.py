@@ -107,8 +107,11 @@ def missing_error(kind: str, path: str) -> BatonError:
                 "run `baton init` to create the checkpoint and the registry")
         return UnreadableInput(f"{path}: no checkpoint here yet", code="authoring.no_checkpoint",
                                hint=hint)
-    return UnreadableInput(f"{path}: no registry here yet", code="authoring.no_registry",
-                           hint="run `baton init` to create the registry, or pass --registry")
+    if kind == REGISTRY:
+        return UnreadableInput(f"{path}: no registry here yet", code="authoring.no_registry",
+                               hint="run `baton init` to create the registry, or pass --registry")
+    return UnreadableInput(f"{path}: no such file", code="load.unreadable",
+                           hint="check the path")
 
 
 def read(path: str | os.PathLike, kind: str):
@@ -125,15 +128,15 @@ def read(path: str | os.PathLike, kind: str):
 def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change], *,
            command: str, expect_revision: int | None = None,
            finish: Callable[[dict], None] | None = None,
-           validate: Callable[[dict, str], None] | None = None,
+           validate: bool = True,
            timeout: float = LOCK_TIMEOUT) -> Outcome:
     """Apply ``change`` to the document at ``path`` as one compare-and-swap step.
 
     ``change`` mutates the parsed document in place and returns a :class:`Change`; it raises
     a :class:`BatonError` to refuse (then nothing is written). ``expect_revision`` makes the
     step conditional: a different current revision is ``authoring.revision_conflict``.
-    ``finish`` runs only when something changed (timestamps); ``validate`` sees the new
-    document before it is written and raises to stop the write."""
+    ``finish`` runs only when something changed (timestamps). With ``validate`` the new file
+    must validate clean before it is written (``authoring.invalid_result`` otherwise)."""
     path = os.fspath(path)
     syntax = _document.syntax_of(path)
     seen: dict = {}
@@ -160,11 +163,13 @@ def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change],
             return raw
         if finish is not None:
             finish(document)
+        _sweep_temporaries(path)
         _set_revision(document, kind, current + 1)
-        if validate is not None:
-            validate(document, path)
+        new = _document.render(document, syntax=syntax)
+        if validate:
+            check_valid(kind, new, path)
         seen["revision"] = current + 1
-        return _document.render(document, syntax=syntax)
+        return new
 
     try:
         _document.check_size(path)
@@ -186,6 +191,38 @@ def io_error(path: str, error: OSError) -> BatonError:
     return UnreadableInput(f"{path}: {error.strerror or type(error).__name__}",
                            code="authoring.io_error",
                            hint="check that the path is a file you may read and write")
+
+
+def _sweep_temporaries(path: str) -> None:
+    """Remove the temporary files of writers that died mid-write (SIGKILL between the temp
+    write and the rename). Called under the file's lock, so no live writer owns one."""
+    folder, name = os.path.split(os.path.abspath(path))
+    prefix = f".{name}."
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return
+    for entry in entries:
+        if entry.startswith(prefix) and entry.endswith(".tmp"):
+            try:
+                os.unlink(os.path.join(folder, entry))
+            except OSError:
+                pass
+
+
+def check_valid(kind: str, raw: bytes, path: str) -> None:
+    """Refuse to write ``raw`` unless it validates clean as ``kind`` (warnings allowed)."""
+    from baton._validate import validate_bytes
+
+    report = validate_bytes(raw, kind, os.path.basename(path))
+    errors = [finding for finding in report.findings if finding.is_error]
+    if errors:
+        first = errors[0]
+        codes = ", ".join(sorted({finding.code for finding in errors}))
+        raise RefusedError(f"{path}: the result would not validate ({codes}): "
+                           f"{first.json_path}: {first.message}",
+                           code="authoring.invalid_result",
+                           hint=first.hint or "fix the value named above; nothing was written")
 
 
 def create(path: str | os.PathLike, data: bytes) -> None:

@@ -146,7 +146,7 @@ def run(harness, program, gates, ids, requirements, tags, expected_failures, tim
         if harness and program:
             raise UsageError("give --harness or --program, not both", code="usage")
         suite = _load(suite_dir)
-        _check_requirements(requirements)
+        _check_requirements(requirements, suite)
         selected = _select(suite, gates, ids, requirements, tags)
         failures = None
         if expected_failures is not None:
@@ -180,12 +180,13 @@ def run(harness, program, gates, ids, requirements, tags, expected_failures, tim
     sys.exit(report.exit_code)
 
 
-def _check_requirements(requirements):
+def _check_requirements(requirements, suite):
     if not requirements:
         return
     from baton.conformance import requirements as catalogue_module
 
-    known = catalogue_module.load().by_id()
+    known = set(catalogue_module.load().by_id())
+    known.update(ident for case in suite.cases for ident in case.requirements)
     for ident in requirements:
         if ident not in known:
             raise UsageError(f"{ident} is not a requirement of the spec", code="conformance.selection",

@@ -79,12 +79,12 @@ def _style(suite: Suite):
     for fixture in suite.files:
         problem = description_problem(fixture.description)
         if problem:
-            yield _finding(fixture.file, "$.description", "fixture.description", problem, hint, "CNF-006")
+            yield _finding(fixture.file, "$.description", "fixture.description", problem, hint, "CNF-003")
     for case in suite.cases:
         problem = description_problem(case.description)
         if problem:
             yield _finding(case.file, json_path(("cases", case.index, "description")),
-                           "fixture.description", f"{case.id}: {problem}", hint, "CNF-006")
+                           "fixture.description", f"{case.id}: {problem}", hint, "CNF-003")
 
 
 def _references(suite: Suite, known: dict):
@@ -96,11 +96,11 @@ def _references(suite: Suite, known: dict):
                 yield _finding(case.file, where, "fixture.unknown_requirement",
                                f"{case.id}: {ident} is not a requirement of the spec",
                                "name an existing id (conformance/requirements.json lists them)",
-                               "CNF-005")
+                               "CNF-008")
             elif not requirement.fixture_testable:
                 yield _finding(case.file, where, "fixture.untestable_requirement",
                                f"{case.id}: {ident} is marked not fixture-testable, yet a case covers it",
-                               "drop the marker from the spec, or the id from the case", "CNF-007",
+                               "drop the marker from the spec, or the id from the case", "CNF-009",
                                WARNING)
 
 
@@ -115,7 +115,7 @@ def _pinned_stdout(suite: Suite):
             yield _finding(case.file, json_path(("cases", case.index, "expected", "stdout")),
                            "fixture.stdout_mismatch",
                            f"{case.id}: expected.stdout does not parse to expected.output",
-                           "make the two agree: stdout is the exact printing of output", "CNF-010")
+                           "make the two agree: stdout is the exact printing of output", "CNF-004")
 
 
 def _requirement_coverage(suite: Suite, catalogue):
@@ -125,7 +125,7 @@ def _requirement_coverage(suite: Suite, catalogue):
             yield _finding(requirement.page, "$", "coverage.requirement",
                            f"{requirement.id} ({requirement.keyword}) has no case",
                            "add a case naming it, or mark it *(not fixture-testable: reason)* in the spec",
-                           "CNF-007")
+                           "CNF-009")
 
 
 def _gate_modules(names, module_of, grouped):
@@ -139,7 +139,7 @@ def _gate_modules(names, module_of, grouped):
             if gate in grouped:
                 findings.append(_finding(grouped[gate][0].file, "$.gate", "suite.gate_unavailable",
                                          f"the {gate} gate cannot be loaded: {error}",
-                                         "the gate module must load and define OUTCOMES", "CNF-009"))
+                                         "the gate module must load and define OUTCOMES", "CNF-012"))
     return modules, findings
 
 
@@ -160,7 +160,7 @@ def _run_reference(suite: Suite, modules):
             detail += "\n" + result.diff
         findings.append(_finding(case.file, json_path(("cases", case.index)), "reference.fails",
                                  f"{case.id}: the reference does not pass this case: {detail}",
-                                 "fix the case's expectation or the gate", "CNF-009"))
+                                 "fix the case's expectation or the gate", "CNF-012"))
     return findings, outcomes
 
 
@@ -184,7 +184,7 @@ def check(suite: Suite, catalogue, *, table: dict | None = None,
         if gate not in names:
             findings.append(_finding(grouped[gate][0].file, "$.gate", "suite.unknown_gate",
                                      f"the suite has cases for {gate!r}, which is not in the gate table",
-                                     "name a gate of the table, or add the gate", "CNF-008"))
+                                     "name a gate of the table, or add the gate", "CNF-010"))
     modules, unavailable = _gate_modules(names, module_of, grouped)
     findings += unavailable
     reference_findings, outcomes = _run_reference(suite, modules)
@@ -194,19 +194,19 @@ def check(suite: Suite, catalogue, *, table: dict | None = None,
         if gate not in grouped:
             findings.append(_finding(None, "$", "suite.gate_without_cases",
                                      f"the {gate} gate has no cases",
-                                     f"add fixture files under cases/{gate}/", "CNF-008"))
+                                     f"add fixture files under cases/{gate}/", "CNF-010"))
         listed = modules[gate][1] if gate in modules else ()
         seen = outcomes.get(gate, set())
         for outcome in sorted(seen - set(listed), key=str):
             findings.append(_finding(None, "$", "reference.unknown_outcome",
                                      f"the {gate} gate answered the outcome {outcome!r}, which it does not list",
-                                     "list the outcome in the gate's OUTCOMES and its spec page", "CNF-008"))
-        if gate in modules:
+                                     "list the outcome in the gate's OUTCOMES and its spec page", "CNF-011"))
+        if gate in modules and gate in grouped:  # a gate without cases is reported once
             for outcome in listed:
                 if outcome not in seen:
                     findings.append(_finding(None, "$", "coverage.outcome",
                                              f"no case of the {gate} gate expects the outcome {outcome!r}",
-                                             "add a case whose expected output has that outcome", "CNF-008"))
+                                             "add a case whose expected output has that outcome", "CNF-011"))
         coverage.append(GateCoverage(gate, len(grouped.get(gate, ())), listed,
                                      tuple(o for o in listed if o in seen)))
     named = {ident for case in suite.cases for ident in case.requirements}

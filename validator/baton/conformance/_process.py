@@ -164,10 +164,9 @@ class Child:
             self._stdin_open = False
             self._watch_stdin(False)
             try:
-                os.close(self._stdin)
-            except OSError:
+                self._proc.stdin.close()
+            except OSError:  # a full pipe to a dead child: the fd is closed all the same
                 pass
-            self._proc.stdin = None
 
     # -- ending --------------------------------------------------------------------------
 

@@ -85,6 +85,7 @@ class ExpectedFailures:
 
     def check_against(self, all_ids) -> None:
         """Every entry must match a case of the suite (a stale entry is a usage error)."""
+        all_ids = list(all_ids)
         for entry in self.entries:
             if not any(fnmatch.fnmatchcase(case_id, entry.pattern) for case_id in all_ids):
                 raise UsageError(f"{self.source}:{entry.line}: {entry.pattern!r} matches no case of the suite",

@@ -112,7 +112,7 @@ def _schema_findings(file, document):
     findings = []
     for error in _validator().iter_errors(document):
         parts = tuple(error.instance_path)
-        if type(error.kind).__name__ == "OneOfNotValid":
+        if type(error.kind).__name__.startswith("OneOf"):
             message = "give exactly one of input, input_text and input_base64"
         else:
             message = error.message if len(error.message) <= 200 else error.message[:197] + "..."
@@ -162,13 +162,13 @@ def load_suite(root: Path | None = None) -> Suite:
             if not case.id.startswith(gate + "."):
                 findings.append(_finding(file, where, "fixture.id_prefix",
                                          f"the case id {case.id!r} does not start with {gate + '.'!r}",
-                                         "ids are <gate>.<dotted.slug>"))
+                                         "ids are <gate>.<dotted.slug>", "CNF-002"))
                 continue
             first = seen.setdefault(case.id, case)
             if first is not case:
                 findings.append(_finding(file, where, "fixture.duplicate_id",
                                          f"the case id {case.id!r} is already used in {first.file}",
-                                         "give the case a new id: ids are never reused"))
+                                         "give the case a new id: ids are never reused", "CNF-002"))
                 continue
             problem = _input_problem(case)
             if problem:
@@ -197,12 +197,12 @@ def _input_problem(case):
             base64.b64decode(case.input_value, validate=True)
         except (binascii.Error, ValueError):
             return _finding(case.file, where, "fixture.base64", "input_base64 is not valid base64",
-                            "encode the bytes with standard base64 and padding")
+                            "encode the bytes with standard base64 and padding", "CNF-005")
     elif case.input_kind == "input_text":
         try:
             case.input_value.encode("utf-8")
         except UnicodeEncodeError:
             return _finding(case.file, where, "fixture.input_text",
                             "input_text holds a lone surrogate, which is not UTF-8 text",
-                            "give bytes that are not UTF-8 as input_base64")
+                            "give bytes that are not UTF-8 as input_base64", "CNF-005")
     return None

@@ -7,8 +7,8 @@ RFC 2119 keyword in capitals::
 
 An item the suite cannot test with fixtures says so, with a reason, at its end::
 
-    - **CNF-020** The runner MUST kill the harness's process group on exit.
-      *(not fixture-testable: a property of the runner, covered by its own tests)*
+    - **GRD-040** The guard MUST NOT log the tool call's arguments.
+      *(not fixture-testable: no fixture can observe a log)*
 
 This module owns the parser, the catalogue lint (malformed or duplicate ids, keyword count,
 a marker without a reason) and ``conformance/requirements.json``, the generated catalogue
@@ -23,7 +23,7 @@ import argparse
 import json
 import re
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from baton._findings import ERROR, Finding
@@ -52,7 +52,8 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 @dataclass(frozen=True)
 class Requirement:
     """One numbered requirement. ``page`` is the spec page's path (``spec/gates/restart.md``),
-    ``anchor`` its fragment on the docs site, ``section`` the heading it sits under."""
+    ``anchor`` its fragment on the docs site, ``section`` the heading it sits under and
+    ``line`` where it starts (not kept in the catalogue file)."""
 
     id: str
     keyword: str
@@ -60,9 +61,9 @@ class Requirement:
     page: str
     anchor: str
     section: str
-    line: int
     fixture_testable: bool = True
     untestable_reason: str | None = None
+    line: int | None = field(default=None, compare=False)
 
     @property
     def needs_case(self) -> bool:
@@ -70,7 +71,9 @@ class Requirement:
         return self.keyword in MUST_LEVEL and self.fixture_testable
 
     def to_dict(self) -> dict:
+        # No line number: the catalogue changes only when a requirement does.
         data = asdict(self)
+        del data["line"]
         if data["untestable_reason"] is None:
             del data["untestable_reason"]
         return data
@@ -97,7 +100,7 @@ class Catalogue:
 
 def _lint(page, line, code, message, hint, severity=ERROR):
     return Finding(file=page, json_path="$", code=code, severity=severity, message=message,
-                   requirement="CNF-003", hint=hint, line=line)
+                   requirement="CNF-006", hint=hint, line=line)
 
 
 def _items(lines):
@@ -131,6 +134,8 @@ def _items(lines):
             continue
         if current:
             current[2].append(raw.strip())
+    if current:
+        yield current[:2] + [" ".join(current[2])]
 
 
 def parse_page(text: str, page: str) -> tuple[list[Requirement], list[Finding]]:
@@ -229,7 +234,7 @@ def stale_finding(catalogue: Catalogue, path: Path) -> Finding | None:
         return None
     return Finding(file=path.as_posix(), json_path="$", code="requirements.stale",
                    severity=ERROR, message="the requirement catalogue does not match the spec",
-                   requirement="CNF-004",
+                   requirement="CNF-007",
                    hint="regenerate it: python -m baton.conformance.requirements --write")
 
 

@@ -59,11 +59,12 @@ class InputError(ValueError):
     """Raw input a gate cannot read (too large, not UTF-8, not JSON, too deep)."""
 
 
-def parse_input(raw, limit, *, allow_constants=True):
+def parse_input(raw, limit, *, allow_constants=True, unique_keys=False):
     """Bytes -> a JSON value, as ``json.loads(raw.decode())`` with a size bound.
 
     Raises :class:`InputError` for anything over ``limit`` bytes, invalid UTF-8, invalid
-    JSON or nesting too deep to read."""
+    JSON or nesting too deep to read; with ``unique_keys``, also for an object that
+    repeats a key (JSON readers disagree on which value wins)."""
     if len(raw) > limit:
         raise InputError(f"input larger than {limit} bytes")
     try:
@@ -71,9 +72,13 @@ def parse_input(raw, limit, *, allow_constants=True):
     except UnicodeDecodeError as error:
         raise InputError(f"invalid UTF-8 at byte {error.start}") from None
     try:
-        if allow_constants:
+        if allow_constants and not unique_keys:
             return loads(text)
-        return loads(text, parse_constant=_reject_constant)
+        return loads(
+            text,
+            parse_constant=None if allow_constants else _reject_constant,
+            object_pairs_hook=_unique_pairs if unique_keys else None,
+        )
     except JSONError as error:
         raise InputError(f"invalid JSON: {error}") from None
     except RecursionError:
@@ -82,6 +87,13 @@ def parse_input(raw, limit, *, allow_constants=True):
 
 def _reject_constant(name):
     raise JSONError(f"{name} is not JSON")
+
+
+def _unique_pairs(pairs):
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise JSONError("an object repeats a key")
+    return result
 
 
 def gate_names():

@@ -1,8 +1,9 @@
 """The ``digest`` gate: one artifact in, its canonical bytes and digest out.
 
-Input ``{kind, document | text | base64, algorithm?, syntax?}``; output
-``{form, canonical | canonical_base64, digest}`` (exit 0), or ``{error, path?}`` (exit 2) when
-the input cannot be put in canonical form. The canonical forms themselves live in
+Input ``{kind, document | text | base64, algorithm?, syntax?, expected?}``; output
+``{form, canonical | canonical_base64, digest}`` (exit 0), plus ``check`` when an ``expected``
+digest is given (exit 1 unless it is ``match``), or ``{error, path?}`` (exit 2) when the input
+cannot be put in canonical form. The canonical forms themselves live in
 :mod:`baton._digest`; this module only reads the gate's input and shapes its output.
 """
 
@@ -29,18 +30,19 @@ FORM_BY_KIND = {
     "raw": "raw",
 }
 _SOURCES = ("document", "text", "base64")
-_KEYS = frozenset(("kind", "algorithm", "syntax", *_SOURCES))
+_KEYS = frozenset(("kind", "algorithm", "syntax", "expected", *_SOURCES))
+#: ``check`` values: the expected digest matched, or why it did not.
+CHECKS = ("match", "digest.mismatch", "digest.malformed", "digest.unknown_algorithm")
 
 OUTCOMES = (
     "digest",
+    *CHECKS,
     "digest.input_invalid",
     "digest.input_unreadable",
     "digest.unknown_algorithm",
     "digest.non_finite",
     "digest.integer_range",
     "digest.lone_surrogate",
-    "digest.key_type",
-    "digest.value_type",
     "digest.too_deep",
     "load.bom",
     "load.encoding",
@@ -49,6 +51,7 @@ OUTCOMES = (
     "load.non_finite",
     "load.too_deep",
     "load.yaml_tag",
+    "load.yaml_type",
     "load.empty",
 )
 
@@ -79,7 +82,9 @@ def decide(value):
     source = sources[0]
     algorithm = value.get("algorithm", "blake3")
     syntax = value.get("syntax")
-    if not isinstance(algorithm, str) or syntax not in (None, "json", "yaml"):
+    expected = value.get("expected")
+    if not isinstance(algorithm, str) or syntax not in (None, "json", "yaml") or (
+            "expected" in value and not isinstance(expected, str)):
         return _error("digest.input_invalid")
     if syntax is not None:
         if source == "document" or form not in ("jcs", "yaml"):
@@ -88,6 +93,16 @@ def decide(value):
 
     from baton import _digest
 
+    check = None
+    if expected is not None:
+        try:
+            expected_algorithm = _digest.parse_digest(expected)[0]
+        except _digest.DigestError as error:
+            check = error.code
+        else:
+            if "algorithm" in value and algorithm != expected_algorithm:
+                return _error("digest.input_invalid")
+            algorithm = expected_algorithm
     if algorithm not in _digest.ALGORITHMS:
         return _error("digest.unknown_algorithm")
     try:
@@ -104,7 +119,12 @@ def decide(value):
                   "digest": digest}
     else:
         output = {"form": form, "canonical": canonical.decode("utf-8"), "digest": digest}
-    return Decision(output, "digest", 0)
+    if expected is None:
+        return Decision(output, "digest", 0)
+    if check is None:
+        check = "match" if digest == expected else "digest.mismatch"
+    output["check"] = check
+    return Decision(output, check, 0 if check == "match" else 1)
 
 
 def _canonical(form, source, given):

@@ -1,0 +1,78 @@
+"""The ``baton-validate`` pre-commit hook: its file pattern agrees with the names the
+validator recognises, and pre-commit installs it from this checkout and runs it (a good
+checkpoint passes, a bad one fails)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+from authoring_support import REPO, make_project
+from ruamel.yaml import YAML
+
+from baton import _detect
+
+
+def hook():
+    hooks = YAML(typ="safe").load((REPO / ".pre-commit-hooks.yaml").read_text())
+    assert [h["id"] for h in hooks] == ["baton-validate"]
+    return hooks[0]
+
+
+def example_name(pattern: str) -> str:
+    return pattern.replace("*", "20261014")
+
+
+def test_the_pattern_covers_every_artifact_name_and_nothing_else():
+    files = re.compile(hook()["files"])
+    names = [example_name(p) for kind in _detect.KINDS for p in (*kind.names, *kind.legacy_names)]
+    assert names, "the kind table lists file names"
+    for name in names:
+        assert files.search(name), name
+        assert files.search(f"deep/folder/{name}"), name
+    for other in ("README.md", "xbrief/active/scope.xbrief.json", "my-registry.json",
+                  "ack.json.bak", "continuation.packet.md", "src/handoff.py"):
+        assert not files.search(other), other
+
+
+def test_the_hook_runs_baton_validate_in_its_own_python_env():
+    entry = hook()
+    assert entry["entry"] == "baton validate"
+    assert entry["language"] == "python"
+
+
+@pytest.mark.slow
+def test_pre_commit_try_repo_passes_good_and_fails_bad(tmp_path):
+    git = shutil.which("git")
+    assert git, "git is needed to run pre-commit"
+    work = tmp_path / "work"
+    make_project(work)
+    bad = work / "bad" / "xbrief" / "continue.xbrief.json"
+    bad.parent.mkdir(parents=True)
+    document = json.loads((work / "xbrief" / "continue.xbrief.json").read_text())
+    document["xBRIEFInfo"]["version"] = "0.7"
+    del document["x-baton/checkpoint"]["goal_id"]
+    bad.write_text(json.dumps(document, indent=2))
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"),
+           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+    subprocess.run([git, "init", "-q", str(work)], check=True, env=env)
+    subprocess.run([git, "-C", str(work), "add", "-A"], check=True, env=env)
+    pre_commit = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "baton-validate",
+                  "--files"]
+
+    good = subprocess.run([*pre_commit, "xbrief/continue.xbrief.json", "registry.yaml"],
+                          cwd=work, env=env, capture_output=True, text=True, timeout=600)
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert "baton validate" in good.stdout and "Passed" in good.stdout
+
+    failed = subprocess.run([*pre_commit, "bad/xbrief/continue.xbrief.json"], cwd=work,
+                            env=env, capture_output=True, text=True, timeout=600)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "Failed" in failed.stdout
+    assert "schema." in failed.stdout

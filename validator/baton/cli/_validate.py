@@ -1,0 +1,63 @@
+"""``baton validate``: options in, :mod:`baton._validate` called, a reporter chosen by name.
+Thin: every decision lives in the library."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from baton import _detect, reporters
+from baton._errors import BatonError
+from baton._loading import DEFAULT_MAX_BYTES
+from baton.cli._options import fail, format_option
+
+
+def _use_color(choice: str) -> bool:
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return sys.stdout.isatty()
+
+
+@click.command("validate")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("--kind", type=click.Choice(_detect.kind_names()),
+              help="The artifact kind of the named files and of stdin (required with -); "
+                   "folder walks then look for this kind only.")
+@format_option(reporters.names())
+@click.option("--color", type=click.Choice(("auto", "always", "never")), default="auto",
+              show_default=True, help="Colour the text format (auto: on a terminal, unless NO_COLOR is set).")
+@click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
+@click.option("-q", "--quiet", is_flag=True,
+              help="Findings only: no hints, no summary (nothing at all when clean).")
+def validate(paths, kind, output_format, color, strict, quiet):
+    """Validate and lint artifacts: files, or folders searched recursively for artifacts by
+    name (a folder holding a handoff also gets the cross-file checks). `-` reads stdin and
+    needs --kind.
+
+    Exit status: 0 clean, 1 findings (errors; warnings too with --strict), 2 usage error or
+    an unreadable named input.
+    """
+    from baton._validate import Report, validate_bytes, validate_paths
+
+    if "-" in paths and kind is None:
+        raise click.UsageError("reading stdin (-) needs --kind to say what it is")
+    report = Report()
+    try:
+        for path in dict.fromkeys(paths):
+            if path == "-":
+                raw = sys.stdin.buffer.read(DEFAULT_MAX_BYTES + 1)
+                report += validate_bytes(raw, kind)
+            else:
+                report += validate_paths([path], kind)
+    except BatonError as error:
+        fail(error)
+    use_color = output_format == "text" and _use_color(color)
+    output = reporters.render(output_format, report, strict=strict, color=use_color, quiet=quiet)
+    if quiet and output_format == "text" and not report.findings:
+        output = ""
+    click.echo(output, nl=False, color=use_color)
+    sys.exit(report.exit_code(strict=strict))

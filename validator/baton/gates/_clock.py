@@ -1,0 +1,100 @@
+"""Timestamps of the handoff artifacts: RFC 3339 text to epoch milliseconds and back.
+
+Owns the timestamp form of ``spec/handoff-record.md`` (the shared ``timestamp`` of
+``defs.schema.json``): ``YYYY-MM-DD``, ``T`` (or ``t`` or a space), ``HH:MM:SS``, an optional
+fraction, then ``Z`` (or ``z``) or ``+HH:MM`` / ``-HH:MM``; the date must exist, and a leap
+second (``:60``) is refused. Written timestamps are UTC with milliseconds
+(``2026-05-04T10:00:00.000Z``). Pure arithmetic: the gates may not import ``datetime`` at
+module level.
+"""
+
+_DIGITS = frozenset("0123456789")
+_DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+#: Longer than any real timestamp; a bound so hostile strings are refused cheaply.
+_MAX_LENGTH = 64
+
+
+def _number(text, start, end):
+    part = text[start:end]
+    if len(part) != end - start or not set(part) <= _DIGITS:
+        return None
+    return int(part)
+
+
+def _leap(year):
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
+def _days_from_civil(year, month, day):
+    """Days since 1970-01-01 of a proleptic Gregorian date."""
+    year -= month <= 2
+    era = year // 400
+    year_of_era = year - era * 400
+    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
+    return era * 146097 + day_of_era - 719468
+
+
+def _civil_from_days(days):
+    days += 719468
+    era = days // 146097
+    day_of_era = days - era * 146097
+    year_of_era = (day_of_era - day_of_era // 1460 + day_of_era // 36524
+                   - day_of_era // 146096) // 365
+    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
+    month_index = (5 * day_of_year + 2) // 153
+    day = day_of_year - (153 * month_index + 2) // 5 + 1
+    month = month_index + (3 if month_index < 10 else -9)
+    return year_of_era + era * 400 + (month <= 2), month, day
+
+
+def parse_ms(text):
+    """Epoch milliseconds of an RFC 3339 timestamp (fraction truncated to milliseconds),
+    or ``None`` when ``text`` is not one."""
+    if not isinstance(text, str) or not 20 <= len(text) <= _MAX_LENGTH:
+        return None
+    if (text[4], text[7], text[13], text[16]) != ("-", "-", ":", ":") or text[10] not in "Tt ":
+        return None
+    year, month, day = _number(text, 0, 4), _number(text, 5, 7), _number(text, 8, 10)
+    hour, minute, second = _number(text, 11, 13), _number(text, 14, 16), _number(text, 17, 19)
+    if None in (year, month, day, hour, minute, second):
+        return None
+    if not (1 <= year and 1 <= month <= 12 and hour <= 23 and minute <= 59 and second <= 59):
+        return None
+    days_in_month = 29 if month == 2 and _leap(year) else _DAYS_IN_MONTH[month - 1]
+    if not 1 <= day <= days_in_month:
+        return None
+    position = 19
+    millis = 0
+    if position < len(text) and text[position] == ".":
+        end = position + 1
+        while end < len(text) and text[end] in _DIGITS:
+            end += 1
+        fraction = text[position + 1:end]
+        if not fraction:
+            return None
+        millis = int((fraction + "00")[:3])
+        position = end
+    zone = text[position:]
+    if zone in ("Z", "z"):
+        offset = 0
+    elif len(zone) == 6 and zone[0] in "+-" and zone[3] == ":":
+        zone_hours, zone_minutes = _number(zone, 1, 3), _number(zone, 4, 6)
+        if zone_hours is None or zone_minutes is None or zone_hours > 23 or zone_minutes > 59:
+            return None
+        offset = (zone_hours * 60 + zone_minutes) * (1 if zone[0] == "+" else -1)
+    else:
+        return None
+    seconds = (_days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
+               - offset * 60)
+    return seconds * 1000 + millis
+
+
+def format_ms(millis):
+    """``2026-05-04T10:00:00.000Z`` for epoch milliseconds."""
+    seconds, millis = divmod(millis, 1000)
+    days, second_of_day = divmod(seconds, 86400)
+    year, month, day = _civil_from_days(days)
+    hour, rest = divmod(second_of_day, 3600)
+    minute, second = divmod(rest, 60)
+    return f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}.{millis:03d}Z"

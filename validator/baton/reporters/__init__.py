@@ -1,0 +1,29 @@
+"""Output formats for a validation report, chosen by name.
+
+Each format is a module with ``render(report, *, strict, color, quiet) -> str`` (the whole
+output, final newline included; empty when there is nothing to print). Modules load on
+first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+_FORMATS = {
+    "text": "baton.reporters._text",
+    "json": "baton.reporters._json",
+    "sarif": "baton.reporters._sarif",
+    "github": "baton.reporters._github",
+}
+
+
+def names() -> tuple[str, ...]:
+    """The format names, the default first."""
+    return tuple(_FORMATS)
+
+
+def render(name: str, report, *, strict: bool = False, color: bool = False,
+           quiet: bool = False) -> str:
+    """``report`` in format ``name``; ``KeyError`` for an unknown name."""
+    module = importlib.import_module(_FORMATS[name])
+    return module.render(report, strict=strict, color=color, quiet=quiet)

@@ -1,0 +1,252 @@
+"""Checks shared by several artifact kinds, each registered per kind by the kind's module:
+the spec-version rule (spec/versioning.md), timestamps (real date-times with an explicit
+offset), digest strings (spec/index.md), secrets, and safe walking of untrusted data.
+
+Every helper here accepts any value (the schema check may have failed) and never raises.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from baton._findings import WARNING
+from baton.rules import Artifact, Hit, rule
+
+#: The spec version this implementation reads and writes.
+SUPPORTED_VERSION = (1, 0)
+
+_VERSION = re.compile(r"(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})\Z")
+_TIMESTAMP = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z")
+_TIMESTAMP_NO_OFFSET = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\Z")
+_EXTENSION_KEY = re.compile(r"x-[a-z0-9-]+/")
+# The schema's digest pattern (defs.schema.json): what passes it is the rules' to judge.
+_DIGEST_GRAMMAR = re.compile(r"[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+\Z")
+_DIGEST_MAX = 1024
+
+
+# -- walking ---------------------------------------------------------------------------------
+
+def walk(value, path: tuple = (), *, skip: Callable[[str], bool] = lambda key: False
+         ) -> Iterator[tuple[tuple, object, object]]:
+    """Every ``(path, key, value)`` below ``value`` (``key`` is the member name or index),
+    parents before their children, without recursion; members whose name ``skip`` accepts
+    are left out, with everything below them."""
+    stack = [(path, value)]
+    while stack:
+        here, node = stack.pop()
+        if isinstance(node, dict):
+            children = [(here + (key,), key, child) for key, child in node.items()
+                        if not (isinstance(key, str) and skip(key))]
+        elif isinstance(node, list):
+            children = [(here + (index,), index, child) for index, child in enumerate(node)]
+        else:
+            continue
+        yield from children
+        stack.extend((child_path, child) for child_path, _, child in reversed(children))
+
+
+def is_foreign_extension(key: str, own: str = "x-baton/") -> bool:
+    """Whether ``key`` names another tool's extension block (never validated by Baton)."""
+    return bool(_EXTENSION_KEY.match(key)) and not key.startswith(own)
+
+
+def text_at(data, *path) -> str | None:
+    """The string at ``path`` below ``data``, or None when anything on the way is missing or
+    of another type."""
+    node = data
+    for part in path:
+        if isinstance(part, int):
+            if not isinstance(node, list) or not -len(node) <= part < len(node):
+                return None
+        elif not isinstance(node, dict):
+            return None
+        node = node[part] if isinstance(part, int) else node.get(part)
+    return node if isinstance(node, str) else None
+
+
+def blank(value) -> bool:
+    """Whether ``value`` is missing, not a string, or only white space."""
+    return not isinstance(value, str) or not value.strip()
+
+
+# -- versions --------------------------------------------------------------------------------
+
+def parse_version(value) -> tuple[int, int] | None:
+    """``"1.0"`` -> ``(1, 0)``; None for anything that is not ``MAJOR.MINOR``."""
+    if not isinstance(value, str):
+        return None
+    match = _VERSION.match(value)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def register_version_rules(kind: str, locate: Callable[[Artifact], tuple[tuple, object] | None],
+                           requirement_minor: str = "VER-004",
+                           requirement_major: str = "VER-005") -> None:
+    """Register the two version rules for ``kind``. ``locate(artifact)`` returns the path and
+    value of the artifact's ``baton_version``, or None where the artifact carries none (the
+    schema reports a missing one)."""
+
+    def versions(artifact: Artifact):
+        found = locate(artifact)
+        if found is None:
+            return None
+        path, value = found
+        version = parse_version(value)
+        return (path, value, version) if version else None
+
+    @rule(kind, "version.newer_minor", requirement=requirement_minor, severity=WARNING,
+          summary="a newer minor spec version is read, with a warning",
+          hint="upgrade Baton to read every field of this newer minor version; "
+               "fields it does not know are kept but not checked")
+    def _newer_minor(artifact: Artifact):
+        found = versions(artifact)
+        if found and found[2][0] == SUPPORTED_VERSION[0] and found[2][1] > SUPPORTED_VERSION[1]:
+            yield Hit(found[0], f"baton_version {found[1]} is newer than the "
+                                f"{_format(SUPPORTED_VERSION)} this validator knows")
+
+    @rule(kind, "version.unsupported_major", requirement=requirement_major,
+          summary="another major spec version is refused",
+          hint="use a Baton release for that major version, or rewrite the artifact "
+               f"for {_format(SUPPORTED_VERSION)}")
+    def _other_major(artifact: Artifact):
+        found = versions(artifact)
+        if found and found[2][0] != SUPPORTED_VERSION[0]:
+            yield Hit(found[0], f"baton_version {found[1]} is major version {found[2][0]}; "
+                                f"this validator reads major version {SUPPORTED_VERSION[0]} only")
+
+
+def _format(version: tuple[int, int]) -> str:
+    return f"{version[0]}.{version[1]}"
+
+
+def top_level_version(artifact: Artifact) -> tuple[tuple, object] | None:
+    """``locate`` for artifacts that carry ``baton_version`` at the top level."""
+    data = artifact.data
+    if isinstance(data, dict) and "baton_version" in data:
+        return ("baton_version",), data["baton_version"]
+    return None
+
+
+# -- timestamps ------------------------------------------------------------------------------
+
+def timestamp_problem(value) -> str | None:
+    """What is wrong with ``value`` as a timestamp (a phrase such as "has no offset..."), or
+    None when it is a real date-time with an explicit offset. Non-strings are the schema's to
+    report (None). The phrase never repeats the value."""
+    if not isinstance(value, str):
+        return None
+    if len(value) > 64:
+        return "is too long to be a timestamp"
+    match = _TIMESTAMP.match(value)
+    if match is None:
+        if _TIMESTAMP_NO_OFFSET.match(value):
+            return "has no offset, so the moment is ambiguous"
+        return "is not an RFC 3339 date-time"
+    year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
+    offset = match.group(8)
+    import datetime
+
+    try:
+        datetime.datetime(year, month, day, hour, minute, min(second, 59))
+    except ValueError:
+        return "is not a real calendar date and time"
+    if second > 60 or (second == 60 and minute != 59):
+        return "is not a real calendar date and time"
+    if offset not in ("Z", "z") and (int(offset[1:3]) > 23 or int(offset[4:6]) > 59):
+        return "has an offset beyond +/-23:59"
+    return None
+
+
+def timestamp_hits(data, is_timestamp_key: Callable[[str], bool],
+                   skip: Callable[[str], bool] = lambda key: False) -> Iterator[Hit]:
+    """A hit for every member whose name ``is_timestamp_key`` accepts and whose string value
+    has the timestamp form (with an offset) but names no real moment. The form itself is the
+    schema's to report, so it is never reported twice."""
+    for path, key, value in walk(data, skip=skip):
+        if isinstance(key, str) and is_timestamp_key(key) and isinstance(value, str) \
+                and _TIMESTAMP.match(value):
+            problem = timestamp_problem(value)
+            if problem:
+                yield Hit(path, f"{key} {problem}")
+
+
+def ends_in_at(key: str) -> bool:
+    """Baton's own timestamp members are named ``*_at`` (and ``last_readback``, ``since``)."""
+    return key.endswith("_at") or key in ("last_readback", "since")
+
+
+def register_timestamp_rule(kind: str, is_timestamp_key: Callable[[str], bool] = ends_in_at,
+                            skip: Callable[[str], bool] = lambda key: False) -> None:
+    """Register ``<kind>.timestamp`` for ``kind``: timestamps name real moments (GEN-004; the
+    schemas state the form and the offset)."""
+
+    @rule(kind, f"{kind}.timestamp", requirement="GEN-004",
+          summary="every timestamp is a real calendar date and time",
+          hint="write a real date and time in RFC 3339, e.g. 2026-10-14T09:15:00+02:00")
+    def _timestamps(artifact: Artifact):
+        yield from timestamp_hits(artifact.data, is_timestamp_key, skip)
+
+
+# -- digests ---------------------------------------------------------------------------------
+
+def digest_problem(value) -> tuple[str, str] | None:
+    """``("malformed" | "unverifiable", message)`` for a digest string, or None when it is a
+    verifiable digest. Non-strings and strings outside the digest grammar are the schema's to
+    report (None), so no digest is reported twice; the algorithms Baton knows are
+    :mod:`baton._digest`'s."""
+    if not isinstance(value, str) or len(value) > _DIGEST_MAX or not _DIGEST_GRAMMAR.match(value):
+        return None
+    from baton._digest import DigestError, parse_digest
+
+    try:
+        parse_digest(value)
+    except DigestError as error:
+        algorithm = value.partition(":")[0]
+        if error.code == "digest.unknown_algorithm":
+            return "unverifiable", f"uses the algorithm {algorithm!r}, which Baton cannot verify"
+        return "malformed", f"is not the 64 lowercase hex characters a {algorithm} digest is"
+    return None
+
+
+def register_digest_rules(kind: str, locate: Callable[[Artifact], Iterator[tuple]],
+                          requirement_form: str = "GEN-006",
+                          requirement_unknown: str = "GEN-007") -> None:
+    """Register ``<kind>.digest_malformed`` and ``<kind>.digest_unverifiable``;
+    ``locate(artifact)`` yields ``(path, value, line)`` for every digest string it holds."""
+
+    def hits(artifact: Artifact, wanted: str):
+        for path, value, line in locate(artifact):
+            problem = digest_problem(value)
+            if problem and problem[0] == wanted:
+                yield Hit(path, f"the digest {problem[1]}", line=line)
+
+    @rule(kind, f"{kind}.digest_malformed", requirement=requirement_form,
+          summary="`blake3` and `sha256` digests carry 64 lowercase hex characters",
+          hint="recompute the digest with `baton digest` and copy it whole")
+    def _malformed(artifact: Artifact):
+        yield from hits(artifact, "malformed")
+
+    @rule(kind, f"{kind}.digest_unverifiable", requirement=requirement_unknown,
+          severity=WARNING,
+          summary="a digest in an algorithm Baton cannot compute is reported unverifiable",
+          hint="use blake3 (or sha256) so that readers can verify the digest")
+    def _unverifiable(artifact: Artifact):
+        yield from hits(artifact, "unverifiable")
+
+
+# -- secrets ---------------------------------------------------------------------------------
+
+def secret_hits(data, *, skip: Callable[[str], bool] = lambda key: False) -> Iterator[Hit]:
+    """A hit per secret-shaped span in any string (member names included) below ``data``;
+    the message names the kind of secret, never its text."""
+    from baton._secrets import describe, find_secrets
+
+    for path, key, value in walk(data, skip=skip):
+        for text, where in ((key, "the member name"), (value, "the value")):
+            if isinstance(text, str):
+                for secret in find_secrets(text):
+                    yield Hit(path, f"{where} holds {describe(secret)}")
+
+

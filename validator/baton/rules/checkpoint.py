@@ -1,0 +1,360 @@
+"""Semantic rules of the continue checkpoint (spec/checkpoint.md): the Continue-Here
+conventions (completed and pending items, `Decisions`, `Hazards`, the resume point), the xBRIEF
+rules JSON Schema cannot state (unique ids, edges forming a DAG, `auto` only on containers
+with children), the Baton block (its next action, its evidence, consumed or not),
+the file name, the legacy vBRIEF form, timestamps, secrets and the spec version.
+
+Other tools' extension blocks (``x-<token>/...``) are never entered: xBRIEF forbids
+validating their values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from baton._findings import WARNING
+from baton.rules import Artifact, Hit, rule
+from baton.rules._shared import (
+    blank,
+    is_foreign_extension,
+    register_timestamp_rule,
+    register_version_rules,
+    secret_hits,
+)
+
+KIND = "checkpoint"
+BLOCK = "x-baton/checkpoint"
+FILE_NAME = "continue.xbrief.json"
+LEGACY_FILE_NAME = "continue.vbrief.json"
+CONTAINER_TYPES = ("group", "milestone", "epic")
+CHILD_LISTS = ("items", "subItems")
+#: xBRIEF's own timestamp members (Baton's are named ``*_at``).
+XBRIEF_TIMESTAMPS = frozenset(("created", "updated", "completed", "dueDate", "startDate", "endDate"))
+
+# A per-session checkpoint name: `continue-<anything>.json` (and the like with `_` or `.`).
+_NOT_SINGULAR = re.compile(r"continue[-_.].+\.json\Z", re.I)
+
+
+# -- reading the document ------------------------------------------------------------------
+
+def _plan(data) -> dict:
+    plan = data.get("plan") if isinstance(data, dict) else None
+    return plan if isinstance(plan, dict) else {}
+
+
+def block(data) -> dict | None:
+    """The ``x-baton/checkpoint`` block, or None when it is missing or not an object."""
+    found = data.get(BLOCK) if isinstance(data, dict) else None
+    return found if isinstance(found, dict) else None
+
+
+def iter_items(data) -> Iterator[tuple[tuple, dict]]:
+    """Every plan item at any depth (``items`` and the deprecated ``subItems``), with its path,
+    in document order (depth first, parents before children)."""
+    stack: list[tuple[tuple, dict]] = []
+
+    def push(path: tuple, items) -> None:
+        if isinstance(items, list):
+            stack.extend((path + (index,), item) for index, item in reversed(list(enumerate(items)))
+                         if isinstance(item, dict))
+
+    push(("plan", "items"), _plan(data).get("items"))
+    while stack:
+        path, item = stack.pop()
+        yield path, item
+        for name in reversed(CHILD_LISTS):
+            push(path + (name,), item.get(name))
+
+
+def _children(item: dict) -> list:
+    return [child for name in CHILD_LISTS if isinstance(item.get(name), list)
+            for child in item[name] if isinstance(child, dict)]
+
+
+def _ids(data) -> dict[str, tuple]:
+    """First path of every item id."""
+    found: dict[str, tuple] = {}
+    for path, item in iter_items(data):
+        item_id = item.get("id")
+        if isinstance(item_id, str):
+            found.setdefault(item_id, path)
+    return found
+
+
+def _item_by_id(data, item_id) -> tuple[tuple, dict] | None:
+    for path, item in iter_items(data):
+        if item.get("id") == item_id:
+            return path, item
+    return None
+
+
+def next_pending(data) -> tuple[tuple, dict] | None:
+    """The next pending item: the one ``next_action.item_id`` names when it is pending, else
+    the first pending item in document order."""
+    own = block(data)
+    action = own.get("next_action") if own else None
+    wanted = action.get("item_id") if isinstance(action, dict) else None
+    if isinstance(wanted, str):
+        found = _item_by_id(data, wanted)
+        if found and found[1].get("status") == "pending":
+            return found
+    return next(((p, i) for p, i in iter_items(data) if i.get("status") == "pending"), None)
+
+
+# -- rules -----------------------------------------------------------------------------------
+
+def _version(artifact: Artifact):
+    own = block(artifact.data)
+    return ((BLOCK, "baton_version"), own["baton_version"]) if own and "baton_version" in own else None
+
+
+register_version_rules(KIND, _version)
+
+register_timestamp_rule(
+    KIND,
+    is_timestamp_key=lambda key: key in XBRIEF_TIMESTAMPS or key.endswith("_at") or key == "since",
+    skip=lambda key: is_foreign_extension(key) or key == "metadata")
+
+
+@rule(KIND, "checkpoint.file_name", requirement="CKP-002",
+      summary="the checkpoint file is singular: `continue.xbrief.json`",
+      hint="keep one checkpoint per goal at xbrief/continue.xbrief.json and overwrite it; "
+           "fold the newest per-session file into it and delete the rest")
+def _file_name(artifact: Artifact):
+    name = _base_name(artifact.file)
+    if name and name.lower() not in (FILE_NAME, LEGACY_FILE_NAME) and _NOT_SINGULAR.match(name):
+        yield Hit((), f"{name} is a per-session checkpoint name; the checkpoint is one file, "
+                      f"{FILE_NAME}")
+
+
+@rule(KIND, "checkpoint.legacy_vbrief", requirement="CKP-003", severity=WARNING,
+      summary="a legacy vBRIEF checkpoint is read, with a warning",
+      hint="run `baton migrate` to rewrite it as xbrief/continue.xbrief.json (xBRIEF 0.8)")
+def _legacy(artifact: Artifact):
+    name = _base_name(artifact.file) or ""
+    data = artifact.data if isinstance(artifact.data, dict) else {}
+    if artifact.legacy or "vBRIEFInfo" in data or name.lower().endswith(".vbrief.json"):
+        path = ("vBRIEFInfo",) if "vBRIEFInfo" in data else ()
+        yield Hit(path, "this is a legacy vBRIEF checkpoint, read until it is migrated")
+
+
+@rule(KIND, "checkpoint.no_pending_items", requirement="CKP-010",
+      summary="the plan has pending items: what remains to do",
+      hint="add the remaining steps as items with status `pending`; "
+           "a finished goal needs no checkpoint")
+def _no_pending(artifact: Artifact):
+    if isinstance(artifact.data, dict) and not any(
+            item.get("status") == "pending" for _, item in iter_items(artifact.data)):
+        yield Hit(("plan", "items"), "no item has status `pending`, so nothing says what remains")
+
+
+@rule(KIND, "checkpoint.no_completed_items", requirement="CKP-009", severity=WARNING,
+      summary="the plan has completed items: what is already done",
+      hint="record finished steps as items with status `completed`, so they are not redone")
+def _no_completed(artifact: Artifact):
+    if isinstance(artifact.data, dict) and not any(
+            item.get("status") == "completed" for _, item in iter_items(artifact.data)):
+        yield Hit(("plan", "items"), "no item has status `completed`")
+
+
+@rule(KIND, "checkpoint.decisions_missing", requirement="CKP-011",
+      summary="the plan carries a `Decisions` narrative",
+      hint='add plan.narratives.Decisions: the choices made so far, so they are not re-debated')
+def _decisions(artifact: Artifact):
+    narratives = _plan(artifact.data).get("narratives")
+    value = narratives.get("Decisions") if isinstance(narratives, dict) else None
+    if isinstance(artifact.data, dict) and blank(value):
+        yield Hit(("plan", "narratives"), "there is no Decisions narrative, or it is empty")
+
+
+@rule(KIND, "checkpoint.hazards_missing", requirement="CKP-012", severity=WARNING,
+      summary="the plan carries a `Hazards` narrative",
+      hint="add plan.narratives.Hazards: what was tricky and what to watch out for")
+def _hazards(artifact: Artifact):
+    narratives = _plan(artifact.data).get("narratives")
+    value = narratives.get("Hazards") if isinstance(narratives, dict) else None
+    if isinstance(artifact.data, dict) and blank(value):
+        yield Hit(("plan", "narratives"), "there is no Hazards narrative, or it is empty")
+
+
+@rule(KIND, "checkpoint.resume_point_missing", requirement="CKP-013",
+      summary="the next pending item carries a `ResumePoint` narrative",
+      hint="add narrative.ResumePoint to the next pending item: the exact first thing to do")
+def _resume_point(artifact: Artifact):
+    found = next_pending(artifact.data)
+    if found is None:
+        return
+    path, item = found
+    narrative = item.get("narrative")
+    if blank(narrative.get("ResumePoint") if isinstance(narrative, dict) else None):
+        label = _clip(item["id"]) if isinstance(item.get("id"), str) else "(no id)"
+        yield Hit(path, f"the next pending item {label} has no ResumePoint narrative")
+
+
+@rule(KIND, "checkpoint.next_action_unknown", requirement="CKP-014",
+      summary="`next_action.item_id` names an existing pending item",
+      hint="point next_action.item_id at the pending item the resuming session starts with")
+def _next_action(artifact: Artifact):
+    own = block(artifact.data)
+    action = own.get("next_action") if own else None
+    wanted = action.get("item_id") if isinstance(action, dict) else None
+    if not isinstance(wanted, str):
+        return
+    path = (BLOCK, "next_action", "item_id")
+    found = _item_by_id(artifact.data, wanted)
+    if found is None:
+        yield Hit(path, f"no plan item has the id {_clip(wanted)}")
+    elif found[1].get("status") != "pending":
+        yield Hit(path, f"the item {_clip(wanted)} is {_clip(str(found[1].get('status')))}, not pending")
+
+
+@rule(KIND, "checkpoint.auto_on_leaf", requirement="CKP-015",
+      summary="`auto` status only on container items with children",
+      hint="give the item children and a container type (group, milestone, epic), "
+           "or a concrete status such as `pending`")
+def _auto_on_leaf(artifact: Artifact):
+    for path, item in iter_items(artifact.data):
+        if item.get("status") != "auto":
+            continue
+        kind = item.get("type", "task")
+        if kind not in CONTAINER_TYPES:
+            yield Hit(path + ("status",), f"`auto` on an item of type {_clip(str(kind))}, not a container")
+        elif not _children(item):
+            yield Hit(path + ("status",), "`auto` on a container with no children")
+
+
+@rule(KIND, "checkpoint.duplicate_id", requirement="CKP-016",
+      summary="item ids are unique across the whole plan, nesting included",
+      hint="rename one of the items; edges and next_action refer to items by id")
+def _duplicate_id(artifact: Artifact):
+    seen: dict[str, tuple] = {}
+    for path, item in iter_items(artifact.data):
+        item_id = item.get("id")
+        if not isinstance(item_id, str):
+            continue
+        if item_id in seen:
+            yield Hit(path + ("id",), f"the id {_clip(item_id)} is already used at "
+                                      f"{_dotted(seen[item_id])}")
+        else:
+            seen[item_id] = path
+
+
+@rule(KIND, "checkpoint.edge_dangling", requirement="CKP-017",
+      summary="every edge names existing item ids",
+      hint="fix the id, or remove the edge")
+def _edge_dangling(artifact: Artifact):
+    ids = _ids(artifact.data)
+    for index, edge in _edges(artifact.data):
+        for end in ("from", "to"):
+            value = edge.get(end)
+            if isinstance(value, str) and value not in ids:
+                yield Hit(("plan", "edges", index, end), f"no plan item has the id {_clip(value)}")
+
+
+@rule(KIND, "checkpoint.edge_cycle", requirement="CKP-018",
+      summary="the edges form a directed acyclic graph",
+      hint="remove or reverse one edge of the cycle")
+def _edge_cycle(artifact: Artifact):
+    successors: dict[str, list[tuple[str, int]]] = {}
+    for index, edge in _edges(artifact.data):
+        start, end = edge.get("from"), edge.get("to")
+        if isinstance(start, str) and isinstance(end, str):
+            successors.setdefault(start, []).append((end, index))
+    cycle = _find_cycle(successors)
+    if cycle is not None:
+        names, index = cycle
+        yield Hit(("plan", "edges", index), "the edges form a cycle: " + " -> ".join(names))
+
+
+@rule(KIND, "checkpoint.evidence_item", requirement="CKP-021",
+      summary="completed work names completed items",
+      hint="point completed_work[].item_id at the completed item the evidence shows, "
+           "or mark that item completed")
+def _evidence_item(artifact: Artifact):
+    own = block(artifact.data)
+    work = own.get("completed_work") if own else None
+    if not isinstance(work, list):
+        return
+    for index, entry in enumerate(work):
+        wanted = entry.get("item_id") if isinstance(entry, dict) else None
+        if not isinstance(wanted, str):
+            continue
+        found = _item_by_id(artifact.data, wanted)
+        path = (BLOCK, "completed_work", index, "item_id")
+        if found is None:
+            yield Hit(path, f"no plan item has the id {_clip(wanted)}")
+        elif found[1].get("status") != "completed":
+            yield Hit(path, f"the item {_clip(wanted)} is {_clip(str(found[1].get('status')))}, not completed")
+
+
+@rule(KIND, "checkpoint.consumed", requirement="CKP-022", severity=WARNING,
+      summary="a consumed checkpoint is not resumed from again",
+      hint="this checkpoint was already consumed: resume from the task's durable state, "
+           "or write a fresh checkpoint")
+def _consumed(artifact: Artifact):
+    own = block(artifact.data)
+    consumed_at = own.get("consumed_at") if own else None
+    if isinstance(consumed_at, str):
+        yield Hit((BLOCK, "consumed_at"), "consumed_at is set: the checkpoint was already consumed")
+    elif _plan(artifact.data).get("status") == "completed":
+        yield Hit(("plan", "status"), "the plan status is `completed`: the checkpoint was consumed")
+
+
+@rule(KIND, "checkpoint.secret", requirement="CKP-023",
+      summary="the checkpoint holds no credentials, cookies, private keys or tokens",
+      hint="remove the secret and rotate it; record where access comes from, not its value")
+def _secret(artifact: Artifact):
+    yield from secret_hits(artifact.data, skip=is_foreign_extension)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+def _edges(data) -> Iterator[tuple[int, dict]]:
+    edges = _plan(data).get("edges")
+    if isinstance(edges, list):
+        for index, edge in enumerate(edges):
+            if isinstance(edge, dict):
+                yield index, edge
+
+
+def _find_cycle(successors: dict[str, list[tuple[str, int]]]):
+    """The first cycle found (its node names, closing edge index), or None. Iterative DFS."""
+    state: dict[str, int] = {}  # 1 on the current path, 2 finished
+    for root in successors:
+        if state.get(root):
+            continue
+        path = [root]
+        state[root] = 1
+        iterators = [iter(successors.get(root, ()))]
+        while iterators:
+            step = next(iterators[-1], None)
+            if step is None:
+                state[path.pop()] = 2
+                iterators.pop()
+                continue
+            node, index = step
+            if state.get(node) == 1:
+                return path[path.index(node):] + [node], index
+            if not state.get(node):
+                state[node] = 1
+                path.append(node)
+                iterators.append(iter(successors.get(node, ())))
+    return None
+
+
+def _base_name(file: str | None) -> str | None:
+    if not file:
+        return None
+    return file.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def _dotted(path: tuple) -> str:
+    from baton._findings import json_path
+
+    return json_path(path)
+
+
+def _clip(text: str) -> str:
+    """An id as shown in a message: quoted, escaped, and cut short when long."""
+    return repr(text if len(text) <= 60 else text[:57] + "...")

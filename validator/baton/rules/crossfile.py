@@ -1,0 +1,200 @@
+"""Cross-file rules of a handoff folder (kind ``"handoff-dir"``): the ids agree across the
+checkpoint, the packet, the registry and the ACK; the packet's CHECKPOINT_DIGEST, the
+registry attempt's digest and the digest recomputed from the packet are one; the continue
+checkpoint is the one the attempt registered; and the ACK matches (spec/digest.md,
+"Cross-file rules"; spec/ack.md, "Verifying an ACK").
+
+The ACK is verified here without a workspace or a clock: the checkout and dirty-artifact
+fingerprints and the read time against now are compared by ``baton ack verify`` only.
+"""
+
+from __future__ import annotations
+
+from baton import _ackcheck, _digest
+from baton.rules import Hit, rule
+
+KIND = "handoff-dir"
+
+
+def _artifacts(folder):
+    found = folder.artifacts
+    return found.get("checkpoint"), found.get("packet"), found.get("registry"), found.get("ack")
+
+
+def _packet_fields(packet):
+    from baton import _packet
+
+    text = _digest.packet_text(packet.text, packet.file)
+    return text, _packet.parse(text)
+
+
+def _line_of(parsed, key):
+    field = parsed.first(key)
+    return field.line if field is not None else None
+
+
+def _block(checkpoint):
+    data = checkpoint.data if checkpoint is not None else None
+    block = data.get("x-baton/checkpoint") if isinstance(data, dict) else None
+    return block if isinstance(block, dict) else {}
+
+
+def _attempt(registry, restart_id):
+    """``(index, attempt)`` of the single attempt with ``restart_id``, else ``(None, None)``."""
+    attempts = registry.data.get("attempts") if isinstance(registry.data, dict) else None
+    if not isinstance(attempts, list):
+        return None, None
+    found = [(i, a) for i, a in enumerate(attempts)
+             if isinstance(a, dict) and a.get("restart_id") == restart_id]
+    return found[0] if len(found) == 1 else (None, None)
+
+
+@rule(KIND, "crossfile.goal_mismatch", requirement="DIG-050",
+      summary="the checkpoint, the packet and the registry name one goal",
+      hint="a handoff folder serves one goal: fix the artifact that names another")
+def _goal_mismatch(folder):
+    checkpoint, packet, registry, _ = _artifacts(folder)
+    named = []
+    if checkpoint is not None:
+        named.append((("checkpoint", "x-baton/checkpoint", "goal_id"), "the checkpoint",
+                      _block(checkpoint).get("goal_id"), None))
+    if packet is not None:
+        _, parsed = _packet_fields(packet)
+        named.append((("packet", "goal_id"), "the packet's GOAL_ID", parsed.values().get("GOAL_ID"),
+                      _line_of(parsed, "GOAL_ID")))
+    if registry is not None and isinstance(registry.data, dict):
+        policy = registry.data.get("policy")
+        named.append((("registry", "policy", "goal_id"), "the registry policy",
+                      policy.get("goal_id") if isinstance(policy, dict) else None, None))
+    if len(named) < 2:
+        return
+    first_path, first_label, first_goal, _ = named[0]
+    for path, label, goal, line in named[1:]:
+        if goal != first_goal:
+            yield Hit(path, f"{label} names goal {goal!r}, {first_label} names {first_goal!r}",
+                      line=line)
+
+
+@rule(KIND, "crossfile.unknown_attempt", requirement="DIG-051",
+      summary="the packet's RESTART_ID names one attempt in the registry",
+      hint="register the attempt before transport (`baton packet`), or fix the RESTART_ID")
+def _unknown_attempt(folder):
+    _, packet, registry, _ = _artifacts(folder)
+    if packet is None or registry is None:
+        return
+    _, parsed = _packet_fields(packet)
+    restart_id = parsed.values().get("RESTART_ID")
+    if _attempt(registry, restart_id)[1] is None:
+        yield Hit(("packet", "restart_id"),
+                  f"the registry holds no single attempt with restart id {restart_id!r}",
+                  line=_line_of(parsed, "RESTART_ID"))
+
+
+def _recomputed_problem(stated, canonical):
+    problem = _digest.check_digest(stated, canonical)
+    return {None: None,
+            "digest.mismatch": f"{stated} is not the digest of the packet as it is now",
+            "digest.unknown_algorithm": f"{stated} uses an algorithm Baton cannot verify",
+            "digest.malformed": f"{stated!r} is not a digest string"}[problem]
+
+
+@rule(KIND, "crossfile.packet_digest", requirement="DIG-052",
+      summary="the packet's CHECKPOINT_DIGEST is the digest of its canonical bytes",
+      hint="recompute it with `baton digest continuation.packet.txt`; a changed packet needs "
+           "a new restart attempt")
+def _packet_digest(folder):
+    _, packet, _, _ = _artifacts(folder)
+    if packet is None:
+        return
+    text, parsed = _packet_fields(packet)
+    stated = parsed.values().get("CHECKPOINT_DIGEST")
+    if stated is None:
+        return  # a missing field is the packet rules' finding
+    message = _recomputed_problem(stated, _digest.canonical_packet(text))
+    if message:
+        yield Hit(("packet", "checkpoint_digest"), f"CHECKPOINT_DIGEST {message}",
+                  line=_line_of(parsed, "CHECKPOINT_DIGEST"))
+
+
+@rule(KIND, "crossfile.registry_digest", requirement="DIG-053",
+      summary="the attempt's registered digest is the digest of the packet",
+      hint="the packet changed after its attempt was registered: register a new attempt "
+           "for the changed packet")
+def _registry_digest(folder):
+    _, packet, registry, _ = _artifacts(folder)
+    if packet is None or registry is None:
+        return
+    text, parsed = _packet_fields(packet)
+    index, attempt = _attempt(registry, parsed.values().get("RESTART_ID"))
+    if attempt is None:
+        return
+    message = _recomputed_problem(attempt.get("checkpoint_digest"), _digest.canonical_packet(text))
+    if message:
+        yield Hit(("registry", "attempts", index, "checkpoint_digest"),
+                  f"the attempt's checkpoint_digest {message}")
+
+
+@rule(KIND, "crossfile.checkpoint_changed", requirement="DIG-054",
+      summary="the continue checkpoint is the one the attempt registered",
+      hint="the checkpoint changed after the attempt was registered: render a new packet and "
+           "register a new attempt")
+def _checkpoint_changed(folder):
+    checkpoint, packet, registry, _ = _artifacts(folder)
+    if checkpoint is None or packet is None or registry is None:
+        return
+    _, parsed = _packet_fields(packet)
+    index, attempt = _attempt(registry, parsed.values().get("RESTART_ID"))
+    stated = attempt.get(_ackcheck.CONTINUE_DIGEST) if attempt is not None else None
+    if stated is None:
+        return
+    try:
+        canonical = _digest.canonical_json(checkpoint.data)
+    except _digest.DigestError as error:
+        yield Hit(("checkpoint",), f"the checkpoint cannot be hashed: {error.message}")
+        return
+    problem = _digest.check_digest(stated, canonical)
+    if problem is not None:
+        what = {"digest.mismatch": "is not the digest of the checkpoint as it is now",
+                "digest.unknown_algorithm": "uses an algorithm Baton cannot verify",
+                "digest.malformed": "is not a digest string"}[problem]
+        yield Hit(("registry", "attempts", index, _ackcheck.CONTINUE_DIGEST),
+                  f"the attempt's {_ackcheck.CONTINUE_DIGEST} {stated} {what}")
+
+
+# -- the ACK ------------------------------------------------------------------------------
+
+_last_verdict: tuple = (None, None)
+
+
+def _ack_verdict(folder):
+    """The ACK's verdict for this folder, computed once for all the ACK rules below."""
+    global _last_verdict
+    if _last_verdict[0] is folder:
+        return _last_verdict[1]
+    checkpoint, packet, registry, ack = _artifacts(folder)
+    verdict = None
+    if ack is not None and packet is not None and registry is not None:
+        text, _ = _packet_fields(packet)
+        verdict = _ackcheck.verify(ack.data, text, registry.data,
+                                   checkpoint=checkpoint.data if checkpoint is not None else None)
+    _last_verdict = (folder, verdict)
+    return verdict
+
+
+def _ack_rule(code, requirement, summary, hint):
+    def check(folder):
+        verdict = _ack_verdict(folder)
+        if verdict is None or verdict.outcome == _ackcheck.UNUSABLE:
+            return
+        for failure in verdict.failures:
+            # The packet-side and registry-side digests have their own rules above.
+            if failure.code == code and failure.field.startswith("ack."):
+                yield Hit(tuple(failure.field.split(".")), failure.message)
+
+    check.__name__ = f"_{code.replace('.', '_')}"
+    rule(KIND, code, requirement=requirement, summary=summary, hint=hint)(check)
+
+
+for _code, _requirement, _summary, _hint in _ackcheck.RULES:
+    if _code in _ackcheck.FOLDER_CODES:
+        _ack_rule(_code, _requirement, _summary, _hint)
