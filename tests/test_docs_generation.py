@@ -128,6 +128,15 @@ class TestSchemaPage:
         assert "| `extra` | boolean | yes |  |" in page
         assert "Further rules" not in page
 
+    def test_an_array_of_objects_or_null_links_to_its_item_section(self):
+        schema = {"title": "Maybe", "type": "object", "properties": {"dirty": {"anyOf": [
+            {"type": "array", "items": {"type": "object", "properties": {"path": {"type": "string"}}}},
+            {"type": "null"}]}}}
+        page = _page(schema)
+        assert "| `dirty` | array of [object](#f-dirty-items) or null | no |  |" in page
+        assert "### `dirty[]` { #f-dirty-items }" in page
+        assert "| `path` | string | no |  |" in page
+
     def test_a_library_of_definitions_says_so_instead_of_a_value(self):
         page = _page({"title": "Defs", "$defs": {"id": {"type": "string"}}})
         assert "This schema holds only definitions" in page

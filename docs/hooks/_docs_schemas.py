@@ -94,11 +94,13 @@ class _Page:
         items = sub.get("items")
         if isinstance(items, dict):
             self._child(section, label + "[]", items)
+        extra = sub.get("additionalProperties")
+        if isinstance(extra, dict) and not _properties(sub):
+            self._child(section, _join(label, "*"), extra)
         for key in ("oneOf", "anyOf"):
-            for number, variant in enumerate(sub.get(key) or [], 1):
-                if isinstance(variant, dict) and _is_object(variant) and _properties(variant):
-                    section.children.append(self.section(
-                        _variant_label(label, sub[key], number), variant, section.level + 1))
+            options = sub.get(key) or []
+            for number, variant in enumerate(options, 1):
+                self._child(section, _variant_label(label, options, number), variant)
 
     def target(self, ref: str) -> dict | None:
         """The schema a ``$ref`` points to, where it is a definition this site knows."""
@@ -480,9 +482,19 @@ def _notes_sentence(page: _Page, schema) -> str:
 
 
 def _variant_label(label: str, options: list, number: int) -> str:
-    """The label of one ``oneOf``/``anyOf`` option: the field's own when it is the only object."""
-    objects = [option for option in options if isinstance(option, dict) and _properties(option)]
-    return label if len(objects) == 1 else f"{label} (option {number})"
+    """The label of one ``oneOf``/``anyOf`` option: the field's own when it is the only option
+    with fields of its own (``X or null``), else the field's with the option's number."""
+    structured = [option for option in options if _structured(option)]
+    return label if len(structured) <= 1 else f"{label} (option {number})"
+
+
+def _structured(schema) -> bool:
+    """Whether a schema has fields somewhere inside (itself, its items, values or options)."""
+    if not isinstance(schema, dict):
+        return False
+    inner = [schema.get("items"), schema.get("additionalProperties"),
+             *(schema.get("oneOf") or []), *(schema.get("anyOf") or [])]
+    return bool(_properties(schema)) or any(_structured(sub) for sub in inner)
 
 
 def _lower_first(text: str) -> str:
