@@ -37,6 +37,12 @@ class TestRequirementAnchors:
         assert _docs_spec.anchor_requirements(page) == page
         assert _docs_spec.requirement_ids(page) == []
 
+    def test_requirement_items_keep_their_continuation_lines(self):
+        page = ("- **REG-001** The registry MUST carry\n  a revision.\n- **REG-002** A writer SHOULD lock.\n"
+                "\nNot part of it.\n")
+        assert _docs_spec.requirement_items(page) == [
+            ("REG-001", "The registry MUST carry a revision."), ("REG-002", "A writer SHOULD lock.")]
+
     def test_requirement_ids_are_listed_in_page_order(self):
         page = "- **RST-002** b\n\ntext\n\n- **RST-001** a\n"
         assert _docs_spec.requirement_ids(page) == ["RST-002", "RST-001"]
