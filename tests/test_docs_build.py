@@ -100,6 +100,15 @@ def test_every_requirement_id_is_an_anchor_that_links_to_itself(site):
     assert total, "the spec defines no requirement ids"
 
 
+def test_the_requirements_page_has_a_heading_per_id_that_links_to_its_page(site):
+    text = (site / "requirements" / "index.html").read_text(encoding="utf-8")
+    for page in spec_pages():
+        target = "../" + spec_page_html(site, page).parent.relative_to(site).as_posix() + "/"
+        for requirement in requirement_ids(page):
+            assert re.search(rf'<h3 id="{requirement}"', text), requirement
+            assert f'href="{target}#{requirement}"' in text, requirement
+
+
 def test_every_link_of_the_requirement_catalogue_lands_on_its_requirement(site):
     catalogue = ROOT / "conformance" / "requirements.json"
     assert catalogue.is_file(), "conformance/requirements.json is missing"

@@ -40,6 +40,12 @@ class TestRequirementAnchors:
         assert _docs_spec.anchor_requirements(page) == page
         assert _docs_spec.requirement_ids(page) == []
 
+    def test_requirement_items_keep_their_continuation_lines(self):
+        page = ("- **REG-001** The registry MUST carry\n  a revision.\n- **REG-002** A writer SHOULD lock.\n"
+                "\nNot part of it.\n")
+        assert _docs_spec.requirement_items(page) == [
+            ("REG-001", "The registry MUST carry a revision."), ("REG-002", "A writer SHOULD lock.")]
+
     def test_requirement_ids_are_listed_in_page_order(self):
         page = "- **RST-002** b\n\ntext\n\n- **RST-001** a\n"
         assert _docs_spec.requirement_ids(page) == ["RST-002", "RST-001"]
@@ -134,6 +140,15 @@ class TestSchemaPage:
         page = _page(schema)
         assert "| `extra` | boolean | yes |  |" in page
         assert "Further rules" not in page
+
+    def test_an_array_of_objects_or_null_links_to_its_item_section(self):
+        schema = {"title": "Maybe", "type": "object", "properties": {"dirty": {"anyOf": [
+            {"type": "array", "items": {"type": "object", "properties": {"path": {"type": "string"}}}},
+            {"type": "null"}]}}}
+        page = _page(schema)
+        assert "| `dirty` | array of [object](#f-dirty-items) or null | no |  |" in page
+        assert "### `dirty[]` { #f-dirty-items }" in page
+        assert "| `path` | string | no |  |" in page
 
     def test_a_library_of_definitions_says_so_instead_of_a_value(self):
         page = _page({"title": "Defs", "$defs": {"id": {"type": "string"}}})

@@ -11,6 +11,7 @@ import http.server
 import re
 import threading
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -136,28 +137,35 @@ def test_the_schema_file_is_served_at_its_id_path(browser, served_site):
     assert schema_id in browser.page_source
 
 
-def test_search_finds_a_requirement_id(browser, served_site, tmp_path):
+def test_search_finds_a_requirement_id_and_leads_to_it(browser, served_site, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as seen
 
     page, ids = _spec_page_with_requirements()
     wanted = ids[len(ids) // 2]
-    title = next(line[2:].strip() for line in page.read_text(encoding="utf-8").splitlines()
-                 if line.startswith("# "))
+    location = f"/spec/{page.relative_to(ROOT / 'spec').with_suffix('').as_posix()}/"
     browser.get(served_site)
     box = _wait(browser).until(seen.element_to_be_clickable((By.CSS_SELECTOR, "input.md-search__input")))
     box.click()
     box.send_keys(wanted)
-    location = f"/spec/{page.relative_to(ROOT / 'spec').with_suffix('').as_posix()}/"
-    _wait(browser).until(lambda driver: any(
-        location in (link.get_attribute("href") or "")
-        for link in driver.find_elements(By.CSS_SELECTOR, ".md-search-result__link")))
+
+    def exact_hits(driver):
+        return [link for link in driver.find_elements(By.CSS_SELECTOR, ".md-search-result__link")
+                if (link.get_attribute("href") or "").endswith(f"#{wanted}")]
+
+    _wait(browser).until(exact_hits)
     meta = browser.find_element(By.CSS_SELECTOR, ".md-search-result__meta").text
     assert re.match(r"\d+ matching documents?$", meta), meta
-    for more in browser.find_elements(By.CSS_SELECTOR, ".md-search-result__more > summary"):
-        more.click()
-    found = [link.text for link in browser.find_elements(By.CSS_SELECTOR, ".md-search-result__link")
-             if location in (link.get_attribute("href") or "") and wanted in link.text]
-    assert found, f"no result on {location} shows {wanted}"
-    assert re.sub(r"[`*]", "", title) in browser.find_element(By.CSS_SELECTOR, ".md-search-result").text
+    # Results are grouped by page, the page itself first: the first section is the best hit.
+    links = browser.find_elements(By.CSS_SELECTOR, ".md-search-result__link")
+    first = next(link for link in links if "#" in (link.get_attribute("href") or ""))
+    assert first.get_attribute("href").endswith(f"#{wanted}"), "the requirement is not the best result"
+    assert first.text.startswith(wanted)
     browser.save_screenshot(str(tmp_path / "search.png"))
+
+    first.click()
+    _wait(browser).until(lambda driver: urlsplit(driver.current_url).path.endswith("/requirements/")
+                         and urlsplit(driver.current_url).fragment == wanted)
+    browser.find_element(By.CSS_SELECTOR, f"a[href$='{location.lstrip('/').split('/', 1)[1]}#{wanted}']").click()
+    _wait(browser).until(lambda driver: driver.current_url.endswith(f"{location}#{wanted}"))
+    assert browser.find_element(By.ID, wanted).is_displayed()

@@ -29,6 +29,27 @@ def requirement_ids(markdown: str) -> list[str]:
     return [match["id"] for line in _outside_fences(markdown) if (match := _REQUIREMENT_ITEM.match(line))]
 
 
+def requirement_items(markdown: str) -> list[tuple[str, str]]:
+    """Each requirement of a page as ``(id, text)``: the list item's text after its id, with
+    its continuation lines, as one line of Markdown."""
+    lines = markdown.split("\n")
+    unfenced = set(_unfenced_line_numbers(lines))
+    items = []
+    for number in sorted(unfenced):
+        match = _REQUIREMENT_ITEM.match(lines[number])
+        if not match:
+            continue
+        text = [lines[number][match.end():].strip()]
+        indent = len(match["lead"])
+        for follow in range(number + 1, len(lines)):
+            line = lines[follow]
+            if follow not in unfenced or not line.strip() or len(line) - len(line.lstrip()) < indent:
+                break
+            text.append(line.strip())
+        items.append((match["id"], " ".join(text)))
+    return items
+
+
 def anchor_requirements(markdown: str) -> str:
     """Turn each ``**PFX-NNN**`` that opens a list item into a self-link with that id.
 

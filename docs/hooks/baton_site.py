@@ -32,6 +32,9 @@ SCHEMA_SETS = (
     ("conformance", "reference/conformance", "Conformance suite"),
 )
 CLI_PAGE = "reference/cli.md"
+REQUIREMENTS_PAGE = "requirements.md"
+_KEYWORD = re.compile(r"\b(MUST NOT|SHOULD NOT|MUST|SHOULD|MAY|REQUIRED|SHALL NOT|SHALL|RECOMMENDED|OPTIONAL)\b")
+_INLINE_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 SPEC_TABLE_MARKER = "<!-- baton:spec-pages -->"
 _LINK = re.compile(r"\]\((?P<target>[^)\s#]+)(?:#[^)\s]*)?(?:\s+\"[^\"]*\")?\)")
 
@@ -118,6 +121,7 @@ def on_files(files, config):
         _add(files, config, entry["page"], content=markdown)
     _add(files, config, f"{SCHEMA_PAGES}/index.md", content=_schema_index())
     _add(files, config, CLI_PAGE, content=_cli_page())
+    _add(files, config, REQUIREMENTS_PAGE, content=_requirements_page())
     return files
 
 
@@ -146,6 +150,7 @@ def _fill_nav(nav):
             if value == "@spec":
                 value = _nav_tree([(page.relative_to("spec").as_posix(), page.as_posix())
                                    for page in _sources.spec])
+                value.append({"All requirements": REQUIREMENTS_PAGE})
             elif value == "@schemas":
                 value = [f"{SCHEMA_PAGES}/index.md"]
                 for group, entries in _sources.schema_sets:
@@ -267,6 +272,31 @@ def _cli_page() -> str:
         "their published contract."
     )
     return _docs_cli.render_cli_page(cli, "baton", intro=intro)
+
+
+def _requirements_page() -> str:
+    """Every requirement of the spec under its own heading: one search result per id."""
+    out = [
+        "---", "hide:", "  - toc", "---", "",
+        "# All requirements", "",
+        "Every requirement of the spec, page by page. Each heading is the requirement's id; "
+        "the link under it opens the requirement in its page, where its section gives the "
+        "context.", "",
+    ]
+    for page in _sources.spec:
+        items = _docs_spec.requirement_items((_sources.root / page).read_text(encoding="utf-8"))
+        if not items:
+            continue
+        title = _docs_spec.page_title(_sources.root / page) or page.stem
+        link = _docs_schemas.relative_href(REQUIREMENTS_PAGE, page.as_posix())
+        out += [f"## [{title}]({link})", ""]
+        for requirement, text in items:
+            keyword = _KEYWORD.search(re.sub(r"`[^`]*`", "", text))
+            words = _INLINE_LINK.sub(r"\1", text)
+            out += [f"### {requirement} {{ #{requirement} }}", "",
+                    f"[{requirement}]({link}#{requirement})"
+                    + (f" · **{keyword.group(1)}**" if keyword else "") + f": {words}", ""]
+    return "\n".join(out)
 
 
 def _spec_table(from_page: str) -> str:

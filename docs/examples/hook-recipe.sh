@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The repository's hook recipe (examples/hooks/baton-checkpoint-hook.sh): write one change
+# through baton, lint it, record its digest; the next session checks the digest first.
+# needs: checkpoint add-completed
+# needs: validate
+# needs: digest
+# exit: 0
+# stdout: "ok": true
+# stdout: xbrief/continue.xbrief.json: OK
+set -euo pipefail
+PATH="$(cd "$(dirname "$0")/../../examples/hooks" && pwd):$PATH"
+# --8<-- [start:example]
+baton-checkpoint-hook.sh add-completed "Migrate reports/monthly.py" \
+  --id migrate-callers.reports --evidence "commit 9b1d2e4"
+# ...and in the next session, before trusting the file:
+baton digest --check xbrief/continue.digest
+# --8<-- [end:example]
