@@ -56,6 +56,14 @@ class HandoffDir:
     file: str  # the folder
     artifacts: Mapping[str, Artifact]
     kind: str = "handoff-dir"
+    _derived: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def derived(self, name: str, compute: Callable[[HandoffDir], object]):
+        """``compute(self)``, computed once per folder: values several rules read (the
+        packet parsed, the attempt it names, the ACK's verdict) are not worked out again."""
+        if name not in self._derived:
+            self._derived[name] = compute(self)
+        return self._derived[name]
 
 
 @dataclass(frozen=True)

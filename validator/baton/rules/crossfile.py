@@ -21,9 +21,17 @@ def _artifacts(folder):
     return found.get("checkpoint"), found.get("packet"), found.get("registry"), found.get("ack")
 
 
-def _packet_fields(packet):
+def _packet_fields(folder):
+    """``(text, parsed)`` of the folder's packet (read once per folder), or ``(None, None)``."""
+    return folder.derived("packet", _read_packet)
+
+
+def _read_packet(folder):
     from baton import _packet
 
+    packet = folder.artifacts.get("packet")
+    if packet is None:
+        return None, None
     text = _digest.packet_text(packet.text, packet.file)
     return text, _packet.parse(text)
 
@@ -59,7 +67,7 @@ def _goal_mismatch(folder):
         named.append((("checkpoint", "x-baton/checkpoint", "goal_id"), "the checkpoint",
                       _block(checkpoint).get("goal_id"), None))
     if packet is not None:
-        _, parsed = _packet_fields(packet)
+        _, parsed = _packet_fields(folder)
         named.append((("packet", "goal_id"), "the packet's GOAL_ID", parsed.values().get("GOAL_ID"),
                       _line_of(parsed, "GOAL_ID")))
     if registry is not None and isinstance(registry.data, dict):
@@ -94,7 +102,7 @@ def _packet_attempt(folder):
     _, packet, registry, _ = _artifacts(folder)
     if packet is None or registry is None:
         return None, None, None, None
-    text, parsed = _packet_fields(packet)
+    text, parsed = _packet_fields(folder)
     return (text, parsed, *_attempt(registry, parsed.values().get("RESTART_ID")))
 
 
@@ -116,7 +124,7 @@ def _packet_digest(folder):
     _, packet, _, _ = _artifacts(folder)
     if packet is None:
         return
-    text, parsed = _packet_fields(packet)
+    text, parsed = _packet_fields(folder)
     stated = parsed.values().get("CHECKPOINT_DIGEST")
     if stated is None:
         return  # a missing field is the packet rules' finding
@@ -172,23 +180,19 @@ def _settled(attempt) -> bool:
 
 # -- the ACK ------------------------------------------------------------------------------
 
-_last_verdict: tuple = (None, None)
-
-
 def _ack_verdict(folder):
     """The ACK's verdict for this folder, computed once for all the ACK rules below."""
-    global _last_verdict
-    if _last_verdict[0] is folder:
-        return _last_verdict[1]
+    return folder.derived("ack_verdict", _verify_ack)
+
+
+def _verify_ack(folder):
     checkpoint, packet, registry, ack = _artifacts(folder)
-    verdict = None
-    if ack is not None and packet is not None and registry is not None \
-            and not _settled(_packet_attempt(folder)[3]):
-        text, _ = _packet_fields(packet)
-        verdict = _ackcheck.verify(ack.data, text, registry.data,
-                                   checkpoint=checkpoint.data if checkpoint is not None else None)
-    _last_verdict = (folder, verdict)
-    return verdict
+    if ack is None or packet is None or registry is None \
+            or _settled(_packet_attempt(folder)[3]):
+        return None
+    text, _ = _packet_fields(folder)
+    return _ackcheck.verify(ack.data, text, registry.data,
+                            checkpoint=checkpoint.data if checkpoint is not None else None)
 
 
 def _ack_rule(code, requirement, summary, hint):
