@@ -26,6 +26,11 @@ def _packet_fields(folder):
     return folder.derived("packet", _read_packet)
 
 
+def _canonical_packet(folder):
+    """The packet's canonical bytes, computed once per folder (two rules recompute digests)."""
+    return folder.derived("canonical_packet", lambda f: _digest.canonical_packet(_packet_fields(f)[0]))
+
+
 def _read_packet(folder):
     from baton import _packet
 
@@ -124,11 +129,11 @@ def _packet_digest(folder):
     _, packet, _, _ = _artifacts(folder)
     if packet is None:
         return
-    text, parsed = _packet_fields(folder)
+    _, parsed = _packet_fields(folder)
     stated = parsed.values().get("CHECKPOINT_DIGEST")
     if stated is None:
         return  # a missing field is the packet rules' finding
-    message = _recomputed_problem(stated, _digest.canonical_packet(text))
+    message = _recomputed_problem(stated, _canonical_packet(folder))
     if message:
         yield Hit(("packet", "checkpoint_digest"), f"CHECKPOINT_DIGEST {message}",
                   line=_line_of(parsed, "CHECKPOINT_DIGEST"))
@@ -139,10 +144,10 @@ def _packet_digest(folder):
       hint="the packet changed after its attempt was registered: register a new attempt "
            "for the changed packet")
 def _registry_digest(folder):
-    text, _, index, attempt = _packet_attempt(folder)
+    _, _, index, attempt = _packet_attempt(folder)
     if attempt is None:
         return
-    message = _recomputed_problem(attempt.get("checkpoint_digest"), _digest.canonical_packet(text))
+    message = _recomputed_problem(attempt.get("checkpoint_digest"), _canonical_packet(folder))
     if message:
         yield Hit(("registry", "attempts", index, "checkpoint_digest"),
                   f"the attempt's checkpoint_digest {message}")
