@@ -1,7 +1,7 @@
 """Benchmark: checkpoint updates (``baton.authoring.update_checkpoint``) against a named
 baseline, alone and under contention.
 
-Baseline: a bare atomic replace of the same file (``baton._atomic.atomic_write``: temporary
+Baseline: a bare atomic replace of the same file (``baton.workspace._atomic.atomic_write``: temporary
 file, fsync, rename, directory fsync) with no lock, no parsing and no validation. It is the
 floor every durable writer pays; the ratios say what the lock, the compare-and-swap, the
 parse and render, and the validation of the result cost on top of it.
@@ -30,8 +30,8 @@ import sys
 import tempfile
 import time
 
-from baton import _atomic
-from baton._errors import ConflictError
+from baton.workspace import _atomic
+from baton.errors import ConflictError
 from baton.authoring import Identity, Policy, init, update_checkpoint
 
 _FORK = multiprocessing.get_context("fork")

@@ -50,7 +50,7 @@ def bundled_checkpoint_schema(folder: Path) -> Path:
     resolver crawling on every reference, which would measure that, not validation)."""
     from urllib.parse import urldefrag, urljoin
 
-    from baton._schemas import store
+    from baton.engine._schemas import store
 
     schemas = store()
     root_id = schemas.find("checkpoint").id

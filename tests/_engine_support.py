@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from baton import _schemas, rules
+from baton.engine import _schemas
+from baton import rules
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_SCHEMAS = Path(__file__).resolve().parent / "engine_data" / "schemas"

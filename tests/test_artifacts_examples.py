@@ -103,7 +103,7 @@ def test_every_rule_has_an_invalid_example(kind):
 
 
 def test_expected_codes_are_real_codes_with_their_severity():
-    from baton._packet import GRAMMAR_CODES
+    from baton.formats._packet import GRAMMAR_CODES
 
     severities = {(r.kind, r.code): r.severity for r in
                   (rule for kind in KINDS for rule in rules_for(kind))}
@@ -118,7 +118,7 @@ def test_expected_codes_are_real_codes_with_their_severity():
 
 
 def _packet_fields():
-    from baton import _packet
+    from baton.formats import _packet
 
     parsed = _packet.parse((HANDOFF / "continuation.packet.txt").read_text(encoding="utf-8"))
     assert parsed.problems == ()
@@ -134,13 +134,13 @@ def test_the_packet_digest_is_blake3_over_the_packet_without_its_digest_line():
 
 
 def test_the_packet_digest_matches_the_digest_tool():
-    from baton._digest import digest_file
+    from baton.formats._digest import digest_file
 
     assert digest_file(HANDOFF / "continuation.packet.txt") == _packet_fields()["CHECKPOINT_DIGEST"]
 
 
 def test_the_registered_checkpoint_digest_matches_the_digest_tool():
-    from baton._digest import digest_file
+    from baton.formats._digest import digest_file
 
     attempt = _load("registry.yaml")["attempts"][-1]
     assert attempt["continue_checkpoint_digest"] == digest_file(HANDOFF / "xbrief/continue.xbrief.json")
@@ -174,7 +174,7 @@ def test_the_validate_cases_agree_with_the_invalid_examples():
 
 
 def _load(name):
-    from baton._loading import load_path, syntax_for
+    from baton.formats._loading import load_path, syntax_for
 
     loaded, findings = load_path(str(HANDOFF / name), syntax=syntax_for(name))
     assert findings == []

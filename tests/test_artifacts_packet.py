@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baton import _packet, _secrets
+from baton.formats import _packet, _secrets
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "handoff" / "continuation.packet.txt"
 

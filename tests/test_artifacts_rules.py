@@ -21,7 +21,7 @@ KINDS = ("checkpoint", "packet", "registry", "ack")
 
 
 def _load(name):
-    from baton._loading import load_path, syntax_for
+    from baton.formats._loading import load_path, syntax_for
 
     loaded, findings = load_path(str(HANDOFF / name), syntax=syntax_for(name))
     assert findings == []
@@ -54,7 +54,7 @@ def test_the_requirements_the_rules_cite_exist_in_the_spec():
     spec = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "spec").rglob("*.md"))
     defined = set(re.findall(r"^- \*\*([A-Z]{3}-\d{3})\*\*", spec, re.M))
     cited = {r.requirement for r in all_rules() if r.kind in KINDS}
-    from baton._packet import GRAMMAR_CODES
+    from baton.formats._packet import GRAMMAR_CODES
 
     cited |= {requirement for requirement, _ in GRAMMAR_CODES.values()}
     for name in ("ack", "checkpoint", "defs", "packet", "registry", "xbrief-0.8"):
@@ -65,7 +65,7 @@ def test_the_requirements_the_rules_cite_exist_in_the_spec():
 
 def test_every_code_is_documented_in_the_spec():
     spec = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "spec").glob("*.md"))
-    from baton._packet import GRAMMAR_CODES
+    from baton.formats._packet import GRAMMAR_CODES
 
     codes = {r.code for r in all_rules() if r.kind in KINDS} | set(GRAMMAR_CODES)
     assert sorted(code for code in codes if f"`{code}`" not in spec) == []

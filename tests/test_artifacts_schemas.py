@@ -22,7 +22,7 @@ def _schema(name):
 def _errors(name, instance):
     """The failing keywords, from the reference validator (patterns read as ECMA-262), after
     checking that the fast validator gives the same verdict."""
-    from baton._schemas import store
+    from baton.engine._schemas import store
 
     errors = sorted(e.validator for e in store().reference_validator(f"{name}.schema.json").iter_errors(instance))
     assert store().is_valid(f"{name}.schema.json", instance) is (errors == [])
@@ -30,7 +30,7 @@ def _errors(name, instance):
 
 
 def _handoff(name):
-    from baton._loading import load_path, syntax_for
+    from baton.formats._loading import load_path, syntax_for
 
     loaded, findings = load_path(str(HANDOFF / name), syntax=syntax_for(name))
     assert findings == []
@@ -102,7 +102,7 @@ def test_ack_example_validates():
 
 
 def test_packet_example_projection_validates():
-    from baton import _packet
+    from baton.formats import _packet
 
     text = _handoff("continuation.packet.txt").text
     assert _errors("packet", _packet.projection(_packet.parse(text))) == []
@@ -229,7 +229,7 @@ def test_digest_strings_follow_the_oci_grammar(digest, valid):
     ("policy", "a NUL \x00"),
 ])
 def test_packet_projection_refuses_bad_values(member, value):
-    from baton import _packet
+    from baton.formats import _packet
 
     projection = _packet.projection(_packet.parse(_handoff("continuation.packet.txt").text))
     projection[member] = value
@@ -237,7 +237,7 @@ def test_packet_projection_refuses_bad_values(member, value):
 
 
 def test_packet_projection_allows_no_other_members():
-    from baton import _packet
+    from baton.formats import _packet
 
     projection = _packet.projection(_packet.parse(_handoff("continuation.packet.txt").text))
     projection["notes"] = "x"

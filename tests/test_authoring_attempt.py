@@ -12,7 +12,8 @@ from authoring_support import (
     POLICY, errors_in, load, make_project, registry_of, run_json,
 )
 
-from baton import _packet, run_gate
+from baton.formats import _packet
+from baton import run_gate
 from baton.authoring import Policy, SourceFacts, render_packet
 from baton.authoring._attempt import gate_input
 

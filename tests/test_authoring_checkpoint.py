@@ -9,7 +9,7 @@ import shutil
 import pytest
 from authoring_support import REPO, checkpoint_of, errors_in, make_project, run, run_json
 
-from baton._errors import RefusedError, UsageError
+from baton.errors import RefusedError, UsageError
 from baton.authoring import update_checkpoint
 
 BLOCK = "x-baton/checkpoint"

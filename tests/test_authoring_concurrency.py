@@ -16,7 +16,7 @@ import time
 import pytest
 from authoring_support import checkpoint_of, errors_in, make_project
 
-from baton._errors import ConflictError
+from baton.errors import ConflictError
 from baton.authoring import update_checkpoint
 
 WORKERS = 8

@@ -11,7 +11,7 @@ import sys
 
 from authoring_support import REPO
 
-from baton import _digest
+from baton.formats import _digest
 
 SCRIPT = REPO / "examples" / "hooks" / "baton-checkpoint-hook.sh"
 

@@ -12,7 +12,7 @@ from authoring_support import IDENTITY, POLICY
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baton._errors import BatonError
+from baton.errors import BatonError
 from baton.authoring import (
     SourceFacts, attempt_step, init, render_packet, update_checkpoint,
 )

@@ -8,7 +8,7 @@ import json
 import pytest
 from authoring_support import errors_in, load, run, run_json, subprocess_baton
 
-from baton._errors import UsageError
+from baton.errors import UsageError
 from baton.authoring import Identity, Policy, init
 
 ARGS = ("--goal-id", "goal-parser", "--main-id", "sess-a", "--outcome",

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from authoring_support import errors_in, run, run_json
 
-from baton._errors import RefusedError, UsageError
+from baton.errors import RefusedError, UsageError
 from baton.authoring import migrate
 from baton.authoring._migrate import convert
 

@@ -12,8 +12,8 @@ from authoring_support import (
     checkpoint_of, errors_in, load, make_project, registry_of, run, run_json,
 )
 
-from baton import _digest, _packet
-from baton._errors import BatonError, ConflictError
+from baton.formats import _digest, _packet
+from baton.errors import BatonError, ConflictError
 from baton.authoring import SourceFacts, render_packet, update_checkpoint
 
 ULID = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
@@ -101,7 +101,7 @@ def test_a_given_restart_id_is_used_and_reused(project):
 
 
 def test_the_attempt_is_registered_before_the_packet_is_written(project, monkeypatch):
-    from baton import _atomic
+    from baton.workspace import _atomic
 
     real = _atomic.atomic_write
 
@@ -126,7 +126,7 @@ def test_nothing_is_written_when_registering_fails(project):
 
 
 def test_a_packet_that_reads_back_differently_is_refused(project, monkeypatch):
-    from baton import _atomic
+    from baton.workspace import _atomic
 
     real = _atomic.atomic_write
 

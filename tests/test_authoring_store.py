@@ -10,8 +10,8 @@ import threading
 import pytest
 from authoring_support import checkpoint_of, make_project, registry_of, run, run_json
 
-from baton import _atomic
-from baton._errors import ConflictError, LockTimeout, RefusedError, UnreadableInput
+from baton.workspace import _atomic
+from baton.errors import ConflictError, LockTimeout, RefusedError, UnreadableInput
 from baton.authoring import update_checkpoint
 from baton.authoring._store import update
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from baton._errors import UsageError
+from baton.errors import UsageError
 from baton.cli import cli
 from baton.conformance import ExpectedFailures, Program, Reference, Selection, run
 from baton.conformance._compare import mismatches, same

@@ -201,7 +201,7 @@ def test_an_explicit_checkpoint_overrides_the_registry_policy(handoff, tmp_path)
 
 def test_a_packet_projection_is_verified_as_its_text(handoff):
     folder, repo = handoff
-    from baton import _packet  # the grammar's own renderer makes the projection
+    from baton.formats import _packet  # the grammar's own renderer makes the projection
 
     text = (folder / "continuation.packet.txt").read_text()
     (folder / "continuation.packet.json").write_text(json.dumps(_packet.projection(_packet.parse(text))))

@@ -1,4 +1,4 @@
-"""Digest strings, canonical forms and streaming hashing (baton._digest)."""
+"""Digest strings, canonical forms and streaming hashing (baton.formats._digest)."""
 
 import hashlib
 import json
@@ -9,8 +9,8 @@ from blake3 import blake3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baton import _digest
-from baton._digest import DigestError
+from baton.formats import _digest
+from baton.formats._digest import DigestError
 
 HEX = "0123456789abcdef" * 4
 

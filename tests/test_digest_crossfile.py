@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from blake3 import blake3
 
-from baton import _ackcheck
-from baton._validate import validate_paths
+from baton.formats import _ackcheck
+from baton.engine._validate import validate_paths
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "handoff"
 RESTART_ID = "rst-20261014-0915-parser"

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from referencing import Registry, Resource
 
-from baton import _ackcheck
+from baton.formats import _ackcheck
 from baton.gates import load
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""Checkout and dirty-artifact fingerprints read from real git repositories (baton._git)."""
+"""Checkout and dirty-artifact fingerprints read from real git repositories (baton.workspace._git)."""
 
 import hashlib
 import os
@@ -7,8 +7,8 @@ import subprocess
 import pytest
 from blake3 import blake3
 
-from baton import _git
-from baton._git import GitError
+from baton.workspace import _git
+from baton.workspace._git import GitError
 
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",

@@ -204,7 +204,7 @@ def test_concurrent_writers_never_lose_an_update(tmp_path):
         processes.append(_spawn(registry, packet, f"rst-{i}"))
     results = [_finish(p) for p in processes]
     assert [code for code, _ in results] == [0] * count, results
-    from baton._loading import load_path
+    from baton.formats._loading import load_path
 
     data = load_path(str(registry), syntax="yaml")[0].data
     assert data["revision"] == count
@@ -226,7 +226,7 @@ def test_concurrent_writers_expecting_one_revision_let_exactly_one_win(tmp_path)
     for code, stderr in results:
         if code == 1:
             assert b"digest.revision_conflict" in stderr
-    from baton._loading import load_path
+    from baton.formats._loading import load_path
 
     data = load_path(str(registry), syntax="yaml")[0].data
     assert data["revision"] == 1

@@ -203,8 +203,8 @@ def test_schema_unknown_name_exits_2(isolated):
 
 
 def test_real_schema_list_includes_every_kind():
-    from baton import _detect
-    from baton._schemas import store
+    from baton.engine import _detect
+    from baton.engine._schemas import store
 
     names = run("schema", "list").stdout
     for kind in _detect.KINDS:

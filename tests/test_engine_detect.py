@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from baton import _detect
-from baton._packet import JSON_NAME, TEXT_NAME
+from baton.engine import _detect
+from baton.formats._packet import JSON_NAME, TEXT_NAME
 
 
 @pytest.mark.parametrize(("filename", "kind"), [

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import baton
-from baton import _detect, reporters
+from baton.engine import _detect
+from baton import reporters
 from baton._findings import SEVERITIES
 
 EXAMPLES = [path.read_bytes() for path in sorted((ROOT / "examples").rglob("*")) if path.is_file()]

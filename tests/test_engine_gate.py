@@ -11,8 +11,8 @@ import pytest
 from _engine_support import ACK, CHECKPOINT, ROOT, isolated  # noqa: F401
 from jsonschema import Draft202012Validator
 
-from baton import _detect
-from baton._schemas import store
+from baton.engine import _detect
+from baton.engine._schemas import store
 from baton.gates import gate_names, load, run_bytes, run_gate
 
 REAL = store()  # the packaged schemas, whatever a test puts in place of the store
@@ -127,7 +127,7 @@ def test_the_gate_module_imports_nothing_heavy():
 
 
 def test_every_engine_code_is_documented_in_the_spec():
-    from baton._codes import ENGINE_CODES, SCHEMA_KEYWORDS
+    from baton.engine._codes import ENGINE_CODES, SCHEMA_KEYWORDS
 
     spec = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "spec").rglob("*.md"))
     codes = [*ENGINE_CODES, "gate.bad_input", "schema.not_allowed",

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from baton import _validate, validate_paths
+from baton.engine import _validate
+from baton import validate_paths
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "handoff"
 

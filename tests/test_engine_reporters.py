@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 import baton
 from baton import reporters
 from baton._findings import Finding
-from baton._validate import Report
+from baton.engine._validate import Report
 from baton.rules import Hit, rule
 
 FINDINGS_SCHEMA = json.loads((ROOT / "schemas" / "v1" / "findings.schema.json").read_text("utf-8"))
@@ -105,7 +105,7 @@ def test_json_format_strictness_and_exit_code(isolated, tmp_path):
 
 
 def test_findings_schema_is_packaged_and_valid():
-    from baton._schemas import store
+    from baton.engine._schemas import store
 
     schema = store().contents("findings")
     Draft202012Validator.check_schema(schema)

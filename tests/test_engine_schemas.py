@@ -16,8 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from baton import _detect, _loading, _packet, _schemas
-from baton._schemas import SchemaMissing, Store, store
+from baton.engine import _detect, _schemas
+from baton.formats import _loading, _packet
+from baton.engine._schemas import SchemaMissing, Store, store
 
 REAL = store()
 
@@ -305,7 +306,7 @@ def test_patterns_mean_what_ecma_262_says_in_both_validators(pattern, text, expe
 
     import jsonschema_rs
 
-    from baton._ecma import original, to_fast, to_python
+    from baton.engine._ecma import original, to_fast, to_python
 
     fast = to_fast(pattern)
     assert jsonschema_rs.validator_for({"pattern": fast}).is_valid(text) is expected
@@ -315,7 +316,7 @@ def test_patterns_mean_what_ecma_262_says_in_both_validators(pattern, text, expe
 
 
 def test_translation_leaves_data_and_names_alone():
-    from baton._ecma import translate_schema
+    from baton.engine._ecma import translate_schema
 
     schema = {
         "properties": {"pattern": {"type": "string", "pattern": "^\\d$"},

@@ -10,8 +10,8 @@ import pytest
 from _engine_support import ACK, CHECKPOINT, PACKET_TEXT, REGISTRY, codes, dump, isolated, write  # noqa: F401
 
 import baton
-from baton._errors import UsageError
-from baton._validate import Report
+from baton.errors import UsageError
+from baton.engine._validate import Report
 from baton.rules import Hit, rule
 
 

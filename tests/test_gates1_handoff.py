@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from baton.gates import _handoff_record as records
+from baton.formats import _handoff_record as records
 from baton.gates import handoff
-from baton.gates._clock import format_ms, parse_ms
+from baton.formats._clock import format_ms, parse_ms
 from baton.gates._table import Decision
 
 PLAN = {"requested_by": "ses-main", "reason": "apply the new configuration",

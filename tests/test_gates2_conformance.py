@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from baton._schemas import store
+from baton.engine._schemas import store
 from baton.conformance._compare import same
 from baton.conformance.requirements import parse_page
 from baton.gates import load

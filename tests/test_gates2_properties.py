@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from baton._schemas import store
+from baton.engine._schemas import store
 from baton.gates import guard, lifecycle, relaunch
 from baton.gates._guard_shell import read
 

@@ -16,14 +16,14 @@ from baton._version import __version__
 
 _LAZY = {
     "Finding": ("baton._findings", "Finding"),
-    "validate_paths": ("baton._validate", "validate_paths"),
-    "validate_bytes": ("baton._validate", "validate_bytes"),
-    "Report": ("baton._validate", "Report"),
+    "validate_paths": ("baton.engine._validate", "validate_paths"),
+    "validate_bytes": ("baton.engine._validate", "validate_bytes"),
+    "Report": ("baton.engine._validate", "Report"),
     "run_gate": ("baton.gates", "run_gate"),
     "gate_names": ("baton.gates", "gate_names"),
-    "digest_file": ("baton._digest", "digest_file"),
-    "digest_bytes": ("baton._digest", "digest_bytes"),
-    "BatonError": ("baton._errors", "BatonError"),
+    "digest_file": ("baton.formats._digest", "digest_file"),
+    "digest_bytes": ("baton.formats._digest", "digest_bytes"),
+    "BatonError": ("baton.errors", "BatonError"),
 }
 
 __all__ = ["__version__", *_LAZY]

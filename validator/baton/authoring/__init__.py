@@ -5,7 +5,7 @@ JSON by hand (spec/authoring.md).
 Every update is one compare-and-swap step: the file's lock, the revision checked against
 ``expect_revision``, the change, the revision bumped by exactly one, the result validated,
 an atomic write. Unknown fields and other tools' ``x-.../`` blocks are kept verbatim, in
-their key order. Errors are :class:`~baton._errors.BatonError` subclasses with stable codes.
+their key order. Errors are :class:`~baton.errors.BatonError` subclasses with stable codes.
 
 - :func:`init`: a project's checkpoint and registry (:class:`Identity`, :class:`Policy`);
 - :func:`update_checkpoint`: one ``baton checkpoint`` change (``OPERATIONS``);

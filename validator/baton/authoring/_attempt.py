@@ -11,8 +11,8 @@ changes nothing; with other values it is ``attempt.conflict``.
 
 from __future__ import annotations
 
-from baton._digest import CONTINUE_DIGEST_FIELD as CONTINUE_DIGEST
-from baton._errors import ConflictError, RefusedError, UsageError
+from baton.formats._digest import CONTINUE_DIGEST_FIELD as CONTINUE_DIGEST
+from baton.errors import ConflictError, RefusedError, UsageError
 from baton.authoring import _registry, _store
 from baton.authoring._ids import new_ulid
 from baton.authoring._store import Change, utc_now
@@ -471,8 +471,9 @@ def verify_ack(ack_path, *, packet_path, registry_path, checkpoint_path=None,
                workspace=None) -> dict:
     """The keyword arguments of the ``ack`` step for the ACK file at ``ack_path``: its digest
     and the codes of every rule a fresh readback of packet, registry, checkpoint (and, given
-    ``workspace``, the git checkout) finds broken (:func:`baton._readback.read_and_verify`)."""
-    from baton import _digest, _readback
+    ``workspace``, the git checkout) finds broken (:func:`baton.workspace._readback.read_and_verify`)."""
+    from baton.formats import _digest
+    from baton.workspace import _readback
 
     verdict = _readback.read_and_verify(ack_path, packet_path, registry_path,
                                         checkpoint_path=checkpoint_path, workspace=workspace)

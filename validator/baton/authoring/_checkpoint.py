@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 
-from baton._errors import RefusedError, UsageError
+from baton.errors import RefusedError, UsageError
 from baton.authoring import _store
 from baton.authoring._store import Change, utc_now
 

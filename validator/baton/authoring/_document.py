@@ -1,14 +1,14 @@
 """The files the authoring commands change: which syntax a file name says, and its bytes read
-within the size bound. Bytes to data and back is :mod:`baton._editing`.
+within the size bound. Bytes to data and back is :mod:`baton.workspace._editing`.
 """
 
 from __future__ import annotations
 
 import os
 
-from baton import _loading
-from baton._editing import raise_finding
-from baton._errors import BatonError, UnreadableInput
+from baton.formats import _loading
+from baton.workspace._editing import raise_finding
+from baton.errors import BatonError, UnreadableInput
 
 #: The largest file the authoring commands read (the loader's bound).
 MAX_BYTES = _loading.DEFAULT_MAX_BYTES

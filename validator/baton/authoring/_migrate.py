@@ -14,8 +14,8 @@ from __future__ import annotations
 import copy
 import os
 
-from baton import _editing
-from baton._errors import RefusedError, UsageError
+from baton.workspace import _editing
+from baton.errors import RefusedError, UsageError
 from baton.authoring import _checkpoint, _document, _store
 
 LEGACY_PATH = os.path.join("vbrief", "continue.vbrief.json")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from baton import _editing
-from baton._errors import BatonError
+from baton.workspace import _editing
+from baton.errors import BatonError
 from baton.authoring import _checkpoint, _registry, _store
 from baton.authoring._ids import new_ulid
 

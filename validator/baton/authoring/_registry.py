@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 
-from baton import _detect
-from baton._errors import RefusedError, UsageError
+from baton.engine import _detect
+from baton.errors import RefusedError, UsageError
 from baton.authoring._store import REGISTRY, missing_error, utc_now
 from baton.rules.registry import OPEN_STATES
 

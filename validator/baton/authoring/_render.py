@@ -13,8 +13,9 @@ import os
 import textwrap
 from dataclasses import dataclass
 
-from baton import _atomic, _digest, _packet
-from baton._errors import RefusedError
+from baton.workspace import _atomic
+from baton.formats import _digest, _packet
+from baton.errors import RefusedError
 from baton.authoring import _attempt, _checkpoint, _registry, _store
 from baton.authoring._ids import new_ulid
 

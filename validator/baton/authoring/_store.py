@@ -14,8 +14,8 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from baton import _atomic, _editing
-from baton._errors import BatonError, ConflictError, RefusedError, UnreadableInput
+from baton.workspace import _atomic, _editing
+from baton.errors import BatonError, ConflictError, RefusedError, UnreadableInput
 from baton.authoring import _document
 
 #: Seconds a writer waits for another writer's lock before giving up (``lock_timeout``).
@@ -283,7 +283,7 @@ def require_valid(kind: str, path: str) -> None:
 
 
 def _errors(kind: str, raw: bytes, path: str) -> list:
-    from baton._validate import validate_bytes
+    from baton.engine._validate import validate_bytes
 
     report = validate_bytes(raw, kind, os.path.basename(path))
     return [finding for finding in report.findings if finding.is_error]

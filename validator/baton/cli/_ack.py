@@ -1,6 +1,6 @@
 """``baton ack verify``: re-read the packet, the registry, the continue checkpoint and the
-checkout, and say whether an ACK matches. Thin: the readback is :mod:`baton._readback`, the
-rules :mod:`baton._ackcheck`."""
+checkout, and say whether an ACK matches. Thin: the readback is :mod:`baton.workspace._readback`, the
+rules :mod:`baton.formats._ackcheck`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 
 import click
 
-from baton._errors import BatonError
+from baton.errors import BatonError
 from baton.cli._options import fail, format_option
 
 _SKIPPED_BECAUSE = {
@@ -43,7 +43,7 @@ def verify(ack_path, packet_path, registry_path, checkpoint_path, workspace, out
     Exit status: 0 accepted, 1 rejected (every failed rule's code is listed), 2 unusable
     (an input could not be read).
     """
-    from baton._readback import read_and_verify
+    from baton.workspace._readback import read_and_verify
 
     try:
         verdict = read_and_verify(ack_path, packet_path, registry_path,

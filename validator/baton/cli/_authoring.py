@@ -15,7 +15,7 @@ import os
 
 import click
 
-from baton._errors import BatonError, UsageError
+from baton.errors import BatonError, UsageError
 from baton.cli._options import fail, format_option
 
 _FORMATS = ("text", "json")
@@ -289,7 +289,7 @@ def _set(field, values, null, as_json):
         if len(values) != 1:
             raise UsageError("--json takes exactly one VALUE", code="authoring.bad_value",
                              hint="quote the JSON value")
-        from baton import _editing
+        from baton.workspace import _editing
 
         value = _editing.parse(values[0].encode("utf-8"), source="VALUE", syntax="json")
     else:
@@ -449,7 +449,7 @@ def _reconcile(restart_id, registry_path, target_id, absent, detail):
                    "checkout.")
 def _ack(restart_id, registry_path, ack_file, packet_path, checkpoint_path, workspace):
     """Accept the target's READY_READONLY ACK after a fresh readback (as `baton ack verify`)."""
-    from baton import _packet
+    from baton.formats import _packet
     from baton.authoring import _attempt
 
     if packet_path is None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from baton._errors import BatonError, UnreadableInput, UsageError
+from baton.errors import BatonError, UnreadableInput, UsageError
 from baton.cli._options import fail, format_option
 
 _SUITE = click.option("--suite", "suite_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -72,7 +72,7 @@ def _command(value: str, option: str) -> list[str]:
 
 
 def _write(path: Path, content: str) -> None:
-    from baton._atomic import atomic_write
+    from baton.workspace._atomic import atomic_write
 
     try:
         atomic_write(path, content.encode("utf-8"))

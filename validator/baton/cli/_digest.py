@@ -1,5 +1,5 @@
 """``baton digest``: print, check or record artifact digests. Thin: the work is in
-:mod:`baton._digest` (forms, hashing, lists) and :mod:`baton._record` (registry writes)."""
+:mod:`baton.formats._digest` (forms, hashing, lists) and :mod:`baton.authoring._record` (registry writes)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import sys
 
 import click
 
-from baton import _digest
-from baton._errors import BatonError, UsageError
+from baton.formats import _digest
+from baton.errors import BatonError, UsageError
 from baton.cli._options import fail, format_option
 
 
@@ -93,7 +93,7 @@ def _digest_stdin(form, algorithm):
 
 
 def _canonical_stdin(form):
-    from baton._loading import DEFAULT_MAX_BYTES
+    from baton.formats._loading import DEFAULT_MAX_BYTES
 
     raw = sys.stdin.buffer.read(DEFAULT_MAX_BYTES + 1)
     if len(raw) > DEFAULT_MAX_BYTES:
@@ -130,7 +130,7 @@ def _print_canonical(name, form):
 
 
 def _check(list_name, kind, output_format):
-    from baton._loading import decode_text, read_bounded
+    from baton.formats._loading import decode_text, read_bounded
 
     if list_name == "-":
         raw, findings = sys.stdin.buffer.read(), []
@@ -162,7 +162,7 @@ def _check(list_name, kind, output_format):
 
 
 def _record(registry, restart_id, packet, checkpoint, algorithm, expect_revision, output_format):
-    from baton._record import record_packet
+    from baton.authoring._record import record_packet
 
     outcome = record_packet(registry, restart_id, packet, checkpoint_path=checkpoint,
                             algorithm=algorithm, expect_revision=expect_revision)

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from baton._errors import UnreadableInput
+from baton.errors import UnreadableInput
 from baton.cli._options import fail, format_option
 from baton.gates import _table
 

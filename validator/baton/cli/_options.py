@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from baton._errors import BatonError
+from baton.errors import BatonError
 
 
 def format_option(choices: tuple[str, ...], default: str = "text"):

@@ -8,8 +8,8 @@ from baton.cli._options import fail
 
 
 def _find(name: str):
-    from baton._errors import UsageError
-    from baton._schemas import SchemaMissing, store
+    from baton.errors import UsageError
+    from baton.engine._schemas import SchemaMissing, store
 
     try:
         return store().find(name)
@@ -29,8 +29,8 @@ def schema():
               show_default=True, help="Output format.")
 def list_(output_format):
     """Every packaged schema: its name, $id and title."""
-    from baton import _fastjson
-    from baton._schemas import store
+    from baton.formats import _fastjson
+    from baton.engine._schemas import store
 
     files = store().files().values()
     if output_format == "json":

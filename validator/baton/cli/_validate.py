@@ -1,4 +1,4 @@
-"""``baton validate``: options in, :mod:`baton._validate` called, a reporter chosen by name.
+"""``baton validate``: options in, :mod:`baton.engine._validate` called, a reporter chosen by name.
 Thin: every decision lives in the library."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ import sys
 
 import click
 
-from baton import _detect, reporters
-from baton._errors import BatonError
-from baton._loading import DEFAULT_MAX_BYTES
+from baton.engine import _detect
+from baton import reporters
+from baton.errors import BatonError
+from baton.formats._loading import DEFAULT_MAX_BYTES
 from baton.cli._options import fail, format_option
 
 
@@ -41,7 +42,7 @@ def validate(paths, kind, output_format, color, strict, quiet):
     Exit status: 0 clean, 1 findings (errors; warnings too with --strict), 2 usage error or
     an unreadable named input.
     """
-    from baton._validate import Report, validate_bytes, validate_paths
+    from baton.engine._validate import Report, validate_bytes, validate_paths
 
     if "-" in paths and kind is None:
         raise click.UsageError("reading stdin (-) needs --kind to say what it is")

@@ -105,7 +105,7 @@ def _references(suite: Suite, known: dict):
 
 
 def _pinned_stdout(suite: Suite):
-    from baton._loading import load_bytes
+    from baton.formats._loading import load_bytes
 
     for case in suite.cases:
         if case.expected_stdout is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from baton._errors import BatonError
+from baton.errors import BatonError
 from baton.conformance import _protocol
 from baton.conformance._implementations import ANSWERED, Answer, errored, skipped
 from baton.conformance._process import Child, ChildGone, ChildTimeout, OutputTooLarge

@@ -9,7 +9,7 @@ import time
 import traceback
 from dataclasses import dataclass
 
-from baton._loading import load_bytes
+from baton.formats._loading import load_bytes
 from baton.conformance._process import Child, ChildTimeout, OutputTooLarge
 
 ANSWERED, SKIPPED, ERRORED = "answered", "skipped", "errored"

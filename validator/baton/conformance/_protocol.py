@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from functools import cache
 
-from baton._loading import load_bytes
+from baton.formats._loading import load_bytes
 
 VERSION = 1
 MESSAGES = ("start", "ready", "run", "result", "stop")

@@ -10,7 +10,7 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from baton._errors import UsageError
+from baton.errors import UsageError
 from baton.conformance._compare import mismatches
 from baton.conformance._implementations import ANSWERED, SKIPPED, Answer, errored
 

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from baton._findings import ERROR, Finding, json_path
-from baton._loading import load_path
+from baton.formats._loading import load_path
 
 INPUT_KINDS = ("input", "input_text", "input_base64")
 #: Fixture files are small; anything larger is a mistake, not a fixture.

@@ -266,7 +266,7 @@ def main(argv=None) -> int:
             return 1
         return 0
     if args.write:
-        from baton._atomic import atomic_write
+        from baton.workspace._atomic import atomic_write
 
         atomic_write(output, catalogue.to_json().encode("utf-8"))
         print(f"{output}: {len(catalogue.requirements)} requirements", file=sys.stderr)

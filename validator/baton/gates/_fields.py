@@ -5,8 +5,8 @@ was expected; the gate catches it and answers its documented invalid-input outco
 here imports more than the standard interpreter already has loaded.
 """
 
-from baton.gates._clock import parse_ms
-from baton.gates._inputs import is_id
+from baton.formats._clock import parse_ms
+from baton.formats._values import is_id
 
 #: Opaque values a gate echoes back (a context object, say) nest no deeper than this.
 MAX_OPAQUE_DEPTH = 32
@@ -58,7 +58,7 @@ def integer(value, path, minimum=0):
 
 def text(value, path, max_length=512):
     """An identifier or short text (``defs.schema.json#/$defs/identifier``), see
-    :func:`baton.gates._inputs.is_id`."""
+    :func:`baton.formats._values.is_id`."""
     if not is_id(value, max_length):
         raise Invalid(path, f"expected a non-blank string of at most {max_length} characters "
                             "without control characters")

@@ -2,13 +2,10 @@
 ``spec/gates/handoff.md``: strict raw input, and the value tests their inputs are made of.
 
 Gate modules may import only the gate table, ``_fastjson`` and cheap builtins, so these
-readers stay at that level too.
+readers stay at that level too. Identifier and text tests are :mod:`baton.formats._values`.
 """
 
 from baton.gates._table import Decision, InputError, parse_input
-
-#: Identifiers (session ids, incarnations) are at most this many characters.
-MAX_ID_LENGTH = 512
 
 
 class Invalid(Exception):
@@ -45,31 +42,6 @@ def parse_strict(raw, limit):
 def is_count(value):
     """A JSON integer (never a boolean) that is zero or more."""
     return type(value) is int and value >= 0
-
-
-def is_id(value, max_length=MAX_ID_LENGTH):
-    """An identifier as ``defs.schema.json`` defines it (1 to ``max_length`` characters, not
-    only white space or U+FEFF, no C0 or C1 control character), and Unicode text: no lone
-    surrogate."""
-    return (
-        isinstance(value, str)
-        and 0 < len(value) <= max_length
-        and is_clean_text(value, "")
-        and not any(0x7F <= ord(char) <= 0x9F for char in value)
-        and not all(char.isspace() or char == "\ufeff" for char in value)
-    )
-
-
-def is_clean_text(value, allowed_controls):
-    """No control character (U+0000-U+001F, U+007F) but those in ``allowed_controls``,
-    and no lone surrogate (the text encodes as UTF-8)."""
-    for char in value:
-        code = ord(char)
-        if (code < 0x20 or code == 0x7F) and char not in allowed_controls:
-            return False
-        if 0xD800 <= code <= 0xDFFF:
-            return False
-    return True
 
 
 def optional_count(mapping, key, default, path):

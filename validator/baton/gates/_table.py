@@ -14,7 +14,7 @@ A gate module defines:
 
 import sys
 
-from baton._fastjson import JSONError, dumps, loads
+from baton.formats._fastjson import JSONError, dumps, loads
 
 _MODULES = {
     "restart": "baton.gates.restart",

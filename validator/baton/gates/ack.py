@@ -3,7 +3,7 @@
 Input ``{ack, packet_text, registry, checkout, dirty, checkpoint?, now?}`` (the readback, as
 JSON); output ``{outcome, codes, skipped}``: ``accepted`` (exit 0), ``rejected`` with every
 failed rule's code (exit 1), or ``unusable`` (exit 2). The rules live in
-:mod:`baton._ackcheck`; this module only reads the gate's input and shapes its output.
+:mod:`baton.formats._ackcheck`; this module only reads the gate's input and shapes its output.
 """
 
 from baton.gates._table import Decision, InputError, parse_input
@@ -37,7 +37,7 @@ def run(raw):
 def decide(value):
     if not isinstance(value, dict) or not set(value) <= _KEYS or not all(k in value for k in _REQUIRED):
         return _unusable("ack.input_invalid")
-    from baton import _ackcheck
+    from baton.formats import _ackcheck
 
     verdict = _ackcheck.verify(value["ack"], value["packet_text"], value["registry"],
                                checkout=value.get("checkout"), dirty=value.get("dirty"),

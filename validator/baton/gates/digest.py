@@ -4,10 +4,10 @@ Input ``{kind, document | text | base64, algorithm?, syntax?, expected?}``; outp
 ``{form, canonical | canonical_base64, digest}`` (exit 0), plus ``check`` when an ``expected``
 digest is given (exit 1 unless it is ``match``), or ``{error, path?}`` (exit 2) when the input
 cannot be put in canonical form. The canonical forms themselves live in
-:mod:`baton._digest`; this module only reads the gate's input and shapes its output.
+:mod:`baton.formats._digest`; this module only reads the gate's input and shapes its output.
 """
 
-from baton._digest import FORM_BY_KIND
+from baton.formats._digest import FORM_BY_KIND
 from baton.gates._table import Decision, InputError, parse_input
 
 NAME = "digest"
@@ -80,7 +80,7 @@ def decide(value):
             return _error("digest.input_invalid")
         form = "yaml" if syntax == "yaml" else "jcs"
 
-    from baton import _digest
+    from baton.formats import _digest
 
     check = None
     if expected is not None:
@@ -118,7 +118,7 @@ def decide(value):
 
 def _canonical(form, source, given):
     """Canonical bytes, or ``None`` when ``given`` has the wrong type for its source."""
-    from baton import _digest
+    from baton.formats import _digest
 
     if source == "document":
         if form in ("packet", "raw"):

@@ -14,9 +14,10 @@ Owns the decisions of ``spec/gates/handoff.md``:
 The gate reads clocks, files and incarnations only from its input: hosts supply them.
 """
 
-from baton.gates import _handoff_record as records
-from baton.gates._clock import format_ms, parse_ms
-from baton.gates._inputs import Invalid, decide_or_refuse, invalid_input, is_id, parse_strict
+from baton.formats import _handoff_record as records
+from baton.formats._clock import format_ms, parse_ms
+from baton.formats._values import is_id
+from baton.gates._inputs import Invalid, decide_or_refuse, invalid_input, parse_strict
 from baton.gates._table import Decision, InputError, run_strict
 
 NAME = "handoff"
@@ -138,7 +139,7 @@ def _warn(value):
 
 def _derived_token(now, incarnation, plan):
     """``hp-`` and 32 hex characters of the BLAKE3 hash of the warning's canonical form."""
-    from baton import _digest
+    from baton.formats import _digest
 
     canonical = _digest.canonical_json(
         {"incarnation": incarnation, "now": format_ms(now), "plan": plan})

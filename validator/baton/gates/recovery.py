@@ -12,11 +12,11 @@ from baton.gates._inputs import (
     decide_or_refuse,
     invalid_input,
     is_count,
-    is_id,
     optional_count,
     optional_object,
     required_count,
 )
+from baton.formats._values import is_id
 from baton.gates._table import Decision, run_strict
 
 NAME = "recovery"

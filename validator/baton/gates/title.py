@@ -6,7 +6,7 @@ inside the decision, and ``zoneinfo`` only for a zone other than ``UTC``, so ``U
 on a machine without a time-zone database.
 """
 
-from baton._fastjson import dumps
+from baton.formats._fastjson import dumps
 from baton.gates._table import Decision, InputError, parse_input
 
 NAME = "title"

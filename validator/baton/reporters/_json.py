@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from baton import _fastjson
+from baton.formats import _fastjson
 from baton._version import __version__
 
 FORMAT_VERSION = "1.0"

@@ -11,7 +11,7 @@ SPEC_SITE = "https://spec.baton.dev/"
 @cache
 def _pages() -> dict[str, tuple[str, str]]:
     """``{requirement id: (spec page path, anchor)}``; empty when unavailable."""
-    from baton import _fastjson
+    from baton.formats import _fastjson
     from baton._resources import data_dir
 
     try:

@@ -4,7 +4,7 @@ result per finding with its physical (file, line) and logical (JSON path) locati
 
 from __future__ import annotations
 
-from baton import _fastjson
+from baton.formats import _fastjson
 from baton._version import __version__
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -35,7 +35,7 @@ def _rules_by_code() -> dict:
 
 
 def _rule_metadata(code: str, first, registered) -> dict:
-    from baton._codes import describe
+    from baton.engine._codes import describe
     from baton.reporters._links import anchor_url
 
     rule = registered.get(code)

@@ -234,10 +234,10 @@ def digest_problem(value) -> tuple[str, str] | None:
     """``("malformed" | "unverifiable", message)`` for a digest string, or None when it is a
     verifiable digest. Non-strings and strings outside the digest grammar are the schema's to
     report (None), so no digest is reported twice; the algorithms Baton knows are
-    :mod:`baton._digest`'s."""
+    :mod:`baton.formats._digest`'s."""
     if not isinstance(value, str) or len(value) > _DIGEST_MAX or not _DIGEST_GRAMMAR.match(value):
         return None
-    from baton._digest import DigestError, parse_digest
+    from baton.formats._digest import DigestError, parse_digest
 
     try:
         parse_digest(value)
@@ -280,7 +280,7 @@ def register_digest_rules(kind: str, locate: Callable[[Artifact], Iterator[tuple
 def secret_hits(data, *, skip: Callable[[str], bool] = lambda key: False) -> Iterator[Hit]:
     """A hit per secret-shaped span in any string (member names included) below ``data``;
     the message names the kind of secret, never its text."""
-    from baton._secrets import describe, find_secrets_in_each
+    from baton.formats._secrets import describe, find_secrets_in_each
 
     texts = [text for pair in members(data, skip=skip) for text in pair if isinstance(text, str)]
     if not find_secrets_in_each(texts):

@@ -10,7 +10,7 @@ fingerprints and the read time against now are compared by ``baton ack verify`` 
 
 from __future__ import annotations
 
-from baton import _ackcheck, _digest
+from baton.formats import _ackcheck, _digest
 from baton.rules import Hit, rule
 
 KIND = "handoff-dir"
@@ -32,7 +32,7 @@ def _canonical_packet(folder):
 
 
 def _read_packet(folder):
-    from baton import _packet
+    from baton.formats import _packet
 
     packet = folder.artifacts.get("packet")
     if packet is None:

@@ -2,13 +2,13 @@
 on top of their schemas: session ids unique, the requester resumed, every subagent's parent
 known and no cycle, the record's own digest, real timestamps, an expiry after the warning, no
 secrets in the replayed text, and the spec version. The checks themselves are the handoff
-gate's (:mod:`baton.gates._handoff_record`), so the validator and the gate never disagree.
+gate's (:mod:`baton.formats._handoff_record`), so the validator and the gate never disagree.
 """
 
 from __future__ import annotations
 
-from baton.gates import _handoff_record as records
-from baton.gates._clock import parse_ms
+from baton.formats import _handoff_record as records
+from baton.formats._clock import parse_ms
 from baton.rules import Artifact, Hit, rule
 from baton.rules._shared import (
     ends_in_at,
@@ -86,7 +86,7 @@ def _digest(artifact: Artifact):
     data = artifact.data
     if not isinstance(data, dict) or not isinstance(data.get("digest"), str):
         return
-    from baton._digest import DigestError, parse_digest
+    from baton.formats._digest import DigestError, parse_digest
 
     try:
         parse_digest(data["digest"])

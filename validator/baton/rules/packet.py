@@ -1,9 +1,9 @@
 """Semantic rules of the continuation packet (spec/packet.md), for both of its forms: the text
-form ``continuation.packet.txt`` (read with :mod:`baton._packet`, so findings carry line
+form ``continuation.packet.txt`` (read with :mod:`baton.formats._packet`, so findings carry line
 numbers) and the JSON projection ``continuation.packet.json``.
 
 The grammar's own problems (``packet.syntax``, ``packet.line_ending``, ``packet.control_char``)
-come from :func:`baton._packet.parse` and the validator reports them; the rules here start
+come from :func:`baton.formats._packet.parse` and the validator reports them; the rules here start
 from the fields. Presence, emptiness and the forms of GOAL_ID, RESTART_ID and CHECKPOINT_DIGEST are
 stated by the projection's schema, which the validator applies to both forms; the rules add
 what a schema cannot see: unknown keys (a projection has no member for them), duplicates and
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from baton import _packet
+from baton.formats import _packet
 from baton._findings import WARNING
 from baton.rules import Artifact, Hit, rule
 from baton.rules._shared import register_digest_rules, register_version_rules, top_level_version
@@ -143,7 +143,7 @@ def _size(artifact: Artifact):
       hint="remove the secret and rotate it; name where access comes from "
            "(a vault entry, an environment variable), never its value")
 def _secret(artifact: Artifact):
-    from baton._secrets import describe, find_secrets
+    from baton.formats._secrets import describe, find_secrets
 
     parsed, projection = read(artifact)
     if projection:

@@ -8,7 +8,7 @@ nothing for shapes it does not understand.
 
 from __future__ import annotations
 
-from baton.gates._clock import parse_ms
+from baton.formats._clock import parse_ms
 from baton.rules import Artifact, Hit, rule
 from baton.rules._shared import (
     register_digest_rules,

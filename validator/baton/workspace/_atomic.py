@@ -14,7 +14,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 
-from baton._errors import LockTimeout
+from baton.errors import LockTimeout
 
 
 def atomic_write(path: str | os.PathLike, data: bytes, *, mode: int | None = None,

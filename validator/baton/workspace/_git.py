@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 import subprocess
 
-from baton import _digest
-from baton._errors import BatonError
+from baton.formats import _digest
+from baton.errors import BatonError
 
 #: Seconds one git command may take before the read is abandoned (``git.timeout``).
 TIMEOUT = 10.0

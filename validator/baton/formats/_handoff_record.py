@@ -5,8 +5,8 @@ their digest and the order in which a replay wakes sessions. ``spec/handoff-reco
 defines both artifacts.
 """
 
-from baton.gates._clock import parse_ms
-from baton.gates._inputs import is_clean_text, is_id
+from baton.formats._clock import parse_ms
+from baton.formats._values import is_clean_text, is_id
 
 RECORD_KIND = "handoff"
 PENDING_KIND = "handoff_pending"
@@ -205,7 +205,7 @@ def covered(record):
 
 def digest_of(record, algorithm="blake3"):
     """The digest string a writer stores in ``record["digest"]``."""
-    from baton import _digest
+    from baton.formats import _digest
 
     return _digest.digest_bytes(_digest.canonical_json(covered(record)), algorithm)
 
@@ -214,7 +214,7 @@ def digest_problem(record):
     """``None`` when the stored digest matches the record, else the digest code
     (``digest.mismatch``, ``digest.malformed``, ``digest.unknown_algorithm``, or the code of
     a value the canonical form cannot hold)."""
-    from baton import _digest
+    from baton.formats import _digest
 
     try:
         canonical = _digest.canonical_json(covered(record))

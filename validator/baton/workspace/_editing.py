@@ -1,7 +1,7 @@
 """Documents edited in place: the one way bytes of a JSON or YAML file Baton changes (a
 registry, a checkpoint) become data that can be changed, and go back to bytes.
 
-Reading goes through :mod:`baton._loading`, so a file edited by hand meets every input-hygiene
+Reading goes through :mod:`baton.formats._loading`, so a file edited by hand meets every input-hygiene
 rule (a finding's code becomes the error's code); a YAML file is then read again round-trip.
 Writing keeps what the file's author chose: key order, comments (also those after a mapping's
 last key), quoting, the file's indentation, long lines unfolded, ``null`` written as ``null``,
@@ -14,8 +14,8 @@ from __future__ import annotations
 import io
 import json
 
-from baton import _loading
-from baton._errors import BatonError, UnreadableInput
+from baton.formats import _loading
+from baton.errors import BatonError, UnreadableInput
 
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 _NULL_TAG = "tag:yaml.org,2002:null"

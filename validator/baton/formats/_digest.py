@@ -13,7 +13,7 @@ Owns three things, and nothing else computes them:
 Nothing heavy is imported at module level: the digest gate loads this module on its fast path.
 """
 
-from baton._errors import BatonError
+from baton.errors import BatonError
 
 #: The algorithms Baton computes and verifies, default first.
 ALGORITHMS = ("blake3", "sha256")
@@ -243,7 +243,7 @@ def _big_integers_as_doubles(node):
 def _check_jcs_domain(value):
     """Raise for the first value JCS cannot represent; answer whether an integer beyond the
     safe range (but the spelling of a double) was met."""
-    from baton._loading import MAX_DEPTH
+    from baton.formats._loading import MAX_DEPTH
 
     big_integers = False
     stack = [(value, (), 1)]
@@ -332,11 +332,11 @@ def canonical_packet(text):
 def canonical_bytes(raw, form, *, source=None):
     """``raw`` file bytes -> canonical bytes in ``form`` (``jcs``, ``yaml``, ``packet``, ``raw``).
 
-    Loading goes through :mod:`baton._loading`, so every input-hygiene rule applies; a
+    Loading goes through :mod:`baton.formats._loading`, so every input-hygiene rule applies; a
     failure raises :class:`DigestError` carrying the loading finding's code (``load.*``)."""
     if form == "raw":
         return bytes(raw)
-    from baton._loading import load_bytes
+    from baton.formats._loading import load_bytes
 
     syntax = {"jcs": "json", "yaml": "yaml", "packet": "text"}.get(form)
     if syntax is None:
@@ -354,11 +354,11 @@ def canonical_bytes(raw, form, *, source=None):
 def packet_text(text, source=None):
     """A packet's text form: a JSON projection is rendered to text first, so both forms of one
     packet have one digest."""
-    from baton import _packet
+    from baton.formats import _packet
 
     if not _packet.is_projection(text):
         return text
-    from baton._loading import load_bytes
+    from baton.formats._loading import load_bytes
 
     loaded, findings = load_bytes(text.encode("utf-8"), source=source, syntax="json")
     if loaded is None:
@@ -373,7 +373,7 @@ def packet_text(text, source=None):
 # ---------------------------------------------------------------------------------------------
 # Artifacts and files
 
-#: The canonical form of each artifact kind (:mod:`baton._detect` names the kinds), and of the
+#: The canonical form of each artifact kind (:mod:`baton.engine._detect` names the kinds), and of the
 #: plain syntaxes. A registry written in YAML takes the ``yaml`` form.
 FORM_BY_KIND = {"checkpoint": "jcs", "ack": "jcs", "handoff": "jcs", "registry": "jcs",
                 "packet": "packet", "json": "jcs", "yaml": "yaml", "raw": "raw"}
@@ -382,7 +382,7 @@ FORM_BY_KIND = {"checkpoint": "jcs", "ack": "jcs", "handoff": "jcs", "registry":
 def form_for_name(name):
     """The canonical form Baton applies to a file called ``name``: its artifact kind's (a YAML
     registry's is ``yaml``), and ``raw`` for a file that is no artifact."""
-    from baton import _detect
+    from baton.engine import _detect
 
     kind = _detect.by_filename(name)
     if kind is None:
@@ -392,7 +392,7 @@ def form_for_name(name):
 
 def form_for_kind(kind, name=None):
     """The canonical form of artifact ``kind``; a registry named ``*.yaml``/``*.yml`` is YAML."""
-    from baton._loading import syntax_for
+    from baton.formats._loading import syntax_for
 
     if kind == "registry" and name is not None and syntax_for(name) == "yaml":
         return "yaml"
@@ -424,7 +424,7 @@ def digest_file(path, algorithm=DEFAULT_ALGORITHM, *, form=None):
 
 def canonical_file(path, *, form=None):
     """The canonical bytes of the file at ``path`` (its artifact form, or raw bytes)."""
-    from baton._loading import read_bounded
+    from baton.formats._loading import read_bounded
 
     form = form or form_for_name(path)
     if form == "raw":

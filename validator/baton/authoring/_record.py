@@ -3,7 +3,7 @@
 One step of the authoring store (:func:`baton.authoring._store.update`): a locked
 read-modify-write with a compare-and-swap on the registry's ``revision``, so a writer that read
 an older revision loses with a conflict, never a lost update; the registry is edited in place
-(:mod:`baton._editing`: comments, key order, quoting and indentation kept). The refusals carry
+(:mod:`baton.workspace._editing`: comments, key order, quoting and indentation kept). The refusals carry
 this command's ``digest.*`` codes.
 """
 
@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 
-from baton import _digest, _editing
-from baton._errors import ConflictError, RefusedError, UnreadableInput
+from baton.formats import _digest
+from baton.workspace import _editing
+from baton.errors import ConflictError, RefusedError, UnreadableInput
 
 #: Where the registry keeps its attempts, and the fields of one attempt this module writes.
 ATTEMPTS = "attempts"
@@ -131,8 +132,8 @@ def record_packet(registry_path, restart_id, packet_path, *, checkpoint_path=Non
     """Record the packet's digest (and, given ``checkpoint_path``, the continue checkpoint's)
     on attempt ``restart_id``. A packet whose own ``CHECKPOINT_DIGEST`` holds a digest that
     disagrees with its content is refused (``digest.mismatch``)."""
-    from baton import _packet
-    from baton._readback import load_file
+    from baton.formats import _packet
+    from baton.workspace._readback import load_file
 
     text = _digest.packet_text(load_file(packet_path, "text").text, packet_path)
     canonical = _digest.canonical_packet(text)

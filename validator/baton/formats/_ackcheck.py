@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime
 
-from baton import _digest
+from baton.formats import _digest
 
 ACCEPTED = "accepted"
 REJECTED = "rejected"
@@ -150,7 +150,7 @@ def verify(ack, packet_text, registry, *, checkout=None, dirty=None, checkpoint=
 
 class _Check:
     def __init__(self, ack, packet_text, registry, checkout, dirty, checkpoint, now):
-        from baton import _packet
+        from baton.formats import _packet
 
         self.ack = ack
         self.packet_text = packet_text

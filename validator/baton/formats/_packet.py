@@ -3,7 +3,7 @@ numbers and the problems met on the way, fields back to text, and the JSON proje
 
 Owns the field table (the twelve keys, their order and their projection names) and the line
 grammar. The semantic rules (missing, out of order, secrets, bounds...) live in
-:mod:`baton.rules.packet`; the digest's canonical bytes live in :mod:`baton._digest`.
+:mod:`baton.rules.packet`; the digest's canonical bytes live in :mod:`baton.formats._digest`.
 
 Grammar, in short: a field starts in column 0 as ``KEY: value`` (or ``KEY:`` when the value
 starts on the next line); a value continues on lines indented by exactly two spaces; an empty

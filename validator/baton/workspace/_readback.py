@@ -1,9 +1,9 @@
 """The fresh readback an ACK is verified against: read the ACK, the packet, the registry and
 the continue checkpoint from disk, and the checkout and dirty-artifact fingerprints from git,
-then hand everything to :func:`baton._ackcheck.verify`.
+then hand everything to :func:`baton.formats._ackcheck.verify`.
 
-Every input goes through :mod:`baton._loading`; a file that cannot be read raises
-:class:`~baton._errors.UnreadableInput` with the loading finding's code (exit 2, unusable).
+Every input goes through :mod:`baton.formats._loading`; a file that cannot be read raises
+:class:`~baton.errors.UnreadableInput` with the loading finding's code (exit 2, unusable).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import datetime
 import os
 
-from baton import _ackcheck, _digest, _loading
-from baton._errors import UnreadableInput
+from baton.formats import _ackcheck, _digest, _loading
+from baton.errors import UnreadableInput
 
 
 def load_file(path, syntax):
@@ -49,7 +49,7 @@ def utc_now():
 def workspace_readback(workspace, ack):
     """``(checkout, dirty)`` read fresh from the git checkout ``workspace``. Each dirty path is
     hashed with the algorithm the ACK used for it (blake3 where the ACK names none)."""
-    from baton import _git
+    from baton.workspace import _git
 
     algorithms = {}
     entries = ack.get("dirty_artifacts") if isinstance(ack, dict) else None

@@ -11,7 +11,7 @@ import os
 import stat
 from dataclasses import dataclass
 
-from baton import _fastjson
+from baton.formats import _fastjson
 from baton._findings import ERROR, Finding
 
 #: xBRIEF recommends 10 MB as the largest document; Baton's artifacts are far smaller.

@@ -1,8 +1,8 @@
 """The validation engine: paths or bytes in, a :class:`Report` of findings out.
 
-bytes -> safe load (:mod:`baton._loading`) -> the artifact kind (:mod:`baton._detect`) ->
-the schema check (:mod:`baton._schemas`) -> the semantic rules of the kind
-(:mod:`baton.rules`) -> findings, with lines placed (:mod:`baton._locate`) only for
+bytes -> safe load (:mod:`baton.formats._loading`) -> the artifact kind (:mod:`baton.engine._detect`) ->
+the schema check (:mod:`baton.engine._schemas`) -> the semantic rules of the kind
+(:mod:`baton.rules`) -> findings, with lines placed (:mod:`baton.engine._locate`) only for
 documents that have findings. A folder that holds a handoff (a checkpoint beside a packet,
 registry or ACK) also gets the cross-file rules of kind ``"handoff-dir"``.
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from baton import _detect
-from baton._errors import UsageError
+from baton.engine import _detect
+from baton.errors import UsageError
 from baton._findings import ERROR, Finding, failed, json_path
-from baton._loading import DEFAULT_MAX_BYTES, load_bytes, read_bounded, syntax_for, too_large
+from baton.formats._loading import DEFAULT_MAX_BYTES, load_bytes, read_bounded, syntax_for, too_large
 from baton.rules import Artifact, HandoffDir
 
 STDIN = "<stdin>"
@@ -78,7 +78,7 @@ class _Outcome:
     text_lines: dict | None = None  # {path: line} of a text document, from its kind
 
     def lines(self, paths) -> dict[tuple, int]:
-        from baton._locate import lines_for
+        from baton.engine._locate import lines_for
 
         return lines_for(self.artifact.text, self.syntax, paths, self.text_lines)
 
@@ -203,7 +203,7 @@ def _function(reference: str | None):
 
 
 def _schema_findings(kind, data, file: str) -> list[tuple[tuple, Finding]]:
-    from baton._schemas import SchemaMissing, store
+    from baton.engine._schemas import SchemaMissing, store
 
     try:
         return store().check(kind.schema, data, file=file)
@@ -304,7 +304,7 @@ def _check_files(paths: list[str], kind: str | None, limit: int) -> list[_Outcom
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    from baton import _schemas
+    from baton.engine import _schemas
     from baton.rules import all_rules
 
     all_rules()  # load every rule module and the schema store once, before the workers fork

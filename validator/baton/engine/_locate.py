@@ -79,7 +79,7 @@ def _json_lines(text: str, wanted: set[tuple]) -> dict[tuple, int]:
 def _key(token: str) -> str:
     if "\\" not in token:
         return token[1:-1]
-    from baton import _fastjson
+    from baton.formats import _fastjson
 
     return _fastjson.loads(token)
 
@@ -109,7 +109,7 @@ def _yaml_lines(text: str, wanted: set[tuple]) -> dict[tuple, int]:
 
 def packet_lines(parsed) -> dict[tuple, int]:
     """A parsed text packet's lines by projection member (the first field of each key)."""
-    from baton._packet import MEMBER_BY_KEY
+    from baton.formats._packet import MEMBER_BY_KEY
 
     lines: dict[tuple, int] = {}
     for field in parsed.fields:

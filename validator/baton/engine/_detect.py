@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from baton._loading import syntax_for
+from baton.formats._loading import syntax_for
 
 
 @dataclass(frozen=True)
@@ -75,8 +75,8 @@ KINDS: tuple[Kind, ...] = (
         "packet", "continuation packet",
         names=("continuation.packet.txt", "continuation.packet.json"),
         schema="packet.schema.json", syntaxes=("text", "json"), first_line="GOAL_ID:",
-        parser="baton._packet:parse", projection="baton._packet:projection",
-        text_lines="baton._locate:packet_lines",
+        parser="baton.formats._packet:parse", projection="baton.formats._packet:projection",
+        text_lines="baton.engine._locate:packet_lines",
     ),
     Kind(
         "registry", "restart registry",

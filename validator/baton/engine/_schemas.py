@@ -10,7 +10,7 @@ does the reference validator (Python ``jsonschema``, imported only then) run to 
 explain the errors. Its verdict is the one reported. To make both enforce the same thing:
 ``format`` is an annotation in both (the draft 2020-12 default; the schemas state every form
 they enforce with ``pattern``), and patterns mean what ECMA-262 says in both (each gets
-them translated by :mod:`baton._ecma`).
+them translated by :mod:`baton.engine._ecma`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
 
-from baton import _fastjson
+from baton.formats import _fastjson
 from baton._findings import ERROR, Finding, json_path
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -110,8 +110,8 @@ class Store:
 
     @cached_property
     def _fast_contents(self) -> dict[str, dict]:
-        """The schemas with their class escapes written out (:mod:`baton._ecma`)."""
-        from baton._ecma import translate_schema
+        """The schemas with their class escapes written out (:mod:`baton.engine._ecma`)."""
+        from baton.engine._ecma import translate_schema
 
         return {name: translate_schema(schema, python=False)
                 for name, schema in self._loaded[1].items()}
@@ -155,8 +155,8 @@ class Store:
 
     @cached_property
     def _reference_contents(self) -> dict[str, dict]:
-        """The schemas with their ECMA-262 patterns in Python's dialect (:mod:`baton._ecma`)."""
-        from baton._ecma import translate_schema
+        """The schemas with their ECMA-262 patterns in Python's dialect (:mod:`baton.engine._ecma`)."""
+        from baton.engine._ecma import translate_schema
 
         return {name: translate_schema(schema, python=True)
                 for name, schema in self._loaded[1].items()}
@@ -345,7 +345,7 @@ def _explain(error, validator):
                  _described(schema, f"write {show(value)}"))]
 
     if keyword == "pattern":
-        from baton._ecma import original
+        from baton.engine._ecma import original
 
         return [(path, code, f"{show(instance)} does not have the required form (pattern {original(value)})",
                  _described(schema, "write the value in the form the pattern gives"))]
