@@ -1,0 +1,178 @@
+"""Hostile input: every kind of bad bytes or bad file gives its code and exit status, never a
+traceback and never a hang."""
+
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+import sys
+
+import pytest
+from engine_support import ACK, ROOT, dump, isolated, write  # noqa: F401
+from click.testing import CliRunner
+
+from baton.cli import cli
+
+NAMED_UNREADABLE = 2
+
+
+def validate(*args, input=None):
+    result = CliRunner().invoke(cli, ["validate", "--format", "json", *map(str, args)], input=input)
+    assert "Traceback" not in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    import json
+
+    return result.exit_code, [f["code"] for f in json.loads(result.stdout)["findings"]]
+
+
+@pytest.mark.parametrize(("content", "code"), [
+    (b"", "load.empty"),
+    (b"   \n", "load.empty"),
+    (b'{"kind": "ack", "goal_id": "a"', "load.syntax"),  # truncated
+    (b'{"kind": "ack"}\n{"kind": "ack"}', "load.syntax"),  # two documents
+    ('{"kind": "ack"}'.encode("utf-16"), "load.encoding"),
+    ('{"kind": "ack"}'.encode("utf-16-be"), "load.encoding"),  # no BOM, NUL bytes
+    (b'\xef\xbb\xbf{"kind": "ack"}', "load.bom"),
+    (b'{"kind": "ack", "kind": "ack"}', "load.duplicate_key"),
+    (b'{"kind": "ack", "n": NaN}', "load.non_finite"),
+    (b'{"kind": "ack", "n": -Infinity}', "load.non_finite"),
+    (b"[" * 100_000 + b"]" * 100_000, "load.too_deep"),
+    (b'{"a":' * 70 + b"1" + b"}" * 70, "load.too_deep"),
+    (b'{"kind": "ack\x01"}', "load.syntax"),  # a raw control character in a string
+    (b'{"kind": "\xff"}', "load.encoding"),
+    (b'{"n": ' + b"9" * 5000 + b"}", "load.syntax"),  # beyond the integer digit limit
+])
+def test_bad_bytes_in_a_named_file(isolated, tmp_path, content, code):
+    path = write(tmp_path, "ack.json", content)
+    assert validate(path) == (NAMED_UNREADABLE, [code])
+
+
+@pytest.mark.parametrize(("content", "code"), [
+    ("a: 1\na: 2\n", "load.duplicate_key"),
+    ("kind: !!python/object:os.system ls\n", "load.yaml_tag"),
+    ("kind: registry\nrevision: .nan\n", "load.non_finite"),
+    ("1: registry\n", "load.yaml_type"),
+    ("kind: !!binary aGVsbG8=\n", "load.yaml_type"),
+    ("a: &a [*a]\n", "load.too_deep"),
+    ("a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(9)),
+     "load.too_large"),  # an alias bomb: 10^10 nodes once expanded
+    ("--- {}\n--- {}\n", "load.syntax"),
+    ("key: [unclosed\n", "load.syntax"),
+])
+def test_bad_yaml(isolated, tmp_path, content, code):
+    path = write(tmp_path, "registry.yaml", content)
+    assert validate(path) == (NAMED_UNREADABLE, [code])
+
+
+def test_wrong_types_are_schema_findings(isolated, tmp_path):
+    path = write(tmp_path, "ack.json", {**ACK, "status": ["READY_READONLY"], "goal_id": None})
+    assert validate(path) == (1, ["schema.enum", "schema.type"])
+    for document in ([ACK], "ack", 3, None):
+        path = write(tmp_path, "ack.json", dump(document))
+        assert validate(path) == (1, ["schema.type"])
+
+
+def test_a_huge_file_is_not_read(isolated, tmp_path):
+    path = tmp_path / "ack.json"
+    with open(path, "wb") as handle:
+        handle.truncate(10 * 1024 * 1024 + 1)
+    assert validate(path) == (NAMED_UNREADABLE, ["load.too_large"])
+
+
+def test_huge_stdin_is_bounded(isolated):
+    assert validate("--kind", "ack", "-", input=b" " * (10 * 1024 * 1024 + 5)) == (
+        NAMED_UNREADABLE, ["load.too_large"])
+
+
+def test_a_symlink_loop(isolated, tmp_path):
+    loop = tmp_path / "ack.json"
+    os.symlink(loop, loop)
+    assert validate(loop) == (NAMED_UNREADABLE, ["load.unreadable"])
+    # inside a folder: reported, but not an unreadable named input
+    assert validate(tmp_path) == (1, ["load.unreadable"])
+
+
+def test_a_folder_symlink_loop_is_not_followed(isolated, tmp_path):
+    write(tmp_path, "ack.json", ACK)
+    os.symlink(tmp_path, tmp_path / "again")
+    code, findings = validate(tmp_path)
+    assert (code, findings) == (0, [])
+
+
+def test_an_unreadable_file(isolated, tmp_path, monkeypatch):
+    # A path through a regular file cannot be opened whoever runs the test.
+    write(tmp_path, "plain", "x")
+    assert validate(tmp_path / "plain" / "ack.json") == (NAMED_UNREADABLE, ["load.unreadable"])
+    # Permission denied, as an unprivileged user would meet it.
+    real_open = os.open
+
+    def denied(path, *args, **kwargs):
+        if os.fspath(path).endswith("ack.json"):
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_open(path, *args, **kwargs)
+
+    path = write(tmp_path, "ack.json", ACK)
+    monkeypatch.setattr(os, "open", denied)
+    assert validate(path) == (NAMED_UNREADABLE, ["load.unreadable"])
+    assert validate(tmp_path) == (1, ["load.unreadable"])
+
+
+def test_a_directory_named_like_an_artifact(isolated, tmp_path):
+    (tmp_path / "inner" / "ack.json").mkdir(parents=True)
+    assert validate(tmp_path / "inner") == (1, ["detect.no_artifacts"])
+
+
+def test_control_characters_in_a_packet(tmp_path):
+    path = write(tmp_path, "continuation.packet.txt", "GOAL_ID: a\x1b[31mred\n")
+    code, findings = validate(path)
+    assert code == 1 and "packet.control_char" in findings
+
+
+def _run_cli(*args, timeout=60):
+    return subprocess.run(
+        [sys.executable, "-m", "baton", "validate", *map(str, args)],
+        capture_output=True, timeout=timeout, cwd=ROOT, stdin=subprocess.DEVNULL,
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_does_not_hang(tmp_path):
+    fifo = tmp_path / "ack.json"
+    os.mkfifo(fifo)
+    named = _run_cli(fifo)  # nobody writes to it: reading it would block for ever
+    assert named.returncode == 2 and b"load.not_regular" in named.stdout
+    assert b"Traceback" not in named.stderr
+    walked = _run_cli(tmp_path)
+    assert walked.returncode == 1 and b"load.not_regular" in walked.stdout
+    assert b"Traceback" not in walked.stderr
+
+
+def test_a_device_is_not_read(tmp_path):
+    result = _run_cli("--kind", "ack", "/dev/zero")
+    assert result.returncode == 2 and b"load.not_regular" in result.stdout
+    assert b"Traceback" not in result.stderr
+
+
+def test_deep_nesting_in_a_subprocess(tmp_path):
+    path = write(tmp_path, "ack.json", b"[" * 100_000)
+    result = _run_cli(path)
+    assert result.returncode == 2 and b"load." in result.stdout
+    assert b"Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("output_format", ["text", "json", "sarif", "github"])
+def test_a_file_name_that_is_not_utf8(isolated, tmp_path, output_format, monkeypatch):
+    folder = os.fsencode(tmp_path) + b"/bad\xffname"
+    try:
+        os.makedirs(folder)
+    except OSError:
+        pytest.fail("this file system refuses non-UTF-8 names; the test needs one that allows them")
+    with open(folder + b"/ack.json", "w", encoding="utf-8") as handle:
+        handle.write('{"kind": "ack"}')
+    monkeypatch.chdir(tmp_path)
+    for target in ("bad\udcffname", os.fsdecode(folder)):  # relative and absolute
+        result = CliRunner().invoke(cli, ["validate", "--format", output_format, target])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        assert result.exit_code == 1 and "schema.required" in result.stdout

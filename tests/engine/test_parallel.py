@@ -1,0 +1,53 @@
+"""Large folder walks check their files in worker processes: the report is the one a serial
+walk gives, finding for finding, in the same order."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from baton.engine import _validate
+from baton import validate_paths
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "handoff"
+
+
+@pytest.fixture
+def many_handoffs(tmp_path):
+    checkpoint = json.loads((EXAMPLE / "xbrief" / "continue.xbrief.json").read_text())
+    for index in range(_validate.PARALLEL_MIN_FILES // 2 + 10):
+        folder = tmp_path / f"h{index:03}"
+        shutil.copytree(EXAMPLE, folder)
+        if index % 7 == 0:  # some invalid, so findings travel back from the workers
+            broken = dict(checkpoint, plan=dict(checkpoint["plan"], status="nonsense"))
+            (folder / "xbrief" / "continue.xbrief.json").write_text(json.dumps(broken))
+    return tmp_path
+
+
+def _rows(report):
+    return [(f.file, f.code, f.json_path, f.line) for f in report.findings]
+
+
+def test_a_parallel_walk_reports_exactly_what_a_serial_walk_does(many_handoffs, monkeypatch):
+    threshold = _validate.PARALLEL_MIN_FILES
+    parallel = validate_paths([many_handoffs])
+    monkeypatch.setattr(_validate, "PARALLEL_MIN_FILES", 10**9)
+    serial = validate_paths([many_handoffs])
+    assert len(serial.files) > threshold
+    assert parallel.files == serial.files
+    assert _rows(parallel) == _rows(serial)
+    assert any(code == "schema.enum" for _, code, _, _ in _rows(serial))
+
+
+def test_named_files_are_checked_in_workers_too_and_keep_their_order(many_handoffs, monkeypatch):
+    files = sorted(str(p) for p in many_handoffs.rglob("continue.xbrief.json"))
+    files += files[:3]  # a file named twice is checked once
+    threshold = _validate.PARALLEL_MIN_FILES
+    assert len(set(files)) < threshold < 2 * len(set(files)) + 100
+    named = files + sorted(str(p) for p in many_handoffs.rglob("ack.json"))
+    parallel = validate_paths(named)
+    monkeypatch.setattr(_validate, "PARALLEL_MIN_FILES", 10**9)
+    serial = validate_paths(named)
+    assert parallel.files == serial.files == tuple(dict.fromkeys(named))
+    assert _rows(parallel) == _rows(serial)

@@ -1,0 +1,120 @@
+"""Cross-file rules of a handoff folder (rules/crossfile.py), run by ``baton validate DIR``."""
+
+import json
+from pathlib import Path
+
+import pytest
+from blake3 import blake3
+
+from baton.formats import _ackcheck
+from baton.engine._validate import validate_paths
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "handoff"
+RESTART_ID = "rst-20261014-0915-parser"
+CROSSFILE_CODES = {"crossfile.goal_mismatch", "crossfile.unknown_attempt", "crossfile.packet_digest",
+                   "crossfile.registry_digest", "crossfile.checkpoint_changed", *_ackcheck.FOLDER_CODES}
+
+
+def b3(data: bytes) -> str:
+    return "blake3:" + blake3(data).hexdigest()
+
+
+def found(folder):
+    """``{(code, file name, json path)}`` of the folder's cross-file findings."""
+    report = validate_paths([str(folder)])
+    return {(f.code, Path(f.file).name, f.json_path) for f in report.findings if f.code in CROSSFILE_CODES}
+
+
+@pytest.fixture
+def folder(example_handoff):
+    return example_handoff
+
+
+def _replace(path, old, new):
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_the_example_carries_true_digests():
+    packet = (EXAMPLE / "continuation.packet.txt").read_text()
+    body, _, digest_line = packet.rstrip("\n").rpartition("\n")
+    assert digest_line.startswith("CHECKPOINT_DIGEST: ")  # the last line: the rest is the canonical text
+    digest = b3((body + "\n").encode())
+    assert digest_line == f"CHECKPOINT_DIGEST: {digest}"
+    assert json.loads((EXAMPLE / "ack.json").read_text())["checkpoint_digest"] == digest
+    assert f"restart_id: {RESTART_ID}\n    state: acknowledged\n    checkpoint_digest: {digest}\n" in \
+        (EXAMPLE / "registry.yaml").read_text()
+
+
+def test_the_example_folder_passes_every_cross_file_rule():
+    assert found(EXAMPLE) == set()
+
+
+def test_an_edited_packet_is_caught_on_the_packet_the_registry_and_the_ack(folder):
+    _replace(folder / "continuation.packet.txt", "Blockers: none.", "Blockers: one.")
+    assert found(folder) == {
+        ("crossfile.packet_digest", "continuation.packet.txt", "$.checkpoint_digest"),
+        ("crossfile.registry_digest", "registry.yaml", "$.attempts[1].checkpoint_digest"),
+        ("ack.digest_mismatch", "ack.json", "$.checkpoint_digest"),
+    }
+
+
+def test_line_endings_and_trailing_blanks_are_not_edits(folder):
+    path = folder / "continuation.packet.txt"
+    path.write_bytes(path.read_bytes().replace(b"\n", b"  \r\n") + b"\r\n\r\n")
+    assert found(folder) == set()
+
+
+def test_a_goal_that_disagrees_is_caught(folder):
+    _replace(folder / "registry.yaml", "  goal_id: goal-ledger-parser-refactor", "  goal_id: goal-other")
+    assert found(folder) == {
+        ("crossfile.goal_mismatch", "registry.yaml", "$.policy.goal_id"),
+        ("ack.goal_mismatch", "ack.json", "$.goal_id"),
+    }
+
+
+def test_a_packet_naming_no_registered_attempt_is_caught(folder):
+    _replace(folder / "continuation.packet.txt", f"RESTART_ID: {RESTART_ID}", "RESTART_ID: rst-unknown")
+    result = found(folder)
+    assert ("crossfile.unknown_attempt", "continuation.packet.txt", "$.restart_id") in result
+    assert ("ack.restart_mismatch", "ack.json", "$.restart_id") in result
+
+
+def test_a_changed_continue_checkpoint_is_caught_when_its_digest_was_registered(folder):
+    checkpoint = folder / "xbrief" / "continue.xbrief.json"
+    registered = b3(json.dumps(json.loads(checkpoint.read_text()), sort_keys=True, separators=(",", ":"),
+                               ensure_ascii=False).encode())  # JCS equals sorted compact JSON for this document
+    assert f"continue_checkpoint_digest: {registered}" in (folder / "registry.yaml").read_text()
+    assert found(folder) == set()
+    _replace(checkpoint, '"revision": 7', '"revision": 8')
+    assert found(folder) == {("crossfile.checkpoint_changed", "registry.yaml", "$.attempts[1].continue_checkpoint_digest")}
+
+
+def test_a_stale_ack_is_caught_without_a_workspace(folder):
+    _replace(folder / "ack.json", "2026-10-14T09:16:02+02:00", "2026-10-14T09:13:00+02:00")
+    assert found(folder) == {("ack.stale", "ack.json", "$.read_at")}
+
+
+def test_fingerprints_are_not_compared_in_a_folder_check(folder):
+    _replace(folder / "ack.json", "3f9c2d1e8b7a6c5d4e3f2a1b0c9d8e7f6a5b4c3d", "0" * 40)
+    assert found(folder) == set()
+
+
+def test_a_folder_without_registry_or_ack_checks_what_it_can(folder):
+    (folder / "registry.yaml").unlink()
+    (folder / "ack.json").unlink()
+    assert found(folder) == set()
+    _replace(folder / "continuation.packet.txt", "Blockers: none.", "Blockers: one.")
+    assert found(folder) == {("crossfile.packet_digest", "continuation.packet.txt", "$.checkpoint_digest")}
+
+
+@pytest.mark.parametrize("state", ["committed", "taken_over", "completed", "abandoned"])
+def test_after_the_commit_the_checkpoint_is_the_new_owners_to_change(folder, state):
+    checkpoint = folder / "xbrief" / "continue.xbrief.json"
+    _replace(checkpoint, '"revision": 7', '"revision": 8')
+    assert ("crossfile.checkpoint_changed", "registry.yaml",
+            "$.attempts[1].continue_checkpoint_digest") in found(folder)
+    _replace(folder / "registry.yaml", "    state: acknowledged\n", f"    state: {state}\n")
+    assert not {row for row in found(folder) if row[0] in ("crossfile.checkpoint_changed", "ack.stale",
+                                                          "ack.checkpoint_changed")}

@@ -1,0 +1,84 @@
+"""Shared set-up for the authoring tests: a project made with ``baton init``'s library call,
+the CLI through click's runner, and validation through the engine."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import baton
+from baton.authoring import Identity, Policy, init
+from baton.cli import cli
+
+IDENTITY = Identity(goal_id="goal-parser", main_id="sess-a",
+                    outcome="ledger.parsing.csv is the only parser; tests pass",
+                    first_step="Extract the parser into ledger/parsing/csv.py")
+POLICY = Policy(mode="adaptive", authorization_scope="restarts of MAIN for goal-parser",
+                archive_consent=True)
+REPO = Path(__file__).resolve().parents[2]
+
+
+def make_project(folder: Path, *, registry_format: str = "yaml", policy: Policy = POLICY,
+                 identity: Identity = IDENTITY) -> Path:
+    init(folder, identity, policy, registry_format=registry_format)
+    return folder
+
+
+def checkpoint_of(folder: Path) -> Path:
+    return folder / "xbrief" / "continue.xbrief.json"
+
+
+def registry_of(folder: Path) -> Path:
+    for name in ("registry.yaml", "registry.json"):
+        if (folder / name).exists():
+            return folder / name
+    raise FileNotFoundError(folder)
+
+
+def load(path: Path):
+    from baton.authoring import _store
+
+    kind = "checkpoint" if path.name.endswith(".xbrief.json") else "registry"
+    return _store.read(path, kind)
+
+
+def run(*args, input_text: str | None = None):
+    """``baton ARGS`` through click's runner; returns the result (exit_code, stdout...)."""
+    return CliRunner().invoke(cli, [str(a) for a in args], input=input_text,
+                              catch_exceptions=False)
+
+
+def run_json(*args) -> tuple[int, dict]:
+    """``baton ARGS --format json``: the exit status and the one JSON object printed, which
+    must match the published result schema."""
+    result = run(*args, "--format", "json")
+    out = json.loads(result.stdout)
+    _result_schema().validate(out)
+    assert out.get("exit_code", 0) == result.exit_code
+    return result.exit_code, out
+
+
+@functools.cache
+def _result_schema():
+    import jsonschema
+
+    schema = json.loads((REPO / "schemas" / "v1" / "authoring-result.schema.json").read_text())
+    return jsonschema.Draft202012Validator(schema)
+
+
+def subprocess_baton(*args, cwd=None, check=False) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "baton", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, check=check,
+                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+
+
+def errors_in(*paths) -> list[str]:
+    """The error codes ``baton.validate_paths`` reports for ``paths`` (empty: valid)."""
+    report = baton.validate_paths([str(p) for p in paths])
+    return sorted(f.code for f in report.findings if f.is_error)

@@ -1,0 +1,57 @@
+"""Writes (``--write``) or checks the conformance fixtures of the restart, title, recovery
+and handoff gates: ``python tests/gate_fixtures.py --write``.
+
+The cases live in the ``gates1_fixtures_*`` modules beside this one; expected answers come
+from the reference notes' oracles (restart, title) or are stated by hand from the spec
+(recovery, handoff), never from the gates under test.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+CASES = HERE.parents[1] / "conformance" / "cases"
+
+
+def documents():
+    """``{relative path: fixture document}`` for every file these builders own."""
+    import gate_fixtures_handoff
+    import gate_fixtures_recovery
+    import gate_fixtures_restart
+
+    built = {}
+    for gate, files in (
+        ("restart", gate_fixtures_restart.restart_files()),
+        ("title", gate_fixtures_restart.title_files()),
+        ("recovery", gate_fixtures_recovery.recovery_files()),
+        ("handoff", gate_fixtures_handoff.handoff_files()),
+    ):
+        for topic, document in files.items():
+            built[f"{gate}/{topic}.json"] = document
+    return built
+
+
+def render(document):
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def main(argv):
+    stale = []
+    for relative, document in documents().items():
+        path = CASES / relative
+        text = render(document)
+        if "--write" in argv:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        elif not path.is_file() or path.read_text(encoding="utf-8") != text:
+            stale.append(relative)
+    for relative in stale:
+        print(f"stale: conformance/cases/{relative}", file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,429 @@
+"""The restart and title conformance cases: inputs chosen by hand, expected answers computed
+by the independent oracles of the reference notes (never by the gates under test)."""
+
+import json
+
+import restart_oracle as restart_oracle
+import title_oracle as title_oracle
+from gate_cases import README, case, padded
+
+CONFIRMED = {**README, "creation_status": "confirmed", "target_id": "target", "ack_matches": True}
+COMMITTED = {
+    **CONFIRMED, "ownership_committed": True, "target_takeover_readback": True,
+    "source_retired_readback": True, "archive_authorized": True, "archive_supported": True,
+}
+# Unmeasured, untriggered: the compaction count is the README example's only trigger.
+QUIET = {**README, "compactions": 1}
+MISSING = object()
+
+
+def change(base, **changes):
+    """``base`` with members changed; ``MISSING`` removes one."""
+    result = dict(base)
+    for key, value in changes.items():
+        if value is MISSING:
+            result.pop(key, None)
+        else:
+            result[key] = value
+    return result
+
+
+def _requirements(listed, output, exit_code):
+    extra = ["RST-050", "RST-052" if "assessment" in output else "RST-051"]
+    if exit_code == 2:
+        extra.append("RST-053")
+    return list(dict.fromkeys(listed + extra))
+
+
+def _answered(gate, oracle, ident, description, requirements, value, text, raw):
+    """One case of a byte-compatible gate, its answer (and printed line) from ``oracle``."""
+    if value is not MISSING:
+        stdout, exit_code = oracle.decide_object(value)
+        given, kind = value, "input"
+    elif text is not None:
+        stdout, exit_code = oracle.decide_bytes(text.encode("utf-8"))
+        given, kind = text, "input_text"
+    else:
+        stdout, exit_code = oracle.decide_bytes(raw)
+        given, kind = raw, "input_base64"
+    output = json.loads(stdout)
+    if gate == "restart":
+        requirements = _requirements(requirements, output, exit_code)
+    return case(gate, ident, description, requirements, given, output, exit_code, stdout, kind=kind)
+
+
+def restart_case(ident, description, requirements, value=MISSING, *, text=None, raw=None):
+    """One case; exactly one of ``value`` (a JSON value), ``text`` or ``raw`` (bytes)."""
+    return _answered("restart", restart_oracle, ident, description, requirements, value, text, raw)
+
+
+def _file(gate, description, cases):
+    return {"gate": gate, "description": description, "cases": cases}
+
+
+def restart_files():
+    r = restart_case
+    files = {}
+    files["input"] = _file("restart", "reading the input: size bound, encoding, JSON, NaN literals, repeated keys, nesting", [
+        r("input.empty", "empty input is not an observation object", ["RST-002"], raw=b""),
+        r("input.not_json", "text that is not JSON is blocked as invalid input", ["RST-002"], text="schema: 1"),
+        r("input.array", "a JSON array is not an observation object", ["RST-002"], []),
+        r("input.string", "a JSON string is not an observation object", ["RST-002"], "observations"),
+        r("input.null", "a JSON null is not an observation object", ["RST-002"], None),
+        r("input.invalid_utf8", "bytes that are not UTF-8 are blocked as invalid input", ["RST-002"],
+          raw=b'{"schema": 1, "source_id": "\xff"}'),
+        r("input.bom", "a UTF-8 byte order mark before the object is invalid input", ["RST-002"],
+          raw=b"\xef\xbb\xbf" + json.dumps(README).encode()),
+        r("input.bound_exact", "exactly 65,536 bytes are read and decided", ["RST-001", "RST-037"],
+          text=padded(README, 65536)),
+        r("input.bound_exceeded", "one byte over 65,536 is invalid input, however valid the object", ["RST-001", "RST-002"],
+          text=padded(README, 65537)),
+        r("input.nan_literal", "a NaN literal is accepted and the number counts as unknown", ["RST-003", "RST-011"],
+          text=json.dumps(README).replace('"current_input_tokens": 80000', '"current_input_tokens": NaN')),
+        r("input.infinity_literal", "an Infinity literal is accepted and counts as unknown", ["RST-003", "RST-011"],
+          text=json.dumps(README).replace('"fresh_input_tokens": 15000', '"fresh_input_tokens": Infinity')),
+        r("input.negative_infinity_literal", "a -Infinity literal is accepted and counts as unknown", ["RST-003", "RST-011"],
+          text=json.dumps(README).replace('"active_writers": 0', '"active_writers": -Infinity')),
+        r("input.repeated_key_last_wins", "a repeated key takes its last value", ["RST-004"],
+          text='{"schema": 2, ' + json.dumps(README)[1:]),
+        r("input.deep_nesting", "nesting too deep to parse is blocked as invalid input with exit 2", ["RST-005"],
+          text='{"schema": 1, "x": ' + "[" * 20000 + "]" * 20000 + "}"),
+        r("input.huge_integer_division", "an integer too large for a double in the occupancy is invalid input", ["RST-043"],
+          change(README, current_input_tokens=10**400, context_capacity_tokens=10**399 * 3 + 1,
+                 fresh_input_tokens=10**399)),
+        r("input.huge_integer_mixed", "a huge integer met by a double in the arithmetic is invalid input", ["RST-043"],
+          change(README, current_input_tokens=10**400, fresh_input_tokens=1.5)),
+        r("input.result_too_long", "a result of more than 4,300 digits is invalid input", ["RST-043"],
+          change(README, current_input_tokens=int("9" * 4300), fresh_input_tokens=0)),
+        r("input.unknown_members_ignored", "members the gate does not know are ignored", ["RST-001", "RST-037"],
+          change(README, title_base="Ship it", timezone="UTC")),
+    ])
+    files["identity"] = _file("restart", "steps 1 to 4: schema and identities are checked before anything else", [
+        r("identity.schema_missing", "a missing schema is unsupported", ["RST-021"], change(README, schema=MISSING)),
+        r("identity.schema_two", "schema 2 is unsupported", ["RST-021"], change(README, schema=2)),
+        r("identity.schema_true", "schema true is not the integer 1", ["RST-021"], change(README, schema=True)),
+        r("identity.schema_float", "schema 1.0 is not the integer 1", ["RST-021"], change(README, schema=1.0)),
+        r("identity.schema_string", "schema \"1\" is not the integer 1", ["RST-021"], change(README, schema="1")),
+        r("identity.schema_before_source", "the schema is checked before a blank source", ["RST-020", "RST-021"],
+          change(README, schema=0, source_id=" ")),
+        r("identity.source_missing", "a missing source id is blocked", ["RST-022", "RST-012"], change(README, source_id=MISSING)),
+        r("identity.source_blank", "a source id of spaces only is blocked", ["RST-022", "RST-012"], change(README, source_id="  ")),
+        r("identity.source_empty", "an empty source id is blocked", ["RST-022", "RST-012"], change(README, source_id="")),
+        r("identity.source_number", "a numeric source id is blocked", ["RST-022", "RST-012"], change(README, source_id=7)),
+        r("identity.source_tab_newline", "a source id of a tab and a newline is blank", ["RST-022", "RST-012"],
+          change(README, source_id="\t\n")),
+        r("identity.source_no_break_space", "a source id of no-break spaces only is blank", ["RST-022", "RST-012"],
+          change(README, source_id="\u00a0\u3000")),
+        r("identity.source_zero_width_space", "a zero-width space is not white space, so the id is present",
+          ["RST-012", "RST-037"], change(README, source_id="\u200b")),
+        r("identity.goal_missing", "a missing goal id is blocked", ["RST-023"], change(README, goal_id=MISSING)),
+        r("identity.goal_blank", "a blank goal id is blocked", ["RST-023", "RST-012"], change(README, goal_id=" \t ")),
+        r("identity.goal_list", "a goal id that is a list is blocked", ["RST-023"], change(README, goal_id=["task"])),
+        r("identity.committed_target_missing", "committed ownership without a target is blocked", ["RST-024"],
+          change(COMMITTED, target_id=MISSING)),
+        r("identity.committed_target_is_source", "committed ownership to the source itself is blocked", ["RST-024"],
+          change(COMMITTED, target_id="source")),
+        r("identity.committed_target_blank", "committed ownership to a blank target is blocked", ["RST-024"],
+          change(COMMITTED, target_id="   ")),
+        r("identity.committed_flag_one", "ownership_committed 1 is not set, so the creation path applies", ["RST-010", "RST-024"],
+          change(README, ownership_committed=1, target_id=MISSING)),
+    ])
+    files["committed"] = _file("restart", "step 5: the committed branch; the source never resumes implementation", [
+        r("committed.takeover_unread", "committed without a takeover readback verifies the takeover", ["RST-025"],
+          change(COMMITTED, target_takeover_readback=MISSING)),
+        r("committed.ack_mismatch", "committed with a takeover but no matching ack verifies the takeover", ["RST-025"],
+          change(COMMITTED, ack_matches=False)),
+        r("committed.source_not_released", "an unreleased source is never archived", ["RST-025"],
+          change(COMMITTED, source_retired_readback=MISSING)),
+        r("committed.archive_unknown", "an uncertain archive is reconciled, never recreated", ["RST-025"],
+          change(COMMITTED, archive_status="unknown", source_archived_readback=True)),
+        r("committed.complete", "takeover and archive read back complete the restart", ["RST-025"],
+          change(COMMITTED, source_archived_readback=True)),
+        r("committed.archive_not_authorized", "archive not authorized leaves the archive pending", ["RST-025"],
+          change(COMMITTED, archive_authorized=MISSING)),
+        r("committed.archive_not_supported", "archive not supported leaves the archive pending", ["RST-025"],
+          change(COMMITTED, archive_supported=False)),
+        r("committed.archive_source", "everything in place archives the exact source", ["RST-025"], COMMITTED),
+        r("committed.before_finish", "a committed transfer is reconciled before no remaining work", ["RST-020", "RST-025"],
+          change(COMMITTED, remaining_work=False, target_takeover_readback=MISSING)),
+        r("committed.before_mode_off", "a committed transfer is reconciled before mode off", ["RST-020", "RST-025"],
+          change(COMMITTED, mode="off", policy_authorized=False)),
+        r("committed.before_creation_status", "the committed branch ignores a missing creation status", ["RST-020", "RST-025"],
+          change(COMMITTED, creation_status=MISSING)),
+        r("committed.archive_status_other", "an archive status other than unknown has no meaning", ["RST-025"],
+          change(COMMITTED, archive_status="archived")),
+    ])
+    files["creation"] = _file("restart", "steps 6 to 8: creation status and target identity", [
+        r("creation.unknown", "an uncertain create is reconciled, never retried", ["RST-026"],
+          change(README, creation_status="unknown")),
+        r("creation.missing", "a missing creation status is blocked", ["RST-027"], change(README, creation_status=MISSING)),
+        r("creation.sent", "an unknown creation status value is blocked", ["RST-027"], change(README, creation_status="sent")),
+        r("creation.number", "a numeric creation status is blocked", ["RST-027"], change(README, creation_status=1)),
+        r("creation.confirmed_target_missing", "a confirmed create without a target is blocked", ["RST-028"],
+          change(CONFIRMED, target_id=MISSING)),
+        r("creation.confirmed_target_is_source", "a confirmed create naming the source is blocked", ["RST-028"],
+          change(CONFIRMED, target_id="source")),
+        r("creation.confirmed_target_blank", "a confirmed create with a blank target is blocked", ["RST-028", "RST-012"],
+          change(CONFIRMED, target_id=" ")),
+        r("creation.not_sent_target", "a target id without a sent create is reconciled", ["RST-028"],
+          change(README, target_id="target")),
+        r("creation.not_sent_target_blank", "a target id of spaces is truthy without a sent create", ["RST-028"],
+          change(README, target_id="  ")),
+        r("creation.not_sent_target_true", "target_id true is truthy without a sent create", ["RST-028"],
+          change(README, target_id=True)),
+        r("creation.not_sent_target_empty", "an empty target id is falsy and the decision goes on", ["RST-028", "RST-037"],
+          change(README, target_id="")),
+        r("creation.not_sent_target_zero", "target_id 0 is falsy and the decision goes on", ["RST-028", "RST-037"],
+          change(README, target_id=0)),
+        r("creation.not_sent_target_null", "target_id null is falsy and the decision goes on", ["RST-028", "RST-037"],
+          change(README, target_id=None)),
+    ])
+    files["policy"] = _file("restart", "steps 9 to 12: remaining work, budget, mode and consent", [
+        r("policy.finish", "remaining work exactly false finishes", ["RST-029"], change(README, remaining_work=False)),
+        r("policy.remaining_missing", "unknown remaining work is blocked", ["RST-029"], change(README, remaining_work=MISSING)),
+        r("policy.remaining_string", "remaining work \"true\" is not set and is blocked", ["RST-029", "RST-010"],
+          change(README, remaining_work="true")),
+        r("policy.remaining_zero", "remaining work 0 is neither true nor false and is blocked", ["RST-029", "RST-010"],
+          change(README, remaining_work=0)),
+        r("policy.budget_unmeasurable", "an unmeasurable required budget is blocked", ["RST-030"],
+          change(README, required_budget_unmeasurable=True)),
+        r("policy.budget_flag_string", "required_budget_unmeasurable \"true\" is not set", ["RST-030", "RST-010", "RST-037"],
+          change(README, required_budget_unmeasurable="true")),
+        r("policy.mode_missing", "a missing mode is blocked", ["RST-031"], change(README, mode=MISSING)),
+        r("policy.mode_capitalised", "mode Adaptive is not a known mode", ["RST-031"], change(README, mode="Adaptive")),
+        r("policy.mode_off", "mode off checkpoints only", ["RST-032"], change(README, mode="off")),
+        r("policy.not_authorized", "no recorded consent checkpoints only", ["RST-032"], change(README, policy_authorized=MISSING)),
+        r("policy.authorized_one", "policy_authorized 1 is not consent", ["RST-032", "RST-010"], change(README, policy_authorized=1)),
+        r("policy.daily_authorized", "daily mode with consent reaches the assessment", ["RST-032", "RST-037"],
+          change(README, mode="daily")),
+    ])
+    files["assessment"] = _file("restart", "steps 13 and 14: the assessment, its triggers and its boundary values", [
+        r("assessment.no_trigger", "nothing observed calls for a restart: continue", ["RST-033", "RST-034"], QUIET),
+        r("assessment.no_trigger_confirmed", "a confirmed create skips step 14 even without a trigger", ["RST-034", "RST-038"],
+          change(CONFIRMED, compactions=0, current_input_tokens=MISSING)),
+        r("assessment.compactions_two", "two compactions trigger the assessment", ["RST-033"], README),
+        r("assessment.compactions_one", "one compaction does not trigger", ["RST-033", "RST-034"],
+          change(README, compactions=1, restart_overhead_tokens=MISSING)),
+        r("assessment.compactions_float", "1.99 compactions do not trigger", ["RST-033", "RST-034"],
+          change(QUIET, compactions=1.99, restart_overhead_tokens=MISSING)),
+        r("assessment.explicit", "an explicit restart triggers and skips the benefit preferences", ["RST-033", "RST-037"],
+          change(QUIET, explicit_restart=True, current_input_tokens=MISSING, progress_since_restart=False)),
+        r("assessment.pressure_flag", "a context pressure flag triggers", ["RST-033"],
+          change(QUIET, context_pressure=True, restart_overhead_tokens=MISSING)),
+        r("assessment.occupancy_exact_070", "current 70000 of capacity 100000 is pressure", ["RST-033"],
+          change(QUIET, current_input_tokens=70000, fresh_input_tokens=56000, context_capacity_tokens=100000,
+                 restart_overhead_tokens=MISSING)),
+        r("assessment.occupancy_below_070", "current 69999 of capacity 100000 is not pressure", ["RST-033", "RST-034"],
+          change(QUIET, current_input_tokens=69999, context_capacity_tokens=100000, restart_overhead_tokens=MISSING)),
+        r("assessment.capacity_zero", "a capacity of 0 gives no occupancy", ["RST-033", "RST-034"],
+          change(QUIET, context_capacity_tokens=0, restart_overhead_tokens=MISSING)),
+        r("assessment.fresh_080", "a fresh start exactly 0.80 of the current input is materially smaller", ["RST-033"],
+          change(QUIET, context_pressure=True, current_input_tokens=80000, fresh_input_tokens=64000,
+                 restart_overhead_tokens=MISSING)),
+        r("assessment.fresh_above_080", "a fresh start above 0.80 of the current input is not materially smaller", ["RST-033"],
+          change(QUIET, context_pressure=True, current_input_tokens=80000, fresh_input_tokens=64001,
+                 restart_overhead_tokens=MISSING)),
+        r("assessment.current_zero", "a current input of 0 is never a smaller start", ["RST-033"],
+          change(QUIET, context_pressure=True, current_input_tokens=0, fresh_input_tokens=0,
+                 restart_overhead_tokens=MISSING)),
+        r("assessment.margin_equal", "avoided exactly twice the overhead does not pay back", ["RST-033", "RST-042"],
+          change(QUIET, current_input_tokens=20000, fresh_input_tokens=10000, remaining_calls=1,
+                 restart_overhead_tokens=5000)),
+        r("assessment.margin_above", "avoided just over twice the overhead pays back", ["RST-033", "RST-042"],
+          change(QUIET, current_input_tokens=20000, fresh_input_tokens=10000, remaining_calls=1,
+                 restart_overhead_tokens=4999)),
+        r("assessment.horizon_three", "three remaining calls make a horizon of 3", ["RST-033", "RST-041"], README),
+        r("assessment.horizon_capped", "ten remaining calls still make a horizon of 3", ["RST-033", "RST-041"],
+          change(README, remaining_calls=10)),
+        r("assessment.horizon_two", "two remaining calls make a horizon of 2", ["RST-033", "RST-041"],
+          change(README, remaining_calls=2)),
+        r("assessment.horizon_float_three", "3.0 remaining calls keep the float type", ["RST-033", "RST-040", "RST-041"],
+          change(README, remaining_calls=3.0)),
+        r("assessment.horizon_fraction", "2.5 remaining calls make a horizon of 2.5", ["RST-033", "RST-041"],
+          change(README, remaining_calls=2.5)),
+        r("assessment.horizon_zero", "no remaining calls never pay back", ["RST-033", "RST-041"],
+          change(README, remaining_calls=0, compactions=0)),
+        r("assessment.horizon_below_one", "0.5 remaining calls never pay back", ["RST-033", "RST-041"],
+          change(README, remaining_calls=0.5, compactions=0)),
+        r("assessment.float_tokens", "float token counts give float results", ["RST-040"],
+          change(README, current_input_tokens=80000.0)),
+        r("assessment.negative_saving", "a larger fresh start gives a negative net estimate", ["RST-033", "RST-042"],
+          change(README, fresh_input_tokens=90000)),
+        r("assessment.daily_age", "daily mode at exactly 86,400 seconds triggers", ["RST-033"],
+          change(QUIET, mode="daily", session_age_seconds=86400, restart_overhead_tokens=MISSING)),
+        r("assessment.daily_age_below", "daily mode at 86,399 seconds does not trigger", ["RST-033", "RST-034"],
+          change(QUIET, mode="daily", session_age_seconds=86399, restart_overhead_tokens=MISSING)),
+        r("assessment.adaptive_age", "adaptive mode never triggers on age", ["RST-033", "RST-034"],
+          change(QUIET, session_age_seconds=10**6, restart_overhead_tokens=MISSING)),
+        r("assessment.occupancy_float", "occupancy is a float division of two integers", ["RST-040"],
+          change(README, context_capacity_tokens=200000)),
+    ])
+    files["transfer"] = _file("restart", "steps 15 to 18: safe boundary, checkpoint, create and transfer", [
+        r("transfer.not_safe_boundary", "no safe boundary waits", ["RST-035"], change(README, safe_boundary=False)),
+        r("transfer.writer_active", "an active writer waits", ["RST-035"], change(README, active_writers=1)),
+        r("transfer.writers_unknown", "an unknown writer count is not zero", ["RST-035", "RST-011"],
+          change(README, active_writers=MISSING)),
+        r("transfer.writers_float_zero", "0.0 active writers is zero", ["RST-035", "RST-040"],
+          change(README, active_writers=0.0)),
+        r("transfer.operations_pending", "a pending operation waits", ["RST-035"], change(README, pending_operations=2)),
+        r("transfer.operations_string", "pending operations \"0\" is unknown, not zero", ["RST-035", "RST-011"],
+          change(README, pending_operations="0")),
+        r("transfer.checkpoint_unread", "a checkpoint not read back is persisted first", ["RST-036"],
+          change(README, checkpoint_readback=MISSING)),
+        r("transfer.checkpoint_stale", "a checkpoint not current is persisted first", ["RST-036"],
+          change(README, checkpoint_current=False)),
+        r("transfer.measured_no_payback", "measured without payback or health continues", ["RST-037"],
+          change(README, fresh_input_tokens=78000)),
+        r("transfer.unmeasured_no_health", "unmeasured without health checkpoints only", ["RST-037"],
+          change(README, restart_overhead_tokens=MISSING)),
+        r("transfer.health_without_payback", "health qualifies a restart without measured payback", ["RST-037"],
+          change(README, restart_overhead_tokens=MISSING, context_pressure=True)),
+        r("transfer.no_progress", "no progress since the previous restart continues", ["RST-037"],
+          change(README, progress_since_restart=MISSING)),
+        r("transfer.explicit_without_progress", "an explicit restart skips the progress preference", ["RST-037"],
+          change(README, progress_since_restart=MISSING, explicit_restart=True)),
+        r("transfer.explicit_still_waits", "an explicit restart still waits for a safe boundary", ["RST-035"],
+          change(README, explicit_restart=True, safe_boundary=MISSING)),
+        r("transfer.no_transfer_support", "without authoritative transfer the handoff is manual", ["RST-037"],
+          change(README, transfer_supported=MISSING)),
+        r("transfer.no_fresh_create", "without fresh create the handoff is manual", ["RST-037"],
+          change(README, fresh_create_supported=False)),
+        r("transfer.no_target_read", "without target reads the handoff is manual", ["RST-037"],
+          change(README, target_read_supported=MISSING)),
+        r("transfer.create_fresh", "every check passed creates a fresh session", ["RST-037"], README),
+        r("transfer.confirmed_ack_missing", "a confirmed create waits for a matching ack", ["RST-038"],
+          change(CONFIRMED, ack_matches=MISSING)),
+        r("transfer.confirmed_no_transfer", "a confirmed create without transfer support is manual", ["RST-038"],
+          change(CONFIRMED, transfer_supported=False)),
+        r("transfer.commit", "a confirmed create with a matching ack commits the transfer", ["RST-038"], CONFIRMED),
+    ])
+    unknown = []
+    for form, value, description in (
+        ("missing", MISSING, "a missing current input is unknown"),
+        ("null", None, "a null current input is unknown"),
+        ("negative", -1, "a negative current input is unknown"),
+        ("boolean", True, "a boolean current input is unknown"),
+        ("string", "80000", "a string current input is unknown"),
+        ("list", [80000], "a list current input is unknown"),
+    ):
+        unknown.append(r(f"unknown.current_{form}", description, ["RST-011", "RST-037"],
+                         change(README, current_input_tokens=value)))
+    unknown += [
+        r("unknown.current_nan", "a NaN current input is unknown", ["RST-003", "RST-011", "RST-037"],
+          text=json.dumps(README).replace("80000", "NaN")),
+        r("unknown.compactions_nan", "a NaN compaction count never triggers", ["RST-003", "RST-011", "RST-033"],
+          text=json.dumps(change(README, restart_overhead_tokens=MISSING)).replace('"compactions": 2', '"compactions": NaN')),
+        r("unknown.compactions_boolean", "compactions true never triggers", ["RST-011", "RST-033"],
+          change(QUIET, compactions=True, restart_overhead_tokens=MISSING)),
+        r("unknown.age_string", "a string session age never triggers in daily mode", ["RST-011", "RST-033"],
+          change(QUIET, mode="daily", session_age_seconds="86400", restart_overhead_tokens=MISSING)),
+        r("unknown.age_negative", "a negative session age never triggers", ["RST-011", "RST-033"],
+          change(QUIET, mode="daily", session_age_seconds=-86400, restart_overhead_tokens=MISSING)),
+        r("unknown.capacity_negative", "a negative capacity gives no occupancy", ["RST-011", "RST-033"],
+          change(QUIET, context_capacity_tokens=-100000, restart_overhead_tokens=MISSING)),
+        r("unknown.writers_boolean", "active writers false is unknown, not zero", ["RST-011", "RST-035"],
+          change(README, active_writers=False)),
+        r("unknown.writers_negative", "active writers -1 is unknown, not zero", ["RST-011", "RST-035"],
+          change(README, active_writers=-1)),
+        r("unknown.writers_nan", "active writers NaN is unknown, not zero", ["RST-003", "RST-011", "RST-035"],
+          text=json.dumps(README).replace('"active_writers": 0', '"active_writers": NaN')),
+        r("unknown.flag_one", "safe_boundary 1 is not set", ["RST-010", "RST-035"], change(README, safe_boundary=1)),
+        r("unknown.flag_string", "transfer_supported \"true\" is not set", ["RST-010", "RST-037"],
+          change(README, transfer_supported="true")),
+        r("unknown.negative_zero", "-0.0 active writers is a usable zero", ["RST-011", "RST-035"],
+          text=json.dumps(README).replace('"active_writers": 0', '"active_writers": -0.0')),
+    ]
+    files["unknown"] = _file("restart", "every unknown form of a number or flag: missing, null, negative, NaN, boolean, string", unknown)
+    files["history"] = _file("restart", "the order of v2.2.1 where earlier versions answered differently", [
+        r("history.uncertain_create_before_finish", "an uncertain create is reconciled before no remaining work (v2: FINISH)",
+          ["RST-020", "RST-026"], change(README, creation_status="unknown", remaining_work=False)),
+        r("history.missing_creation_before_mode_off", "a missing creation status is blocked before mode off (v2: CHECKPOINT_ONLY)",
+          ["RST-020", "RST-027"], change(README, creation_status=MISSING, mode="off")),
+        r("history.takeover_before_finish", "a committed takeover is verified before no remaining work (v1: FINISH)",
+          ["RST-020", "RST-025"], change(COMMITTED, remaining_work=False, ack_matches=MISSING)),
+    ])
+    files["examples"] = _file("restart", "the worked example of the session-restart reference", [
+        r("example.readme", "the reference's example observation creates a fresh session, horizon 3, net 185000",
+          ["RST-033", "RST-037", "RST-040", "RST-042"], README),
+        r("example.readme_as_bytes", "the same example given as its exact text prints the same line",
+          ["RST-001", "RST-037"], text=json.dumps(README, indent=2)),
+    ])
+    return files
+
+
+def title_case(ident, description, requirements, value=MISSING, *, text=None, raw=None):
+    return _answered("title", title_oracle, ident, description, requirements, value, text, raw)
+
+
+def title_files():
+    t = title_case
+    ok = ["TTL-010"]
+    fail = ["TTL-009"]
+    return {
+        "worked": _file("title", "the worked cases of the reference title helper", [
+            t("worked.crosses_midnight", "23:30 UTC on 5 September displays 06-09 in Warsaw", ["TTL-007", *ok],
+              {"title": "Ship the parser", "started_at": "2026-09-05T23:30:00Z", "timezone": "Europe/Warsaw"}),
+            t("worked.stacked_suffixes", "a run of stacked date suffixes keeps only the base", ["TTL-006", *ok],
+              {"title": "Ship the parser | started 01-02 | started 03-04", "started_at": "2026-02-01T08:00:00+00:00"}),
+            t("worked.resumed_keeps_start", "a session resumed later keeps its original start date", ["TTL-007", *ok],
+              {"title": "Long task", "started_at": "2020-01-31T10:00:00+01:00", "timezone": "UTC"}),
+            t("worked.utc_default", "an absent time zone is UTC", ["TTL-004", "TTL-005", *ok],
+              {"title": "Audit", "started_at": "2026-12-31T23:59:59-01:00"}),
+            t("worked.utc_explicit", "an explicit UTC zone needs no zone database", ["TTL-005", *ok],
+              {"title": "Audit", "started_at": "2026-06-01T00:30:00+02:00", "timezone": "UTC"}),
+            t("worked.west_of_utc", "a zone west of UTC moves the date back", ["TTL-007", *ok],
+              {"title": "Audit", "started_at": "2026-03-01T02:00:00Z", "timezone": "America/New_York"}),
+            t("worked.fraction", "a fraction of a second is written back with six digits", ["TTL-002", *ok],
+              {"title": "Audit", "started_at": "2026-03-01T02:00:00.5Z"}),
+            t("worked.space_separator", "a space instead of T is accepted", ["TTL-002", *ok],
+              {"title": "Audit", "started_at": "2026-03-01 02:00:00+05:30", "timezone": "Asia/Kolkata"}),
+            t("worked.title_whitespace", "white space around the title is removed", ["TTL-006", *ok],
+              {"title": "  Audit the logs \t", "started_at": "2026-03-01T02:00:00Z"}),
+            t("worked.suffix_then_spaces", "spaces between stacked suffixes stop the run", ["TTL-006", *ok],
+              {"title": "Audit | started 01-02  | started 03-04", "started_at": "2026-03-01T02:00:00Z"}),
+            t("worked.suffix_single_digit", "a suffix with one-digit day is not a date suffix", ["TTL-006", *ok],
+              {"title": "Audit | started 1-02", "started_at": "2026-03-01T02:00:00Z"}),
+            t("worked.suffix_other_digits", "any decimal digits form a date suffix", ["TTL-006", *ok],
+              {"title": "Audit | started \u0661\u0662-\u0660\u0663", "started_at": "2026-03-01T02:00:00Z"}),
+            t("worked.non_ascii_title", "a title outside ASCII is printed with escapes", ["TTL-010"],
+              {"title": "Zażółć gęślą jaźń", "started_at": "2026-03-01T02:00:00Z"}),
+        ]),
+        "failures": _file("title", "every failure prints TITLE_UNAVAILABLE and exits 2", [
+            t("failure.title_missing", "a missing title is unavailable", fail, {"started_at": "2026-03-01T02:00:00Z"}),
+            t("failure.title_blank", "a blank title is unavailable", fail, {"title": " \t", "started_at": "2026-03-01T02:00:00Z"}),
+            t("failure.title_number", "a numeric title is unavailable", fail, {"title": 42, "started_at": "2026-03-01T02:00:00Z"}),
+            t("failure.start_missing", "a missing start is unavailable", fail, {"title": "Audit"}),
+            t("failure.start_number", "a numeric start is unavailable", fail, {"title": "Audit", "started_at": 1772330400}),
+            t("failure.start_unparsable", "an unparsable start is unavailable", fail, {"title": "Audit", "started_at": "yesterday"}),
+            t("failure.start_no_offset", "a start without an offset is unavailable", ["TTL-003", *fail],
+              {"title": "Audit", "started_at": "2026-03-01T02:00:00"}),
+            t("failure.start_date_only", "a date without a time or offset is unavailable", ["TTL-003", *fail],
+              {"title": "Audit", "started_at": "2026-03-01"}),
+            t("failure.start_bad_month", "month 13 is unavailable", fail, {"title": "Audit", "started_at": "2026-13-01T02:00:00Z"}),
+            t("failure.zone_unknown", "an unknown zone is unavailable", fail,
+              {"title": "Audit", "started_at": "2026-03-01T02:00:00Z", "timezone": "Mars/Olympus"}),
+            t("failure.zone_lowercase_utc", "utc in lower case is not a known zone", fail,
+              {"title": "Audit", "started_at": "2026-03-01T02:00:00Z", "timezone": "utc"}),
+            t("failure.zone_null", "a null zone is unavailable", ["TTL-004", *fail],
+              {"title": "Audit", "started_at": "2026-03-01T02:00:00Z", "timezone": None}),
+            t("failure.zone_path", "a zone that is a path is unavailable", fail,
+              {"title": "Audit", "started_at": "2026-03-01T02:00:00Z", "timezone": "../../etc/passwd"}),
+            t("failure.outside_calendar", "a start that leaves the calendar in its zone is unavailable", ["TTL-013", *fail],
+              {"title": "Audit", "started_at": "0001-01-01T00:30:00+01:00"}),
+            t("failure.not_object", "a JSON array is unavailable", fail, ["Audit", "2026-03-01T02:00:00Z"]),
+        ]),
+        "input": _file("title", "reading the input: size bound, encoding, JSON, nesting", [
+            t("input.not_json", "text that is not JSON is unavailable", ["TTL-001", *fail], text="title: Audit"),
+            t("input.invalid_utf8", "bytes that are not UTF-8 are unavailable", ["TTL-001", *fail],
+              raw=b'{"title": "\xff", "started_at": "2026-03-01T02:00:00Z"}'),
+            t("input.bom", "a byte order mark before the object is unavailable", ["TTL-001", *fail],
+              raw=b'\xef\xbb\xbf{"title": "Audit", "started_at": "2026-03-01T02:00:00Z"}'),
+            t("input.bound_exact", "exactly 8,192 bytes are read", ["TTL-001", *ok],
+              text=padded({"title": "Audit", "started_at": "2026-03-01T02:00:00Z"}, 8192)),
+            t("input.bound_exceeded", "one byte over 8,192 is unavailable", ["TTL-001", *fail],
+              text=padded({"title": "Audit", "started_at": "2026-03-01T02:00:00Z"}, 8193)),
+            t("input.deep_nesting", "nesting too deep to parse is unavailable", ["TTL-013", *fail],
+              text='{"title": ' + "[" * 4000 + "]" * 4000 + "}"),
+            t("input.never_unsupported", "the gate answers unavailable, never TITLE_UNSUPPORTED", ["TTL-011", *fail], {}),
+        ]),
+    }
