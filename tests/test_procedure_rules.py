@@ -174,6 +174,19 @@ def test_a_checkpoint_the_new_owner_wrote_at_its_epoch_passes(folder):
     assert found(folder) == set()
 
 
+def test_a_checkpoint_reopened_after_the_commit_is_the_new_owners(folder):
+    _edit(folder / "registry.json", _taken_over)
+    _edit(folder / CHECKPOINT, lambda c: _block(c).update(written_at="2026-10-14T09:30:00+02:00"))
+    assert found(folder) == set()
+
+
+def test_a_checkpoint_written_at_the_commit_moment_is_still_the_sources(folder):
+    _edit(folder / "registry.json", _taken_over)
+    _edit(folder / CHECKPOINT, lambda c: _block(c).update(written_at="2026-10-14T07:17:00Z"))
+    assert found(folder) == {("crossfile.checkpoint_not_consumed", "continue.xbrief.json",
+                              '$["x-baton/checkpoint"].consumed_at')}
+
+
 def test_an_unverified_takeover_asks_nothing_of_the_checkpoint(folder):
     _edit(folder / "registry.json", lambda r: _taken_over(r, verified=False))
     assert found(folder) == set()

@@ -239,20 +239,22 @@ def _not_consumed(folder):
         return
     _, own, registry = found
     live = [attempt for attempt in _attempts(registry) if attempt.get("state") != "abandoned"]
-    if not live:
-        return
-    attempt = live[-1]
+    attempt = live[-1] if live else {}
     ownership, takeover = attempt.get("ownership"), attempt.get("takeover")
-    committed = ownership.get("fencing_epoch") if isinstance(ownership, dict) else None
-    epoch = own.get("epoch")
-    if attempt.get("state") not in TAKEN_OVER or not isinstance(takeover, dict) \
-            or takeover.get("verified") is not True or not _is_int(committed) \
-            or not _is_int(epoch) or own.get("consumed_at") is not None:
+    if attempt.get("state") not in TAKEN_OVER or not isinstance(ownership, dict) \
+            or not isinstance(takeover, dict) or takeover.get("verified") is not True \
+            or own.get("consumed_at") is not None:
         return
-    if epoch < committed:
+    committed, epoch = ownership.get("fencing_epoch"), own.get("epoch")
+    written, commit = moment(own.get("written_at")), moment(ownership.get("committed_at"))
+    # The source's checkpoint: written at an older epoch, and not after the commit (a write
+    # after it is the new owner's, which reopened the consumed checkpoint).
+    if _is_int(committed) and _is_int(epoch) and epoch < committed \
+            and (written is None or commit is None or written <= commit):
         yield Hit(("checkpoint", BLOCK, "consumed_at"),
                   f"attempt {_clip(attempt.get('restart_id'))} was taken over at fencing epoch "
-                  f"{committed}, but the checkpoint written at epoch {epoch} was never consumed")
+                  f"{committed}, but the checkpoint the source wrote at epoch {epoch} was never "
+                  f"consumed")
 
 
 def _is_int(value) -> bool:
