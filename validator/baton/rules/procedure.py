@@ -169,6 +169,16 @@ def _attempts(registry) -> list[dict]:
             if isinstance(attempt, dict)]
 
 
+def _before_commit(folder):
+    """The checkpoint's Baton block and the registry's attempts that have not reached the
+    ownership commit; ``(None, [])`` when the folder lacks either file."""
+    found = _folder_files(folder)
+    if found is None:
+        return None, []
+    return found[1], [attempt for attempt in _attempts(found[2])
+                      if attempt.get("state") in BEFORE_COMMIT]
+
+
 @rule("handoff-dir", "crossfile.checkpoint_path", requirement="PRC-060",
       summary="the registry's policy names the folder's checkpoint",
       hint="set policy.checkpoint_path to the checkpoint's path relative to the registry's "
@@ -196,15 +206,11 @@ def _checkpoint_path(folder):
       hint="the checkpoint changed after the attempt was registered, so the packet does not "
            "carry it: render a new packet (`baton packet render`) to register a new attempt")
 def _after_registration(folder):
-    found = _folder_files(folder)
-    if found is None:
-        return
-    _, own, registry = found
-    written = moment(own.get("written_at"))
-    for attempt in _attempts(registry):
+    own, attempts = _before_commit(folder)
+    written = moment(own.get("written_at")) if own else None
+    for attempt in attempts:
         registered = moment(attempt.get("registered_at"))
-        if attempt.get("state") not in BEFORE_COMMIT or "continue_checkpoint_digest" in attempt \
-                or written is None or registered is None:
+        if "continue_checkpoint_digest" in attempt or written is None or registered is None:
             continue  # with the checkpoint's digest recorded, DIG-054 compares the bytes
         if written > registered:
             yield Hit(("checkpoint", BLOCK, "written_at"),
@@ -218,15 +224,13 @@ def _after_registration(folder):
       hint="a consumed checkpoint is the previous handoff's state: reopen it "
            "(`baton checkpoint reopen`), bring it up to date, then render a new packet")
 def _consumed_handed_over(folder):
-    found = _folder_files(folder)
-    if found is None or not isinstance(found[1].get("consumed_at"), str):
+    own, attempts = _before_commit(folder)
+    if own is None or not isinstance(own.get("consumed_at"), str):
         return
-    _, own, registry = found
-    for attempt in _attempts(registry):
-        if attempt.get("state") in BEFORE_COMMIT:
-            yield Hit(("checkpoint", BLOCK, "consumed_at"),
-                      f"the checkpoint was consumed at {own['consumed_at']}, yet attempt "
-                      f"{_clip(attempt.get('restart_id'))} ({attempt.get('state')}) hands it over")
+    for attempt in attempts:
+        yield Hit(("checkpoint", BLOCK, "consumed_at"),
+                  f"the checkpoint was consumed at {own['consumed_at']}, yet attempt "
+                  f"{_clip(attempt.get('restart_id'))} ({attempt.get('state')}) hands it over")
 
 
 @rule("handoff-dir", "crossfile.checkpoint_not_consumed", requirement="PRC-063",
