@@ -260,6 +260,12 @@ def test_a_transcript_needs_two_turns_from_each_side(lines, flagged):
         assert hits[0].path == ("progress",)
 
 
+def test_long_lines_of_decoration_are_read_in_one_pass():
+    text = _packet_with(["-" * 20000 + "x", "#" * 20000 + "\tTRUE", "> " * 10000 + "Userx"])
+    assert _hits("packet", "packet.transcript", None, text) == []
+    assert _hits("packet", "packet.browser_state", None, text) == []
+
+
 @pytest.mark.parametrize("line, flagged", [
     ("#HttpOnly_.ci.example.org\tTRUE\t/\tTRUE\t1792000000\tsid\tabc", True),
     ('"sessionStorage": {"draft": "x"}', True),

@@ -70,8 +70,10 @@ TRANSCRIPT_TURNS = 2
 _LINE_START = r"^(?:  |[A-Z][A-Z0-9_]*(?: / [A-Z][A-Z0-9_]*)*: )?"
 # A conversation turn: a role label opening a line (`User:`, `> **Assistant:**`,
 # `### Human:`), or a JSON message of a transcript log (`"role": "user"`).
-_TURN = re.compile(_LINE_START + r"[ \t]*(?:[>#*_-]+[ \t]*)*(?P<label>user|human|assistant|ai)"
-                   r"(?:\*\*|__)?[ \t]*:", re.I | re.M)
+# (One character class for the decoration: a nested repetition would backtrack without end
+# on a long line of dashes.)
+_TURN = re.compile(_LINE_START + r"[>#*_ \t-]*(?P<label>user|human|assistant|ai)(?:\*\*|__)?[ \t]*:",
+                   re.I | re.M)
 _JSON_TURN = re.compile(r'"(?:role|type)"[ \t]*:[ \t]*"(?P<label>user|human|assistant)"', re.I)
 _SIDE = {"user": "user", "human": "user", "assistant": "assistant", "ai": "assistant"}
 # Private browser state: a cookie jar (its header or one of its rows), a JSON cookie export,
