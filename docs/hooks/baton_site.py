@@ -36,6 +36,8 @@ REQUIREMENTS_PAGE = "requirements.md"
 _KEYWORD = re.compile(r"\b(MUST NOT|SHOULD NOT|MUST|SHOULD|MAY|REQUIRED|SHALL NOT|SHALL|RECOMMENDED|OPTIONAL)\b")
 _INLINE_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 SPEC_TABLE_MARKER = "<!-- baton:spec-pages -->"
+SEED_TABLE_MARKER = "<!-- baton:seed-traceability -->"
+SEED_TABLE = "spec/sources/seed-traceability.tsv"
 _LINK = re.compile(r"\]\((?P<target>[^)\s#]+)(?:#[^)\s]*)?(?:\s+\"[^\"]*\")?\)")
 
 
@@ -127,6 +129,8 @@ def on_files(files, config):
 
 def on_page_markdown(markdown, page, config, files):
     if page.file.src_uri.startswith("spec/"):
+        if SEED_TABLE_MARKER in markdown:
+            markdown = markdown.replace(SEED_TABLE_MARKER, _seed_table(page.file.src_uri))
         return _docs_spec.anchor_requirements(markdown)
     if SPEC_TABLE_MARKER in markdown:
         return markdown.replace(SPEC_TABLE_MARKER, _spec_table(page.file.src_uri))
@@ -198,14 +202,14 @@ def _add(files, config, src_uri: str, abs_src_path: Path | None = None, content:
 
 
 def _linked_repo_files(root: Path, page: Path):
-    """Repository files (outside spec/) that a spec page links to by a relative path."""
+    """Repository files other than spec pages that a spec page links to by a relative path."""
     text = (root / page).read_text(encoding="utf-8")
     for match in _LINK.finditer(text):
         target = match["target"]
         if "://" in target or target.startswith(("/", "mailto:")):
             continue
         resolved = posixpath.normpath(posixpath.join(page.parent.as_posix(), target))
-        if resolved.startswith("../") or resolved.startswith("spec/"):
+        if resolved.startswith("../"):
             continue
         if (root / resolved).is_file() and not resolved.endswith(".md"):
             yield resolved
@@ -307,6 +311,19 @@ def _spec_table(from_page: str) -> str:
         prefixes = ", ".join(dict.fromkeys(f"`{i.split('-')[0]}`" for i in ids))
         link = _docs_schemas.relative_href(from_page, page.as_posix())
         rows.append(f"| [{title}]({link}) | {len(ids)} ({prefixes}) |" if ids else f"| [{title}]({link}) | |")
+    return "\n".join(rows)
+
+
+def _seed_table(from_page: str) -> str:
+    """The seed traceability table as a Markdown table, each requirement id a link."""
+    lines = (_sources.root / SEED_TABLE).read_text(encoding="utf-8").splitlines()
+    link = _requirement_linker(from_page, _sources.requirement_pages)
+    rows = ["| Seed | Rule | Requirements | Status | Note |", "|---|---|---|---|---|"]
+    for line in lines[1:]:
+        seed, item, ids, status, note = (line.split("\t") + [""] * 5)[:5]
+        named = [f"[{i}]({link(i)})" if link(i) else i for i in ids.split(",") if i not in ("", "-")]
+        rows.append(f"| {seed} | {_docs_text.cell(item)} | {', '.join(named)} | {status} "
+                    f"| {_docs_text.cell(note)} |")
     return "\n".join(rows)
 
 

@@ -97,7 +97,8 @@ def rule(kind: str, code: str, *, requirement: str, summary: str, hint: str,
     return register
 
 
-_RULE_MODULES = ("checkpoint", "packet", "registry", "ack", "handoff", "receipt", "crossfile")
+_RULE_MODULES = ("checkpoint", "packet", "registry", "ack", "handoff", "receipt", "crossfile",
+                 "procedure")
 
 
 _LOADED: list[bool] = []

@@ -195,6 +195,22 @@ def timestamp_problem(value) -> str | None:
     return None
 
 
+def moment(value):
+    """``value`` as an aware ``datetime`` when it is a timestamp naming a real moment (a leap
+    second excepted), else None: the form for comparing two timestamps of a file."""
+    if not isinstance(value, str) or _TIMESTAMP.match(value) is None \
+            or timestamp_problem(value) is not None:
+        return None
+    import datetime
+
+    normal = value[:10] + "T" + value[11:]
+    normal = normal[:-1] + "+00:00" if normal[-1] in "Zz" else normal
+    try:
+        return datetime.datetime.fromisoformat(normal)
+    except ValueError:  # a leap second: a real moment, but not one datetime can hold
+        return None
+
+
 def timestamp_hits(data, is_timestamp_key: Callable[[str], bool],
                    skip: Callable[[str], bool] = lambda key: False) -> Iterator[Hit]:
     """A hit for every member whose name ``is_timestamp_key`` accepts and whose string value
