@@ -95,7 +95,7 @@ def _packet_texts(artifact: Artifact):
 
     parsed, projection = read(artifact)
     if projection:
-        from baton import _packet
+        from baton.formats import _packet
 
         for field in parsed.fields:
             path = (_packet.MEMBER_BY_KEY[field.key],) if field.key in _packet.MEMBER_BY_KEY else ()
@@ -107,7 +107,7 @@ def _packet_texts(artifact: Artifact):
     starts = sorted((field.line, field.key) for field in parsed.fields if field.line)
 
     def locate(offset):
-        from baton import _packet
+        from baton.formats import _packet
 
         line = text.count("\n", 0, offset) + 1
         key = next((k for start, k in reversed(starts) if start <= line), None)

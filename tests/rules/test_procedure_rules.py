@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from baton._loading import load_path
-from baton._validate import validate_paths
+from baton.formats._loading import load_path
+from baton.engine._validate import validate_paths
 from baton.rules import Artifact, rules_for
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "handoff"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "handoff"
 CHECKPOINT = Path("xbrief") / "continue.xbrief.json"
 CODES = {"crossfile.checkpoint_path", "crossfile.checkpoint_after_registration",
          "crossfile.consumed_checkpoint_handed_over", "crossfile.checkpoint_not_consumed"}

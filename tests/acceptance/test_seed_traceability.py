@@ -9,7 +9,7 @@ import pytest
 
 from baton.conformance.requirements import build
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TABLE = ROOT / "spec" / "sources" / "seed-traceability.tsv"
 SOURCES = ROOT / "spec" / "sources.md"
 HEADER = ["seed", "item", "requirement_ids", "status", "note"]
