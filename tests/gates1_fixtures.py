@@ -7,6 +7,7 @@ from the reference notes' oracles (restart, title) or are stated by hand from th
 """
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -35,7 +36,10 @@ def documents():
 
 
 def render(document):
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    """The fixture file's text: UTF-8, with lone surrogates (which UTF-8 cannot hold) as
+    ``\\uXXXX`` escapes; a raw surrogate can only stand inside a JSON string."""
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    return re.sub("[\ud800-\udfff]", lambda found: f"\\u{ord(found.group()):04x}", text) + "\n"
 
 
 def main(argv):
