@@ -2,14 +2,16 @@
 and handoff gates: ``python tests/gates1_fixtures.py --write``.
 
 The cases live in the ``gates1_fixtures_*`` modules beside this one; expected answers come
-from the reference notes' oracles (restart, title) or are stated by hand from the spec
-(recovery, handoff), never from the gates under test.
+from the reference notes' oracles (restart, title; where a published helper crashes, the
+deliberate answer the spec states) or are stated by hand from the spec (recovery, handoff),
+never from the gates under test.
 """
 
 import json
-import re
 import sys
 from pathlib import Path
+
+from baton.reporters import printable
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -38,8 +40,7 @@ def documents():
 def render(document):
     """The fixture file's text: UTF-8, with lone surrogates (which UTF-8 cannot hold) as
     ``\\uXXXX`` escapes; a raw surrogate can only stand inside a JSON string."""
-    text = json.dumps(document, indent=2, ensure_ascii=False)
-    return re.sub("[\ud800-\udfff]", lambda found: f"\\u{ord(found.group()):04x}", text) + "\n"
+    return printable(json.dumps(document, indent=2, ensure_ascii=False)) + "\n"
 
 
 def main(argv):

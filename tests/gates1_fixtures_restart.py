@@ -1,8 +1,10 @@
 """The restart and title conformance cases: inputs chosen by hand, expected answers computed
-by the independent oracles of the reference notes (never by the gates under test)."""
+by the independent oracles of the reference notes (never by the gates under test); where a
+published helper crashes, the deliberate answer the spec states (``gates1_published``)."""
 
 import json
 
+import gates1_published as published
 import gates1_restart_oracle as restart_oracle
 import gates1_title_oracle as title_oracle
 from gates1_cases import README, case, padded
@@ -35,18 +37,6 @@ def _requirements(listed, output, exit_code):
     return list(dict.fromkeys(listed + extra))
 
 
-#: Baton's answer where the published helper crashes and has no answer (stated by the spec).
-DELIBERATE = {
-    "restart": ('{"action": "BLOCKED", "reason": "invalid_input"}\n', 2),
-    "title": ('{"status": "TITLE_UNAVAILABLE"}\n', 2),
-}
-#: The requirement that states each deliberate difference, by the exception the helper dies of.
-DIFFERENCES = {
-    "restart": {RecursionError: "RST-005", OverflowError: "RST-043"},
-    "title": {RecursionError: "TTL-013", OverflowError: "TTL-016"},
-}
-
-
 def _answered(gate, oracle, ident, description, requirements, value, text, raw):
     """One case of a byte-compatible gate, its answer (and printed line) from ``oracle``, or,
     where the helper crashes, the deliberate answer of the requirement the case names."""
@@ -59,11 +49,9 @@ def _answered(gate, oracle, ident, description, requirements, value, text, raw):
     else:
         answer = oracle.answer_bytes(raw)
         given, kind = raw, "input_base64"
-    stdout, exit_code = answer.stdout, answer.exit_code
     if answer.crash is not None:
-        difference = DIFFERENCES[gate][answer.crash]
-        assert difference in requirements, (ident, answer.crash, requirements)
-        stdout, exit_code = DELIBERATE[gate]
+        assert published.difference(gate, answer.crash) in requirements, (ident, answer.crash, requirements)
+    stdout, exit_code = published.resolve(gate, answer)
     output = json.loads(stdout)
     if gate == "restart":
         requirements = _requirements(requirements, output, exit_code)
@@ -422,7 +410,7 @@ def restart_encoding_cases():
           raw=encoded('{"schema": 2, ' + json.dumps(README)[1:], "utf-32-be")),
         r("encoding.utf16_not_object", "a UTF-16 array is not an observation object", ["RST-002", "RST-006"],
           raw=encoded("[]", "utf-16-le")),
-        r("encoding.utf16_odd_length", "UTF-16 with a stray last byte does not decode: invalid input", ["RST-002", "RST-006"],
+        r("encoding.utf16_odd_length", "a stray last byte after UTF-16 text does not decode: invalid input", ["RST-002", "RST-006"],
           raw=encoded(README, "utf-16-le") + b"\x00"),
         r("encoding.utf16_wrong_order", "a big-endian mark before little-endian text reads as no JSON: invalid input",
           ["RST-002", "RST-006"], raw=MARKS["utf-16-be"] + encoded(README, "utf-16-le")),
@@ -514,7 +502,7 @@ def title_encoding_cases():
           ["TTL-015", *fail], raw=_spliced(WARSAW, "timezone", b"Europe/Warsaw\xed\xa0\x80")),
         t("encoding.utf8_surrogate_blank_title", "a title of white space and a surrogate is not blank", ["TTL-015", *ok],
           raw=_spliced(audit, "title", b" \xed\xa0\x80 ")),
-        t("encoding.utf16_odd_length", "UTF-16 with a stray last byte does not decode: unavailable", ["TTL-015", *fail],
+        t("encoding.utf16_odd_length", "a stray last byte after UTF-16 text does not decode: unavailable", ["TTL-015", *fail],
           raw=encoded(audit, "utf-16-le") + b"\x00"),
         t("encoding.utf32_out_of_range", "a UTF-32 unit beyond U+10FFFF does not decode: unavailable", ["TTL-015", *fail],
           raw=encoded('{"title": "', "utf-32-be") + b"\x00\x11\x00\x00" + encoded('", "started_at": "2026-03-01T02:00:00Z"}', "utf-32-be")),

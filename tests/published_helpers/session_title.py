@@ -5,7 +5,7 @@ oracle's (``tests/gates1_title_oracle.py``); extra arguments (the gate name the 
 runner appends) are ignored.
 
 ``BATON_HELPER_MUTATION`` changes it on purpose, for the tests that show a changed helper
-fails the suite: ``utf16`` refuses input that is not UTF-8, ``calendar`` answers
+fails the suite: ``utf8only`` refuses input that is not plain UTF-8, ``calendar`` answers
 TITLE_UNAVAILABLE instead of crashing on a start outside the calendar.
 """
 
@@ -22,7 +22,7 @@ MUTATION = os.environ.get("BATON_HELPER_MUTATION", "")
 
 def main():
     raw = sys.stdin.buffer.read(helper.LIMIT + 1)
-    if MUTATION == "utf16" and helper.json.detect_encoding(raw) != "utf-8":
+    if MUTATION == "utf8only" and helper.json.detect_encoding(raw) != "utf-8":
         stdout, exit_code = helper.UNAVAILABLE
     elif MUTATION == "calendar":
         try:
