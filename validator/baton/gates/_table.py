@@ -91,7 +91,7 @@ def parse_input(raw, limit, *, allow_constants=True, unique_keys=False):
         raise InputError("nesting too deep") from None
 
 
-#: UTF-32 and UTF-16 byte order marks, in the order ``json.detect_encoding`` tests them.
+#: The byte order marks, in the order ``json.detect_encoding`` tests them.
 _MARKS = (
     (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe\x00\x00", "utf-32"),
     (b"\xfe\xff", "utf-16"), (b"\xff\xfe", "utf-16"), (b"\xef\xbb\xbf", "utf-8-sig"),
@@ -121,7 +121,8 @@ def guess_encoding(raw):
 #: Extra recursion the parser of :func:`parse_like_json_loads` may use. The C scanner counts
 #: nesting against the interpreter's recursion limit, less the frames already on the stack;
 #: a few more frames than the published helper's must not make the gate refuse a nesting
-#: the helper reads (RST-006).
+#: the helper reads (RST-008). The lock keeps concurrent parses from restoring each other's
+#: raised limit.
 _NESTING_HEADROOM = 64
 _recursion_lock = allocate_lock()
 
