@@ -5,8 +5,6 @@ published helper crashes, the deliberate answer the spec states (``gates1_publis
 import json
 
 import gates1_published as published
-import gates1_restart_oracle as restart_oracle
-import gates1_title_oracle as title_oracle
 from gates1_cases import README, case, padded
 
 CONFIRMED = {**README, "creation_status": "confirmed", "target_id": "target", "ack_matches": True}
@@ -37,17 +35,18 @@ def _requirements(listed, output, exit_code):
     return list(dict.fromkeys(listed + extra))
 
 
-def _answered(gate, oracle, ident, description, requirements, value, text, raw):
-    """One case of a byte-compatible gate, its answer (and printed line) from ``oracle``, or,
-    where the helper crashes, the deliberate answer of the requirement the case names."""
+def _answered(gate, ident, description, requirements, value, text, raw):
+    """One case of a byte-compatible gate, its answer (and printed line) from the helper's
+    oracle, or, where the helper crashes, the deliberate answer of the requirement the case
+    names."""
     if value is not MISSING:
-        answer = oracle.answer_object(value)
+        answer = published.answer_value(gate, value)
         given, kind = value, "input"
     elif text is not None:
-        answer = oracle.answer_bytes(text.encode("utf-8"))
+        answer = published.answer(gate, text.encode("utf-8"))
         given, kind = text, "input_text"
     else:
-        answer = oracle.answer_bytes(raw)
+        answer = published.answer(gate, raw)
         given, kind = raw, "input_base64"
     if answer.crash is not None:
         assert published.difference(gate, answer.crash) in requirements, (ident, answer.crash, requirements)
@@ -60,7 +59,7 @@ def _answered(gate, oracle, ident, description, requirements, value, text, raw):
 
 def restart_case(ident, description, requirements, value=MISSING, *, text=None, raw=None):
     """One case; exactly one of ``value`` (a JSON value), ``text`` or ``raw`` (bytes)."""
-    return _answered("restart", restart_oracle, ident, description, requirements, value, text, raw)
+    return _answered("restart", ident, description, requirements, value, text, raw)
 
 
 def _file(gate, description, cases):
@@ -465,7 +464,7 @@ def restart_encoding_cases():
 
 
 def title_case(ident, description, requirements, value=MISSING, *, text=None, raw=None):
-    return _answered("title", title_oracle, ident, description, requirements, value, text, raw)
+    return _answered("title", ident, description, requirements, value, text, raw)
 
 
 WARSAW = {"title": "Ship the parser", "started_at": "2026-09-05T23:30:00Z", "timezone": "Europe/Warsaw"}

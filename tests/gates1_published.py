@@ -7,6 +7,8 @@ requirement id. Any other crash of a helper would be an undocumented difference,
 :func:`expected` refuses it.
 """
 
+from typing import NamedTuple
+
 import gates1_restart_oracle
 import gates1_title_oracle
 
@@ -23,6 +25,37 @@ DIFFERENCES = {
     "restart": {RecursionError: "RST-005", OverflowError: "RST-043"},
     "title": {RecursionError: "TTL-013", OverflowError: "TTL-016", OSError: "TTL-017"},
 }
+
+
+#: What a helper leaves when it crashes: nothing on stdout, exit status 1.
+CRASH_EXIT = 1
+
+
+class Answer(NamedTuple):
+    """What a helper does with one input: its stdout, its exit status, and the exception
+    that ended it (``None`` when it answered)."""
+
+    stdout: str
+    exit_code: int
+    crash: type | None = None
+
+
+def _observed(work, given):
+    try:
+        stdout, exit_code = work(given)
+    except Exception as error:  # noqa: BLE001 - what the helper leaves to the interpreter
+        return Answer("", CRASH_EXIT, type(error))
+    return Answer(stdout, exit_code)
+
+
+def answer(gate, raw):
+    """The helper's :class:`Answer` to the raw stdin bytes ``raw``."""
+    return _observed(ORACLES[gate].respond, raw)
+
+
+def answer_value(gate, value):
+    """The helper's :class:`Answer` once ``json.loads`` has given it ``value``."""
+    return _observed(ORACLES[gate].respond_value, value)
 
 
 def difference(gate, crash):
@@ -44,9 +77,9 @@ def resolve(gate, answer):
 
 def expected(gate, raw):
     """``(stdout, exit status)`` Baton must give for the raw input ``raw``."""
-    return resolve(gate, ORACLES[gate].answer_bytes(raw))
+    return resolve(gate, answer(gate, raw))
 
 
 def expected_for_value(gate, value):
     """``(stdout, exit status)`` Baton must give for an already parsed value."""
-    return resolve(gate, ORACLES[gate].answer_object(value))
+    return resolve(gate, answer_value(gate, value))

@@ -14,15 +14,14 @@ plainly as possible, with the ``json`` package, and shares no code with
   too large for a double meets float arithmetic) ends the process with a traceback,
   nothing on stdout and exit status 1.
 
-:func:`main` is the helper's command; ``tests/published_helpers/restart_gate.py`` runs it.
-The tests compare Baton with :func:`answer_bytes`, and expect Baton's documented answer
-(``BLOCKED`` / ``invalid_input``, RST-005 and RST-043) where the helper crashes.
+:func:`respond` is the helper's work on its stdin bytes; ``tests/published_helpers/
+restart_gate.py`` runs it as a command, and ``gates1_published`` observes it for the tests,
+which expect Baton's documented answer (``BLOCKED`` / ``invalid_input``, RST-005 and
+RST-043) where the helper crashes.
 """
 
 import json
 import math
-import sys
-from typing import NamedTuple
 
 LIMIT = 65536
 
@@ -183,17 +182,6 @@ def evaluate(obs):
 
 
 INVALID = {"action": "BLOCKED", "reason": "invalid_input"}
-#: What the helper leaves when it crashes: nothing on stdout, exit status 1.
-CRASH_EXIT = 1
-
-
-class Answer(NamedTuple):
-    """What the helper does with one input: its stdout, its exit status, and the exception
-    that ended it (``None`` when it answered)."""
-
-    stdout: str
-    exit_code: int
-    crash: type | None = None
 
 
 def respond(raw):
@@ -221,38 +209,3 @@ def respond_value(obs):
 def _printed(result):
     line = json.dumps(result, sort_keys=True)
     return line + "\n", 2 if result["action"] == "BLOCKED" else 0
-
-
-def _answer(work, given):
-    try:
-        stdout, exit_code = work(given)
-    except Exception as error:  # noqa: BLE001 - what the helper leaves to the interpreter
-        return Answer("", CRASH_EXIT, type(error))
-    return Answer(stdout, exit_code)
-
-
-def answer_bytes(raw):
-    """:class:`Answer` for raw stdin bytes."""
-    return _answer(respond, raw)
-
-
-def answer_object(obs):
-    """:class:`Answer` for an already parsed value."""
-    return _answer(respond_value, obs)
-
-
-def decide_bytes(raw):
-    """(stdout, exit status) for raw stdin bytes; a crash is ``("", 1)``."""
-    return answer_bytes(raw)[:2]
-
-
-def decide_object(obs):
-    """(stdout, exit status) for a parsed value; a crash is ``("", 1)``."""
-    return answer_object(obs)[:2]
-
-
-def main():
-    """The helper's command: stdin bytes in, one line out, the exit status returned."""
-    stdout, exit_code = respond(sys.stdin.buffer.read(LIMIT + 1))
-    sys.stdout.write(stdout)
-    return exit_code

@@ -12,32 +12,19 @@ the helper exactly, crashes included:
   years 1-9999) and, where the zone database is the ``tzdata`` package, the ``OSError`` of
   a zone name that is a folder of the database or too long for the file system.
 
-:func:`main` is the helper's command; ``tests/published_helpers/session_title.py`` runs it.
+:func:`respond` is the helper's work on its stdin bytes; ``tests/published_helpers/
+session_title.py`` runs it as a command, and ``gates1_published`` observes it for the tests.
 """
 
 import json
 import re
-import sys
 from datetime import datetime, timezone
-from typing import NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 LIMIT = 8192
 SUFFIXES = re.compile(r"(?: \| started \d{2}-\d{2})+$")
-UNAVAILABLE_LINE = '{"status": "TITLE_UNAVAILABLE"}\n'
-UNAVAILABLE = (UNAVAILABLE_LINE, 2)
+UNAVAILABLE = ('{"status": "TITLE_UNAVAILABLE"}\n', 2)
 CAUGHT = (ValueError, KeyError, TypeError, AttributeError, ZoneInfoNotFoundError)
-#: What the helper leaves when it crashes: nothing on stdout, exit status 1.
-CRASH_EXIT = 1
-
-
-class Answer(NamedTuple):
-    """What the helper does with one input: its stdout, its exit status, and the exception
-    that ended it (``None`` when it answered)."""
-
-    stdout: str
-    exit_code: int
-    crash: type | None = None
 
 
 def format_title(payload):
@@ -83,38 +70,3 @@ def respond_value(payload):
         return json.dumps(format_title(payload)) + "\n", 0
     except CAUGHT:
         return UNAVAILABLE
-
-
-def _answer(work, given):
-    try:
-        stdout, exit_code = work(given)
-    except Exception as error:  # noqa: BLE001 - what the helper leaves to the interpreter
-        return Answer("", CRASH_EXIT, type(error))
-    return Answer(stdout, exit_code)
-
-
-def answer_bytes(raw):
-    """:class:`Answer` for raw stdin bytes."""
-    return _answer(respond, raw)
-
-
-def answer_object(payload):
-    """:class:`Answer` for an already parsed value."""
-    return _answer(respond_value, payload)
-
-
-def decide_bytes(raw):
-    """(stdout, exit status) for raw stdin bytes; a crash is ``("", 1)``."""
-    return answer_bytes(raw)[:2]
-
-
-def decide_object(payload):
-    """(stdout, exit status) for a parsed value; a crash is ``("", 1)``."""
-    return answer_object(payload)[:2]
-
-
-def main():
-    """The helper's command: stdin bytes in, one line out, the exit status returned."""
-    stdout, exit_code = respond(sys.stdin.buffer.read(LIMIT + 1))
-    sys.stdout.write(stdout)
-    return exit_code

@@ -159,7 +159,7 @@ def test_an_integer_too_large_for_a_float_is_invalid_input_where_the_helper_cras
     decision = restart.decide(obs)
     assert decision.output == {"action": "BLOCKED", "reason": "invalid_input"}
     assert decision.exit_code == 2
-    assert published.ORACLES["restart"].answer_object(obs).crash is OverflowError  # RST-043
+    assert published.answer_value("restart", obs).crash is OverflowError  # RST-043
 
 
 def test_a_result_too_long_to_print_is_invalid_input_as_the_helper_answers():
@@ -169,7 +169,7 @@ def test_a_result_too_long_to_print_is_invalid_input_as_the_helper_answers():
            "restart_overhead_tokens": 0}
     decision = restart.decide(obs)
     assert decision.text == '{"action": "BLOCKED", "reason": "invalid_input"}\n'
-    assert published.ORACLES["restart"].answer_object(obs) == (decision.text, 2, None)
+    assert published.answer_value("restart", obs) == (decision.text, 2, None)
 
 
 def test_blocked_before_the_assessment_has_no_assessment_key():
