@@ -96,15 +96,17 @@ _MARKS = (
     (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe\x00\x00", "utf-32"),
     (b"\xfe\xff", "utf-16"), (b"\xff\xfe", "utf-16"), (b"\xef\xbb\xbf", "utf-8-sig"),
 )
+_MARK_LEADS = frozenset(mark[:1] for mark, _ in _MARKS)
 
 
 def guess_encoding(raw):
     """The encoding ``json.loads(raw)`` decodes ``raw`` with (``json.detect_encoding``, after
     RFC 4627 section 3): a UTF-32, UTF-16 or UTF-8 byte order mark; else the zero bytes of
     the first four (or of exactly two) bytes; else UTF-8."""
-    for mark, encoding in _MARKS:
-        if raw.startswith(mark):
-            return encoding
+    if raw[:1] in _MARK_LEADS:
+        for mark, encoding in _MARKS:
+            if raw.startswith(mark):
+                return encoding
     if len(raw) >= 4:
         if not raw[0]:
             return "utf-16-be" if raw[1] else "utf-32-be"
@@ -137,22 +139,35 @@ def parse_like_json_loads(raw, limit):
     if len(raw) > limit:
         raise InputError(f"input larger than {limit} bytes")
     encoding = guess_encoding(raw)
+    if encoding == "utf-8-sig":  # what that codec does, without importing it
+        raw, encoding = raw[3:], "utf-8"
     try:
         text = raw.decode(encoding, "surrogatepass")
     except UnicodeDecodeError as error:
         raise InputError(f"invalid {encoding} at byte {error.start}") from None
+    try:
+        return _scan(text)
+    except RecursionError:
+        pass
+    # Rare: read again with some headroom, so that this call's own frames never refuse a
+    # nesting the helper reads.
     with _recursion_lock:
         recursion_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(recursion_limit + _NESTING_HEADROOM)
         try:
-            # A U+FEFF left at the start (a second mark) is invalid JSON either way.
-            return loads(text)
-        except JSONError as error:
-            raise InputError(f"invalid JSON: {error}") from None
+            return _scan(text)
         except RecursionError:
             raise InputError("nesting too deep") from None
         finally:
             sys.setrecursionlimit(recursion_limit)
+
+
+def _scan(text):
+    try:
+        # A U+FEFF left at the start (a second mark) is invalid JSON either way.
+        return loads(text)
+    except JSONError as error:
+        raise InputError(f"invalid JSON: {error}") from None
 
 
 def run_strict(raw, limit, decide, invalid):
