@@ -9,8 +9,8 @@ the helper exactly, crashes included:
   ``ZoneInfoNotFoundError``, and prints ``{"status": "TITLE_UNAVAILABLE"}`` with exit 2;
 - anything else ends the process with a traceback, nothing on stdout and exit status 1:
   ``RecursionError`` (nesting too deep), ``OverflowError`` (a start converted out of the
-  years 1-9999) and, where the zone database is the ``tzdata`` package, the ``OSError`` of
-  a zone name that is a folder of the database or too long for the file system.
+  years 1-9999) and, where the ``tzdata`` package is installed, the ``OSError`` of a zone
+  name that is a folder of the database or too long for the file system.
 
 :func:`respond` is the helper's work on its stdin bytes; ``tests/published_helpers/
 session_title.py`` runs it as a command, and ``gates1_published`` observes it for the tests.
