@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import restart_oracle as oracle
+import published_helpers_model as published
 from gate_cases import README
 from baton.gates import restart
 from baton.gates._table import Decision
@@ -94,7 +94,7 @@ def _gate_bytes(raw):
 @given(observations())
 def test_generated_observations_match_the_oracle(obs):
     raw = json.dumps(obs).encode()  # NaN and Infinity go through as their literals
-    assert _gate_bytes(raw) == oracle.decide_bytes(raw)
+    assert _gate_bytes(raw) == published.expected("restart", raw)
 
 
 @settings(max_examples=1500, deadline=None)
@@ -103,7 +103,7 @@ def test_generated_observations_match_the_oracle(obs):
 }).map(lambda changed: {**README, **changed}))
 def test_generated_numbers_on_the_readme_example_match_the_oracle(obs):
     raw = json.dumps(obs).encode()
-    assert _gate_bytes(raw) == oracle.decide_bytes(raw)
+    assert _gate_bytes(raw) == published.expected("restart", raw)
 
 
 @settings(max_examples=1500, deadline=None)
@@ -114,14 +114,14 @@ def test_generated_numbers_on_the_readme_example_match_the_oracle(obs):
 ).map(lambda changed: {**README, **changed}))
 def test_generated_changes_to_the_readme_example_match_the_oracle(obs):
     raw = json.dumps(obs).encode()
-    assert _gate_bytes(raw) == oracle.decide_bytes(raw)
+    assert _gate_bytes(raw) == published.expected("restart", raw)
 
 
 @settings(max_examples=500, deadline=None)
 @given(observations())
 def test_decide_on_a_parsed_value_matches_the_oracle(obs):
     decision = restart.decide(obs)
-    assert (decision.text, decision.exit_code) == oracle.decide_object(obs)
+    assert (decision.text, decision.exit_code) == published.expected_for_value("restart", obs)
     assert json.loads(decision.text) == decision.output
 
 
@@ -154,18 +154,22 @@ def test_float_overflow_prints_infinity_like_json_dumps():
     assert '"estimated_net_tokens_saved": Infinity' in decision.text
 
 
-def test_an_integer_too_large_for_a_float_is_invalid_input():
+def test_an_integer_too_large_for_a_float_is_invalid_input_where_the_helper_crashes():
     obs = {**README, "current_input_tokens": 10**400, "context_capacity_tokens": 1}
     decision = restart.decide(obs)
     assert decision.output == {"action": "BLOCKED", "reason": "invalid_input"}
     assert decision.exit_code == 2
+    assert published.answer_value("restart", obs).crash is OverflowError  # RST-043
 
 
-def test_a_result_too_long_to_print_is_invalid_input():
-    # 4,300 digits parse; tripled they no longer print (Python's integer string limit).
-    current = int("9" * 4300)
-    obs = {**README, "current_input_tokens": current, "fresh_input_tokens": 0}
-    assert restart.decide(obs).output == {"action": "BLOCKED", "reason": "invalid_input"}
+def test_a_result_too_long_to_print_is_invalid_input_as_the_helper_answers():
+    # 4,300 digits parse; tripled they no longer print (Python's integer string limit), and
+    # the helper catches that ValueError (RST-045).
+    obs = {**README, "current_input_tokens": 1, "fresh_input_tokens": int("9" * 4300),
+           "restart_overhead_tokens": 0}
+    decision = restart.decide(obs)
+    assert decision.text == '{"action": "BLOCKED", "reason": "invalid_input"}\n'
+    assert published.answer_value("restart", obs) == (decision.text, 2, None)
 
 
 def test_blocked_before_the_assessment_has_no_assessment_key():
@@ -175,15 +179,29 @@ def test_blocked_before_the_assessment_has_no_assessment_key():
 
 
 @pytest.mark.parametrize("raw", [
-    b"", b"[]", b"null", b'"x"', b"{", b"\xef\xbb\xbf{}", b"\xff{}", b"{}" + b" " * 65535,
-    b"[" * 30000 + b"]" * 30000, b'{"a":' * 10000 + b"1" + b"}" * 10000,
+    b"", b"[]", b"null", b'"x"', b"{", b"\xef\xbb\xbf\xef\xbb\xbf{}", b"\xff{}", b"{}" + b" " * 65535,
+    b"[" * 30000 + b"]" * 30000, b'{"a":' * 10000 + b"1" + b"}" * 10000, b"\xff\xfe{\x00", b"\x001",
 ])
 def test_unreadable_input_is_blocked_invalid_input(raw):
     decision = restart.run(raw)
     assert decision.output == {"action": "BLOCKED", "reason": "invalid_input"}
     assert decision.outcome == "BLOCKED"
     assert decision.exit_code == 2
-    assert (decision.text, decision.exit_code) == oracle.decide_bytes(raw)
+    assert (decision.text, decision.exit_code) == published.expected("restart", raw)
+
+
+@pytest.mark.parametrize("raw", [
+    b"\xef\xbb\xbf" + json.dumps(README).encode(),
+    b"\xff\xfe" + json.dumps(README).encode("utf-16-le"),
+    json.dumps(README).encode("utf-16-be"),
+    b"\x00\x00\xfe\xff" + json.dumps(README).encode("utf-32-be"),
+    json.dumps(README).encode("utf-32-le"),
+    json.dumps({**README, "source_id": "\udc80"}, ensure_ascii=False).encode("utf-8", "surrogatepass"),
+])
+def test_a_mark_utf16_utf32_and_lone_surrogates_are_decided_as_the_helper_does(raw):
+    decision = restart.run(raw)
+    assert decision.outcome == "CREATE_FRESH"
+    assert (decision.text, decision.exit_code) == published.expected("restart", raw)
 
 
 def test_exactly_the_bound_is_read_and_one_more_byte_is_not():
@@ -267,7 +285,7 @@ BATON = Path(sys.executable).with_name("baton")
 def test_the_command_prints_the_oracle_line_and_exit_status(raw):
     result = subprocess.run([str(BATON), "gate", "restart"], input=raw, capture_output=True,
                             timeout=60, check=False)
-    assert (result.stdout.decode(), result.returncode) == oracle.decide_bytes(raw)
+    assert (result.stdout.decode(), result.returncode) == published.expected("restart", raw)
     assert result.stderr == b""
 
 

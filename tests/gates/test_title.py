@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import title_oracle as oracle
+import published_helpers_model as published
 from baton.gates import title
 from baton.gates._table import Decision
 
@@ -60,8 +60,9 @@ def test_output_keys_keep_the_published_order_not_sorted():
     {"title": "t", "started_at": "2026-01-01T00:00:00Z", "timezone": "Mars/Olympus"},
     {"title": "t", "started_at": "2026-01-01T00:00:00Z", "timezone": None},
     {"title": "t", "started_at": "2026-01-01T00:00:00Z", "timezone": "../../etc/passwd"},
-    {"title": "t", "started_at": "2026-01-01T00:00:00Z", "timezone": "Europe"},
-    {"title": "t", "started_at": "0001-01-01T00:00:00+01:00"},
+    {"title": "t", "started_at": "2026-01-01T00:00:00Z", "timezone": "Europe"},  # TTL-017
+    {"title": "t", "started_at": "2026-01-01T00:00:00Z", "timezone": "a" * 300},  # TTL-017
+    {"title": "t", "started_at": "0001-01-01T00:00:00+01:00"},  # TTL-016
     [], "title", None,
 ])
 def test_every_failure_prints_title_unavailable_and_exits_2(payload):
@@ -69,16 +70,35 @@ def test_every_failure_prints_title_unavailable_and_exits_2(payload):
     assert decision.output == UNAVAILABLE
     assert decision.text == '{"status": "TITLE_UNAVAILABLE"}\n'
     assert decision.exit_code == 2
-    assert oracle.decide_object(payload) == (decision.text, decision.exit_code)
+    assert published.expected_for_value("title", payload) == (decision.text, decision.exit_code)
 
 
 @pytest.mark.parametrize("raw", [
-    b"", b"{", b"\xef\xbb\xbf{}", b"\xfe{}", b"[" * 5000 + b"]" * 3000,
+    b"", b"{", b"\xef\xbb\xbf{}", b"\xfe{}", b"[" * 5000 + b"]" * 3000, b"[" * 3000 + b"]" * 3000,
     json.dumps({"title": "x" * 8200, "started_at": "2026-01-01T00:00:00Z"}).encode(),
+    json.dumps({"title": "x" * 2000, "started_at": "2026-01-01T00:00:00Z"}).encode("utf-32-le"),
 ])
 def test_unreadable_input_is_title_unavailable(raw):
     assert title.run(raw).output == UNAVAILABLE
-    assert oracle.decide_bytes(raw) == (title.run(raw).text, 2)
+    assert published.expected("title", raw) == (title.run(raw).text, 2)
+
+
+def test_the_helper_crashes_where_the_gate_answers_unavailable():
+    assert published.answer("title", b"[" * 3000 + b"]" * 3000).crash is RecursionError  # TTL-013
+    calendar = {"title": "t", "started_at": "0001-01-01T00:00:00+01:00"}
+    assert published.answer_value("title", calendar).crash is OverflowError  # TTL-016
+    europe = published.answer_value("title", {"title": "t", "started_at": "2026-01-01T00:00:00Z",
+                                              "timezone": "Europe"})
+    # TTL-017: an OSError where the zone database is the tzdata package, else unavailable
+    assert europe.crash is None or issubclass(europe.crash, OSError)
+
+
+def test_a_lone_surrogate_in_the_title_is_printed_as_the_helper_prints_it():
+    raw = '{"title": "Ship \udc80", "started_at": "2026-09-05T23:30:00Z"}'.encode("utf-8", "surrogatepass")
+    decision = title.run(raw)
+    assert decision.text == ('{"title_base": "Ship \\udc80", "started_at": "2026-09-05T23:30:00+00:00", '
+                             '"timezone": "UTC", "display_title": "Ship \\udc80 | started 05-09"}\n')
+    assert (decision.text, decision.exit_code) == published.expected("title", raw)
 
 
 def test_the_bound_is_8192_bytes():
@@ -150,7 +170,7 @@ def test_generated_payloads_match_the_oracle(title_text, stamp, zone):
         payload["timezone"] = zone
     raw = json.dumps(payload).encode()
     decision = title.run(raw)
-    assert (decision.text, decision.exit_code) == oracle.decide_bytes(raw)
+    assert (decision.text, decision.exit_code) == published.expected("title", raw)
 
 
 json_values = st.recursive(
@@ -166,7 +186,7 @@ json_values = st.recursive(
 def test_arbitrary_json_values_give_a_documented_outcome(value):
     decision = title.decide(value)
     assert decision.outcome in title.OUTCOMES
-    assert (decision.text, decision.exit_code) == oracle.decide_object(value)
+    assert (decision.text, decision.exit_code) == published.expected_for_value("title", value)
 
 
 @given(st.binary(max_size=200))
@@ -188,4 +208,4 @@ def test_the_command_prints_the_oracle_line_and_exit_status(payload):
     raw = json.dumps(payload).encode()
     result = subprocess.run([str(BATON), "gate", "title"], input=raw, capture_output=True,
                             timeout=60, check=False)
-    assert (result.stdout.decode(), result.returncode) == oracle.decide_bytes(raw)
+    assert (result.stdout.decode(), result.returncode) == published.expected("title", raw)

@@ -2,13 +2,16 @@
 and handoff gates: ``python tests/gate_fixtures.py --write``.
 
 The cases live in the ``gates1_fixtures_*`` modules beside this one; expected answers come
-from the reference notes' oracles (restart, title) or are stated by hand from the spec
-(recovery, handoff), never from the gates under test.
+from the reference notes' oracles (restart, title; where a published helper crashes, the
+deliberate answer the spec states) or are stated by hand from the spec (recovery, handoff),
+never from the gates under test.
 """
 
 import json
 import sys
 from pathlib import Path
+
+from baton.reporters import printable
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -35,7 +38,9 @@ def documents():
 
 
 def render(document):
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    """The fixture file's text: UTF-8, with lone surrogates (which UTF-8 cannot hold) as
+    ``\\uXXXX`` escapes; a raw surrogate can only stand inside a JSON string."""
+    return printable(json.dumps(document, indent=2, ensure_ascii=False)) + "\n"
 
 
 def main(argv):

@@ -1,10 +1,10 @@
 """The restart and title conformance cases: inputs chosen by hand, expected answers computed
-by the independent oracles of the reference notes (never by the gates under test)."""
+by the independent oracles of the reference notes (never by the gates under test); where a
+published helper crashes, the deliberate answer the spec states (``published_helpers_model``)."""
 
 import json
 
-import restart_oracle as restart_oracle
-import title_oracle as title_oracle
+import published_helpers_model as published
 from gate_cases import README, case, padded
 
 CONFIRMED = {**README, "creation_status": "confirmed", "target_id": "target", "ack_matches": True}
@@ -35,17 +35,22 @@ def _requirements(listed, output, exit_code):
     return list(dict.fromkeys(listed + extra))
 
 
-def _answered(gate, oracle, ident, description, requirements, value, text, raw):
-    """One case of a byte-compatible gate, its answer (and printed line) from ``oracle``."""
+def _answered(gate, ident, description, requirements, value, text, raw):
+    """One case of a byte-compatible gate, its answer (and printed line) from the helper's
+    oracle, or, where the helper crashes, the deliberate answer of the requirement the case
+    names."""
     if value is not MISSING:
-        stdout, exit_code = oracle.decide_object(value)
+        answer = published.answer_value(gate, value)
         given, kind = value, "input"
     elif text is not None:
-        stdout, exit_code = oracle.decide_bytes(text.encode("utf-8"))
+        answer = published.answer(gate, text.encode("utf-8"))
         given, kind = text, "input_text"
     else:
-        stdout, exit_code = oracle.decide_bytes(raw)
+        answer = published.answer(gate, raw)
         given, kind = raw, "input_base64"
+    if answer.crash is not None:
+        assert published.difference(gate, answer.crash) in requirements, (ident, answer.crash, requirements)
+    stdout, exit_code = published.resolve(gate, answer)
     output = json.loads(stdout)
     if gate == "restart":
         requirements = _requirements(requirements, output, exit_code)
@@ -54,7 +59,7 @@ def _answered(gate, oracle, ident, description, requirements, value, text, raw):
 
 def restart_case(ident, description, requirements, value=MISSING, *, text=None, raw=None):
     """One case; exactly one of ``value`` (a JSON value), ``text`` or ``raw`` (bytes)."""
-    return _answered("restart", restart_oracle, ident, description, requirements, value, text, raw)
+    return _answered("restart", ident, description, requirements, value, text, raw)
 
 
 def _file(gate, description, cases):
@@ -70,9 +75,9 @@ def restart_files():
         r("input.array", "a JSON array is not an observation object", ["RST-002"], []),
         r("input.string", "a JSON string is not an observation object", ["RST-002"], "observations"),
         r("input.null", "a JSON null is not an observation object", ["RST-002"], None),
-        r("input.invalid_utf8", "bytes that are not UTF-8 are blocked as invalid input", ["RST-002"],
+        r("input.invalid_utf8", "bytes that are not UTF-8 are blocked as invalid input", ["RST-002", "RST-006"],
           raw=b'{"schema": 1, "source_id": "\xff"}'),
-        r("input.bom", "a UTF-8 byte order mark before the object is invalid input", ["RST-002"],
+        r("input.bom", "a UTF-8 byte order mark before the object is dropped and the object decided", ["RST-006"],
           raw=b"\xef\xbb\xbf" + json.dumps(README).encode()),
         r("input.bound_exact", "exactly 65,536 bytes are read and decided", ["RST-001", "RST-037"],
           text=padded(README, 65536)),
@@ -88,16 +93,22 @@ def restart_files():
           text='{"schema": 2, ' + json.dumps(README)[1:]),
         r("input.deep_nesting", "nesting too deep to parse is blocked as invalid input with exit 2", ["RST-005"],
           text='{"schema": 1, "x": ' + "[" * 20000 + "]" * 20000 + "}"),
-        r("input.huge_integer_division", "an integer too large for a double in the occupancy is invalid input", ["RST-043"],
+        r("input.nesting_read", "nesting 500 levels deep in a member the gate ignores is read and decided", ["RST-008", "RST-037"],
+          text=json.dumps(README)[:-1] + ', "x": ' + "[" * 500 + "]" * 500 + "}"),
+        r("input.huge_integer_division", "a current input too large for a double, divided and scaled by 0.80, is invalid input", ["RST-043"],
           change(README, current_input_tokens=10**400, context_capacity_tokens=10**399 * 3 + 1,
                  fresh_input_tokens=10**399)),
         r("input.huge_integer_mixed", "a huge integer met by a double in the arithmetic is invalid input", ["RST-043"],
           change(README, current_input_tokens=10**400, fresh_input_tokens=1.5)),
-        r("input.result_too_long", "a result of more than 4,300 digits is invalid input", ["RST-043"],
+        r("input.result_too_long", "a 4,300-digit current input scaled by 0.80 is too large for a double: invalid input", ["RST-043"],
           change(README, current_input_tokens=int("9" * 4300), fresh_input_tokens=0)),
+        r("input.result_too_long_to_print", "a net saving of more than 4,300 digits cannot be printed: invalid input", ["RST-045"],
+          change(README, current_input_tokens=1, fresh_input_tokens=int("9" * 4300), restart_overhead_tokens=0)),
         r("input.unknown_members_ignored", "members the gate does not know are ignored", ["RST-001", "RST-037"],
           change(README, title_base="Ship it", timezone="UTC")),
     ])
+    files["encoding"] = _file("restart", "reading bytes as the published helper does: byte order marks, UTF-16, UTF-32, lone surrogates",
+                              restart_encoding_cases())
     files["identity"] = _file("restart", "steps 1 to 4: schema and identities are checked before anything else", [
         r("identity.schema_missing", "a missing schema is unsupported", ["RST-021"], change(README, schema=MISSING)),
         r("identity.schema_two", "schema 2 is unsupported", ["RST-021"], change(README, schema=2)),
@@ -351,8 +362,170 @@ def restart_files():
     return files
 
 
+#: The byte order marks ``json.loads`` recognises.
+MARKS = {
+    "utf-8": b"\xef\xbb\xbf", "utf-16-le": b"\xff\xfe", "utf-16-be": b"\xfe\xff",
+    "utf-32-le": b"\xff\xfe\x00\x00", "utf-32-be": b"\x00\x00\xfe\xff",
+}
+#: Every encoding the helpers read, as (case id part, codec).
+ENCODINGS = (("utf16_le", "utf-16-le"), ("utf16_be", "utf-16-be"), ("utf32_le", "utf-32-le"),
+             ("utf32_be", "utf-32-be"))
+
+
+def encoded(text, codec, *, mark=False):
+    """``text`` (a str, or a JSON value written with ``json.dumps``) as bytes in ``codec``,
+    after its byte order mark when ``mark``; lone surrogates kept."""
+    if not isinstance(text, str):
+        text = json.dumps(text, ensure_ascii=False)
+    return (MARKS[codec] if mark else b"") + text.encode(codec, "surrogatepass")
+
+
+def _spliced(value, member, raw_bytes):
+    """``value`` as UTF-8 JSON text whose ``member`` holds the string of ``raw_bytes`` as they
+    are (bytes that may not be UTF-8, such as an encoded lone surrogate)."""
+    text = json.dumps({**value, member: "@@"}).encode()
+    return text.replace(b'"@@"', b'"' + raw_bytes + b'"')
+
+
+def restart_encoding_cases():
+    r = restart_case
+    cases = [r("encoding.utf8_bom", "an object in UTF-8 after its byte order mark is decided", ["RST-006", "RST-037"],
+               raw=encoded(README, "utf-8", mark=True))]
+    for name, codec in ENCODINGS:
+        width = codec[4:6]
+        cases += [
+            r(f"encoding.{name}_bom", f"an object in UTF-{width} after its byte order mark is decided", ["RST-006", "RST-037"],
+              raw=encoded(README, codec, mark=True)),
+            r(f"encoding.{name}", f"an object in UTF-{width} without a byte order mark is decided by its zero bytes",
+              ["RST-006", "RST-037"], raw=encoded(README, codec)),
+        ]
+    cases += [
+        r("encoding.utf16_blocked", "a UTF-16 object with schema 2 is blocked as unsupported, exit 2", ["RST-006", "RST-021"],
+          raw=encoded(change(README, schema=2), "utf-16-le")),
+        r("encoding.utf16_nan_literal", "a NaN literal in UTF-16 is an unknown number", ["RST-003", "RST-006", "RST-037"],
+          raw=encoded(json.dumps(README).replace('"current_input_tokens": 80000', '"current_input_tokens": NaN'),
+                      "utf-16-be", mark=True)),
+        r("encoding.utf32_repeated_key", "a repeated key in UTF-32 takes its last value", ["RST-004", "RST-006"],
+          raw=encoded('{"schema": 2, ' + json.dumps(README)[1:], "utf-32-be")),
+        r("encoding.utf16_not_object", "a UTF-16 array is not an observation object", ["RST-002", "RST-006"],
+          raw=encoded("[]", "utf-16-le")),
+        r("encoding.utf16_odd_length", "a stray last byte after UTF-16 text does not decode: invalid input", ["RST-002", "RST-006"],
+          raw=encoded(README, "utf-16-le") + b"\x00"),
+        r("encoding.utf16_wrong_order", "a big-endian mark before little-endian text reads as no JSON: invalid input",
+          ["RST-002", "RST-006"], raw=MARKS["utf-16-be"] + encoded(README, "utf-16-le")),
+        r("encoding.utf32_out_of_range", "a UTF-32 unit beyond U+10FFFF does not decode: invalid input", ["RST-002", "RST-006"],
+          raw=encoded('{"schema": 1, "source_id": "', "utf-32-le") + b"\x00\x00\x11\x00" + encoded('"}', "utf-32-le")),
+        r("encoding.utf8_bom_twice", "a second UTF-8 byte order mark is not JSON: invalid input", ["RST-002", "RST-006"],
+          raw=MARKS["utf-8"] + encoded(README, "utf-8", mark=True)),
+        r("encoding.utf8_bom_then_invalid", "bytes after a UTF-8 mark that are not UTF-8 are invalid input", ["RST-002", "RST-006"],
+          raw=MARKS["utf-8"] + _spliced(README, "source_id", b"\xff")),
+        r("encoding.utf8_lone_high_surrogate", "a UTF-8 encoded lone high surrogate in the source id decodes and is decided",
+          ["RST-007", "RST-037"], raw=_spliced(README, "source_id", b"s\xed\xa0\x80")),
+        r("encoding.utf8_lone_low_surrogate", "a goal id of one encoded lone low surrogate is present, not blank",
+          ["RST-007", "RST-012", "RST-037"], raw=_spliced(README, "goal_id", b"\xed\xb2\x80")),
+        r("encoding.utf8_surrogate_halves", "a surrogate pair encoded as two three-byte halves decodes as two surrogates",
+          ["RST-007", "RST-037"], raw=_spliced(README, "source_id", b"\xed\xa0\xbd\xed\xb8\x80")),
+        r("encoding.utf8_surrogate_target_is_source", "an encoded surrogate equals the same surrogate written as an escape",
+          ["RST-007", "RST-028"], raw=_spliced(change(CONFIRMED, target_id="\ud800"), "source_id", b"\xed\xa0\x80")),
+        r("encoding.utf8_surrogate_in_mode", "a mode ending in an encoded surrogate is not a known mode", ["RST-007", "RST-031"],
+          raw=_spliced(README, "mode", b"adaptive\xed\xa0\x80")),
+        r("encoding.utf8_overlong_surrogate", "a surrogate encoded in four bytes is not UTF-8: invalid input", ["RST-002", "RST-007"],
+          raw=_spliced(README, "source_id", b"\xf0\x8d\xa0\x80")),
+        r("encoding.utf8_truncated_surrogate", "a surrogate cut after two bytes is not UTF-8: invalid input", ["RST-002", "RST-007"],
+          raw=_spliced(README, "source_id", b"\xed\xa0")),
+        r("encoding.utf16_lone_surrogate", "a lone surrogate in UTF-16 decodes and is decided", ["RST-006", "RST-007", "RST-037"],
+          raw=encoded(change(README, source_id="s\udc00"), "utf-16-le")),
+        r("encoding.utf32_lone_surrogate", "a lone surrogate in UTF-32 decodes and is decided", ["RST-006", "RST-007", "RST-037"],
+          raw=encoded(change(README, goal_id="\ud800"), "utf-32-be", mark=True)),
+        r("encoding.two_bytes_utf16_be", "two bytes with a zero first are UTF-16: a number is invalid input", ["RST-002", "RST-006"],
+          raw=b"\x001"),
+        r("encoding.two_bytes_utf16_le", "two bytes with a zero second are UTF-16: a number is invalid input", ["RST-002", "RST-006"],
+          raw=b"1\x00"),
+        r("encoding.two_bytes_object", "the two bytes {} are UTF-8, an object without schema", ["RST-006", "RST-021"],
+          raw=b"{}"),
+        r("encoding.three_bytes_zero_last", "three bytes are always UTF-8: a trailing zero byte is invalid input", ["RST-002", "RST-006"],
+          raw=b"{}\x00"),
+        r("encoding.three_bytes_zero_first", "three bytes are always UTF-8: a leading zero byte is invalid input", ["RST-002", "RST-006"],
+          raw=b"\x00{}"),
+        r("encoding.four_zero_bytes", "four zero bytes are UTF-32 for one NUL character: invalid input", ["RST-002", "RST-006"],
+          raw=b"\x00" * 4),
+        r("encoding.utf16_bound_exact", "exactly 65,536 bytes of UTF-16 are read and decided", ["RST-001", "RST-006", "RST-037"],
+          raw=encoded(padded(README, 32768), "utf-16-le")),
+        r("encoding.utf16_bound_exceeded", "65,538 bytes of UTF-16 are over the bound: invalid input", ["RST-001", "RST-002"],
+          raw=encoded(padded(README, 32769), "utf-16-le")),
+        r("encoding.utf32_nesting_read", "nesting 500 levels deep in UTF-32 is read and decided", ["RST-006", "RST-008", "RST-037"],
+          raw=encoded(json.dumps(README)[:-1] + ', "x": ' + "[" * 500 + "]" * 500 + "}", "utf-32-le")),
+        r("encoding.utf16_deep_nesting", "nesting too deep to parse in UTF-16 is invalid input", ["RST-005", "RST-006"],
+          raw=encoded('{"schema": 1, "x": ' + "[" * 5000 + "]" * 5000 + "}", "utf-16-be", mark=True)),
+        r("encoding.utf16_huge_integer", "a UTF-16 integer too large for a double met by the 0.80 rule is invalid input",
+          ["RST-006", "RST-043"], raw=encoded(change(README, current_input_tokens=10**400), "utf-16-le")),
+    ]
+    return cases
+
+
 def title_case(ident, description, requirements, value=MISSING, *, text=None, raw=None):
-    return _answered("title", title_oracle, ident, description, requirements, value, text, raw)
+    return _answered("title", ident, description, requirements, value, text, raw)
+
+
+WARSAW = {"title": "Ship the parser", "started_at": "2026-09-05T23:30:00Z", "timezone": "Europe/Warsaw"}
+
+
+def title_encoding_cases():
+    t = title_case
+    ok, fail = ["TTL-010"], ["TTL-009"]
+    cases = [t("encoding.utf8_bom", "a title object in UTF-8 after its byte order mark is formatted", ["TTL-015", *ok],
+               raw=encoded(WARSAW, "utf-8", mark=True))]
+    for name, codec in ENCODINGS:
+        width = codec[4:6]
+        cases += [
+            t(f"encoding.{name}_bom", f"a title object in UTF-{width} after its byte order mark is formatted", ["TTL-015", *ok],
+              raw=encoded(WARSAW, codec, mark=True)),
+            t(f"encoding.{name}", f"a title object in UTF-{width} without a byte order mark is formatted", ["TTL-015", *ok],
+              raw=encoded(WARSAW, codec)),
+        ]
+    audit = {"title": "Audit", "started_at": "2026-03-01T02:00:00Z"}
+    cases += [
+        t("encoding.utf16_non_ascii_title", "a title outside ASCII in UTF-16 is printed with escapes", ["TTL-015", *ok],
+          raw=encoded({**WARSAW, "title": "Zażółć gęślą jaźń 🚀"}, "utf-16-be")),
+        t("encoding.utf32_stacked_suffixes", "suffixes are stripped from a UTF-32 title", ["TTL-006", "TTL-015", *ok],
+          raw=encoded({**audit, "title": "Audit | started 01-02 | started 03-04"}, "utf-32-le", mark=True)),
+        t("encoding.utf8_lone_surrogate_title", "an encoded lone surrogate in the title is kept and printed as an escape",
+          ["TTL-015", *ok], raw=_spliced(audit, "title", b"Audit \xed\xb2\x80")),
+        t("encoding.utf16_lone_surrogate_title", "a lone surrogate in a UTF-16 title is kept and printed as an escape",
+          ["TTL-015", *ok], raw=encoded({**audit, "title": "\ud800 Audit"}, "utf-16-le")),
+        t("encoding.utf8_surrogate_separator", "an encoded lone surrogate between date and time is a separator the reference accepts",
+          ["TTL-002", "TTL-015", *ok], raw=_spliced(audit, "started_at", b"2026-03-01\xed\xa0\x8002:00:00Z")),
+        t("encoding.utf8_surrogate_in_start", "an encoded lone surrogate inside the time is unparsable: unavailable",
+          ["TTL-015", *fail], raw=_spliced(audit, "started_at", b"2026-03-01T02:\xed\xa0\x80:00Z")),
+        t("encoding.utf8_surrogate_in_zone", "a zone holding an encoded lone surrogate is not known: unavailable",
+          ["TTL-015", *fail], raw=_spliced(WARSAW, "timezone", b"Europe/Warsaw\xed\xa0\x80")),
+        t("encoding.utf8_surrogate_blank_title", "a title of white space and a surrogate is not blank", ["TTL-015", *ok],
+          raw=_spliced(audit, "title", b" \xed\xa0\x80 ")),
+        t("encoding.utf16_odd_length", "a stray last byte after UTF-16 text does not decode: unavailable", ["TTL-015", *fail],
+          raw=encoded(audit, "utf-16-le") + b"\x00"),
+        t("encoding.utf32_out_of_range", "a UTF-32 unit beyond U+10FFFF does not decode: unavailable", ["TTL-015", *fail],
+          raw=encoded('{"title": "', "utf-32-be") + b"\x00\x11\x00\x00" + encoded('", "started_at": "2026-03-01T02:00:00Z"}', "utf-32-be")),
+        t("encoding.utf8_bom_twice", "a second UTF-8 byte order mark is not JSON: unavailable", ["TTL-015", *fail],
+          raw=MARKS["utf-8"] + encoded(audit, "utf-8", mark=True)),
+        t("encoding.utf8_overlong_surrogate", "a surrogate encoded in four bytes is not UTF-8: unavailable", ["TTL-015", *fail],
+          raw=_spliced(audit, "title", b"\xf0\x8d\xa0\x80")),
+        t("encoding.two_bytes_utf16", "two bytes with a zero byte are UTF-16 for one character: unavailable", ["TTL-015", *fail],
+          raw=b"{\x00"),
+        t("encoding.three_bytes", "three bytes are always UTF-8: a trailing zero byte is unavailable", ["TTL-015", *fail],
+          raw=b"{}\x00"),
+        t("encoding.utf16_bound_exact", "exactly 8,192 bytes of UTF-16 are read", ["TTL-001", "TTL-015", *ok],
+          raw=encoded(padded(audit, 4096), "utf-16-le")),
+        t("encoding.utf32_bound_exceeded", "8,196 bytes of UTF-32 are over the bound: unavailable", ["TTL-001", "TTL-015", *fail],
+          raw=encoded(padded(audit, 2049), "utf-32-le")),
+        t("encoding.utf32_nesting_read", "nesting 500 levels deep in UTF-32 is read", ["TTL-015", "TTL-018", *ok],
+          raw=encoded('{"title": "Audit", "started_at": "2026-03-01T02:00:00Z", "x": ' + "[" * 500 + "]" * 500 + "}",
+                      "utf-32-le")),
+        t("encoding.utf16_deep_nesting", "nesting too deep to parse in UTF-16 is unavailable", ["TTL-013", "TTL-015", *fail],
+          raw=encoded('{"title": ' + "[" * 1500 + "]" * 1500 + "}", "utf-16-le", mark=True)),
+        t("encoding.utf16_outside_calendar", "a UTF-16 start that leaves the calendar in its zone is unavailable",
+          ["TTL-015", "TTL-016", *fail], raw=encoded({**audit, "started_at": "9999-12-31T23:30:00-01:00"}, "utf-16-be")),
+    ]
+    return cases
 
 
 def title_files():
@@ -408,15 +581,17 @@ def title_files():
               {"title": "Audit", "started_at": "2026-03-01T02:00:00Z", "timezone": None}),
             t("failure.zone_path", "a zone that is a path is unavailable", fail,
               {"title": "Audit", "started_at": "2026-03-01T02:00:00Z", "timezone": "../../etc/passwd"}),
-            t("failure.outside_calendar", "a start that leaves the calendar in its zone is unavailable", ["TTL-013", *fail],
+            t("failure.outside_calendar", "a start that leaves the calendar in its zone is unavailable", ["TTL-016", *fail],
               {"title": "Audit", "started_at": "0001-01-01T00:30:00+01:00"}),
             t("failure.not_object", "a JSON array is unavailable", fail, ["Audit", "2026-03-01T02:00:00Z"]),
         ]),
+        "encoding": _file("title", "reading bytes as the published helper does: byte order marks, UTF-16, UTF-32, lone surrogates",
+                          title_encoding_cases()),
         "input": _file("title", "reading the input: size bound, encoding, JSON, nesting", [
             t("input.not_json", "text that is not JSON is unavailable", ["TTL-001", *fail], text="title: Audit"),
-            t("input.invalid_utf8", "bytes that are not UTF-8 are unavailable", ["TTL-001", *fail],
+            t("input.invalid_utf8", "bytes that are not UTF-8 are unavailable", ["TTL-001", "TTL-015", *fail],
               raw=b'{"title": "\xff", "started_at": "2026-03-01T02:00:00Z"}'),
-            t("input.bom", "a byte order mark before the object is unavailable", ["TTL-001", *fail],
+            t("input.bom", "a UTF-8 byte order mark before the object is dropped and the title formatted", ["TTL-015", *ok],
               raw=b'\xef\xbb\xbf{"title": "Audit", "started_at": "2026-03-01T02:00:00Z"}'),
             t("input.bound_exact", "exactly 8,192 bytes are read", ["TTL-001", *ok],
               text=padded({"title": "Audit", "started_at": "2026-03-01T02:00:00Z"}, 8192)),
@@ -424,6 +599,8 @@ def title_files():
               text=padded({"title": "Audit", "started_at": "2026-03-01T02:00:00Z"}, 8193)),
             t("input.deep_nesting", "nesting too deep to parse is unavailable", ["TTL-013", *fail],
               text='{"title": ' + "[" * 4000 + "]" * 4000 + "}"),
+            t("input.nesting_read", "nesting 500 levels deep in a member the gate ignores is read", ["TTL-018", *ok],
+              text='{"title": "Audit", "started_at": "2026-03-01T02:00:00Z", "x": ' + "[" * 500 + "]" * 500 + "}"),
             t("input.never_unsupported", "the gate answers unavailable, never TITLE_UNSUPPORTED", ["TTL-011", *fail], {}),
         ]),
     }

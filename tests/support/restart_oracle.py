@@ -1,10 +1,23 @@
 """An independent oracle of the published restart helper (v2.2.1), for the tests only.
 
-It transcribes the reference notes step by step, as plainly as possible, with the ``json``
-package, and shares no code with ``baton.gates.restart``. Two documented deviations of
-Baton from the helper are modelled here too, because the helper crashed on those inputs:
-nesting too deep to parse, and numbers too large to compute or print, both answer
-``BLOCKED`` / ``invalid_input``.
+It transcribes the reference notes (``shared/reference/restart-gate.md``) step by step, as
+plainly as possible, with the ``json`` package, and shares no code with
+``baton.gates.restart``. It models the helper exactly, crashes included:
+
+- it reads at most 65,537 bytes and hands them to ``json.loads(bytes)``, which guesses the
+  encoding (UTF-8 with or without a byte order mark, UTF-16, UTF-32) and decodes with
+  ``surrogatepass``;
+- it catches only ``ValueError`` (JSON errors, decode errors and integers too long to print
+  are all subclasses) and ``UnicodeDecodeError``, and answers ``BLOCKED`` /
+  ``invalid_input`` for them;
+- anything else (``RecursionError`` on nesting too deep, ``OverflowError`` when an integer
+  too large for a double meets float arithmetic) ends the process with a traceback,
+  nothing on stdout and exit status 1.
+
+:func:`respond` is the helper's work on its stdin bytes; ``tests/data/published_helpers/
+restart_gate.py`` runs it as a command, and ``published_helpers_model`` observes it for the tests,
+which expect Baton's documented answer (``BLOCKED`` / ``invalid_input``, RST-005 and
+RST-043) where the helper crashes.
 """
 
 import json
@@ -171,27 +184,28 @@ def evaluate(obs):
 INVALID = {"action": "BLOCKED", "reason": "invalid_input"}
 
 
-def decide_object(obs):
-    """(printed line, exit status) for an already parsed value."""
-    if not isinstance(obs, dict):
-        result = INVALID
-    else:
-        try:
-            result = evaluate(obs)
-            line = json.dumps(result, sort_keys=True)
-        except (OverflowError, ValueError):  # too large to compute, or to print
-            result = INVALID
-    if result is INVALID:
-        line = json.dumps(result, sort_keys=True)
-    return line + "\n", 2 if result["action"] == "BLOCKED" else 0
-
-
-def decide_bytes(raw):
-    """(printed line, exit status) for raw stdin bytes, as the helper's CLI answers."""
-    if len(raw) > LIMIT:
-        return json.dumps(INVALID, sort_keys=True) + "\n", 2
+def respond(raw):
+    """The helper's work on raw stdin bytes: ``(printed line, exit status)``. Raises what
+    the helper does not catch."""
     try:
-        obs = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return json.dumps(INVALID, sort_keys=True) + "\n", 2
-    return decide_object(obs)
+        if len(raw) > LIMIT:
+            raise ValueError("input larger than 65,536 bytes")
+        obs = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return _printed(INVALID)
+    return respond_value(obs)
+
+
+def respond_value(obs):
+    """The helper's work after ``json.loads``; raises what the helper does not catch."""
+    try:
+        if not isinstance(obs, dict):
+            raise ValueError("not a JSON object")
+        return _printed(evaluate(obs))
+    except (ValueError, UnicodeDecodeError):  # json.dumps: an int too long to print
+        return _printed(INVALID)
+
+
+def _printed(result):
+    line = json.dumps(result, sort_keys=True)
+    return line + "\n", 2 if result["action"] == "BLOCKED" else 0

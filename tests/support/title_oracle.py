@@ -1,16 +1,30 @@
-"""An independent oracle of the published title helper, for the tests only: the reference
-notes transcribed with ``json``, ``re``, ``datetime`` and ``zoneinfo``. Inputs the helper
-crashed on (nesting too deep, a date pushed outside the calendar) answer TITLE_UNAVAILABLE,
-as Baton documents."""
+"""An independent oracle of the published title helper (``session_title.py``), for the tests
+only: the reference notes (``shared/reference/session-title.md``) transcribed with ``json``,
+``re``, ``datetime`` and ``zoneinfo``, sharing no code with ``baton.gates.title``. It models
+the helper exactly, crashes included:
+
+- it reads at most 8,193 bytes, refuses more than 8,192, and hands the rest to
+  ``json.loads(bytes)`` (the encoding guessed, lone surrogates decoded);
+- it catches ``ValueError``, ``KeyError``, ``TypeError``, ``AttributeError`` and
+  ``ZoneInfoNotFoundError``, and prints ``{"status": "TITLE_UNAVAILABLE"}`` with exit 2;
+- anything else ends the process with a traceback, nothing on stdout and exit status 1:
+  ``RecursionError`` (nesting too deep), ``OverflowError`` (a start converted out of the
+  years 1-9999) and, where the ``tzdata`` package is installed, the ``OSError`` of a zone
+  name that is a folder of the database or too long for the file system.
+
+:func:`respond` is the helper's work on its stdin bytes; ``tests/data/published_helpers/
+session_title.py`` runs it as a command, and ``published_helpers_model`` observes it for the tests.
+"""
 
 import json
 import re
 from datetime import datetime, timezone
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 LIMIT = 8192
 SUFFIXES = re.compile(r"(?: \| started \d{2}-\d{2})+$")
 UNAVAILABLE = ('{"status": "TITLE_UNAVAILABLE"}\n', 2)
+CAUGHT = (ValueError, KeyError, TypeError, AttributeError, ZoneInfoNotFoundError)
 
 
 def format_title(payload):
@@ -28,8 +42,6 @@ def format_title(payload):
     if base == "":
         raise ValueError("empty base")
     zone_name = payload.get("timezone", "UTC")
-    if not isinstance(zone_name, str):
-        raise ValueError("timezone")
     zone = timezone.utc if zone_name == "UTC" else ZoneInfo(zone_name)
     day_month = started.astimezone(zone).strftime("%d-%m")
     return {
@@ -40,20 +52,21 @@ def format_title(payload):
     }
 
 
-def decide_object(payload):
-    if not isinstance(payload, dict):
+def respond(raw):
+    """The helper's work on raw stdin bytes: ``(printed line, exit status)``. Raises what
+    the helper does not catch."""
+    try:
+        if len(raw) > LIMIT:
+            raise ValueError("input larger than 8,192 bytes")
+        payload = json.loads(raw)
+    except CAUGHT:
         return UNAVAILABLE
+    return respond_value(payload)
+
+
+def respond_value(payload):
+    """The helper's work after ``json.loads``; raises what the helper does not catch."""
     try:
         return json.dumps(format_title(payload)) + "\n", 0
-    except Exception:  # noqa: BLE001 - every failure has the one answer
+    except CAUGHT:
         return UNAVAILABLE
-
-
-def decide_bytes(raw):
-    if len(raw) > LIMIT:
-        return UNAVAILABLE
-    try:
-        payload = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return UNAVAILABLE
-    return decide_object(payload)

@@ -7,7 +7,8 @@ command's gate path) stays cheap enough for hooks that run on every turn:
 - :func:`validate_paths` / :func:`validate_bytes`: schema and semantic checks, as a
   :class:`Report` of findings;
 - :class:`Finding`: one finding, frozen data with a stable code;
-- :func:`run_gate` / :func:`gate_names`: the decision gates;
+- :func:`run_gate` / :func:`gate_names`: the decision gates, on a parsed value or on the raw
+  input bytes (read exactly as ``baton gate NAME`` reads them);
 - :func:`digest_file` / :func:`digest_bytes`: artifact digests.
 """
 

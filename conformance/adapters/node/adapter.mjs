@@ -165,14 +165,82 @@ function parseJSON(text) {
   return result;
 }
 
-function decodeUTF8(bytes) {
-  return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+// -- bytes as Python's json.loads(bytes) decodes them -------------------------------------------
+
+function guessEncoding(b) {
+  // json.detect_encoding (RFC 4627 section 3): byte order marks first, then zero bytes.
+  const starts = (...mark) => mark.every((byte, k) => b[k] === byte);
+  if (starts(0, 0, 0xfe, 0xff)) return ["utf-32-be", 4];
+  if (starts(0xff, 0xfe, 0, 0)) return ["utf-32-le", 4];
+  if (starts(0xfe, 0xff)) return ["utf-16-be", 2];
+  if (starts(0xff, 0xfe)) return ["utf-16-le", 2];
+  if (starts(0xef, 0xbb, 0xbf)) return ["utf-8", 3];
+  if (b.length >= 4) {
+    if (!b[0]) return [b[1] ? "utf-16-be" : "utf-32-be", 0];
+    if (!b[1]) return [b[2] || b[3] ? "utf-16-le" : "utf-32-le", 0];
+  } else if (b.length === 2) {
+    if (!b[0]) return ["utf-16-be", 0];
+    if (!b[1]) return ["utf-16-le", 0];
+  }
+  return ["utf-8", 0];
+}
+
+function decodeUTF8(b) {
+  // Strict UTF-8, except that an encoded lone surrogate (ED A0 80 to ED BF BF) decodes to
+  // that surrogate, as Python's "surrogatepass" error handler does.
+  const units = [];
+  for (let i = 0; i < b.length;) {
+    const c = b[i];
+    const cont = (k) => b[i + k] >= 0x80 && b[i + k] <= 0xbf;
+    if (c < 0x80) { units.push(c); i += 1; continue; }
+    if (c >= 0xc2 && c <= 0xdf && cont(1)) { units.push(((c & 0x1f) << 6) | (b[i + 1] & 0x3f)); i += 2; continue; }
+    if (c >= 0xe0 && c <= 0xef && cont(1) && cont(2)) {
+      const point = ((c & 0x0f) << 12) | ((b[i + 1] & 0x3f) << 6) | (b[i + 2] & 0x3f);
+      if (point >= 0x800) { units.push(point); i += 3; continue; } // surrogates included
+    }
+    if (c >= 0xf0 && c <= 0xf4 && cont(1) && cont(2) && cont(3)) {
+      const point = ((c & 0x07) << 18) | ((b[i + 1] & 0x3f) << 12) | ((b[i + 2] & 0x3f) << 6) | (b[i + 3] & 0x3f);
+      if (point >= 0x10000 && point <= 0x10ffff) {
+        units.push(0xd800 + ((point - 0x10000) >> 10), 0xdc00 + ((point - 0x10000) & 0x3ff));
+        i += 4; continue;
+      }
+    }
+    throw new JSONError(`invalid UTF-8 at byte ${i}`);
+  }
+  return fromUnits(units);
+}
+
+function decodeUnits(b, width, bigEndian) {
+  // UTF-16 or UTF-32; unpaired surrogates pass, as with "surrogatepass".
+  if (b.length % width) throw new JSONError("truncated data");
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const units = [];
+  for (let k = 0; k < b.length; k += width) {
+    const point = width === 2 ? view.getUint16(k, !bigEndian) : view.getUint32(k, !bigEndian);
+    if (point > 0x10ffff) throw new JSONError(`code point not in range at byte ${k}`);
+    if (point >= 0x10000) units.push(0xd800 + ((point - 0x10000) >> 10), 0xdc00 + ((point - 0x10000) & 0x3ff));
+    else units.push(point);
+  }
+  return fromUnits(units);
+}
+
+function fromUnits(units) {
+  let text = "";
+  for (let k = 0; k < units.length; k += 8192) text += String.fromCharCode(...units.slice(k, k + 8192));
+  return text;
+}
+
+function decodeBytes(bytes) {
+  const [encoding, mark] = guessEncoding(bytes);
+  const rest = bytes.subarray(mark);
+  if (encoding === "utf-8") return decodeUTF8(rest);
+  return decodeUnits(rest, encoding.startsWith("utf-32") ? 4 : 2, encoding.endsWith("be"));
 }
 
 function readInput(bytes, limit) {
-  // Bytes -> a JSON value, or undefined when Python's json.loads(bytes.decode()) would fail.
+  // Bytes -> a JSON value, or undefined when Python's json.loads(bytes) would fail.
   if (bytes.length > limit) return undefined;
-  try { return parseJSON(decodeUTF8(bytes)); } catch { return undefined; }
+  try { return parseJSON(decodeBytes(bytes)); } catch { return undefined; }
 }
 
 // -- JSON as Python writes it ------------------------------------------------------------------

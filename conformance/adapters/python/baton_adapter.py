@@ -56,7 +56,10 @@ def restart_run(raw):
     if len(raw) > RESTART_LIMIT:
         return _restart_plain("BLOCKED", "invalid_input")
     try:
-        value = json.loads(raw.decode("utf-8"))  # NaN and Infinity parse, then count as unknown
+        # json.loads on the bytes, as the published helper reads them: UTF-8 (a byte order
+        # mark dropped), UTF-16 or UTF-32 guessed, lone surrogates decoded; NaN and Infinity
+        # parse, then count as unknown.
+        value = json.loads(raw)
     except (UnicodeDecodeError, ValueError, RecursionError):
         return _restart_plain("BLOCKED", "invalid_input")
     return restart_decide(value)
@@ -199,7 +202,7 @@ def title_run(raw):
     if len(raw) > TITLE_LIMIT:
         return _title_unavailable()
     try:
-        value = json.loads(raw.decode("utf-8"))
+        value = json.loads(raw)  # the bytes, read as the restart gate reads them
     except (UnicodeDecodeError, ValueError, RecursionError):
         return _title_unavailable()
     return title_decide(value)

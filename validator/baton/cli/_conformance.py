@@ -124,7 +124,8 @@ def check(suite_dir, output_format):
 @click.option("--program", metavar="CMD", help="One process per case: the gate name as last argument, input on stdin.")
 @_selection_options
 @click.option("--expected-failures", "expected_failures", type=click.Path(dir_okay=False, path_type=Path),
-              help="Cases known to fail: one `<id or glob> <reason>` per line. Strict: a listed case that passes fails the run.")
+              help="Cases known to fail: one `<id or glob> <reason>` per line. Strict: a listed case that passes fails the run. "
+                   "A bare name such as restart-gate-v2.2.1 names a list shipped with the suite.")
 @click.option("--timeout", type=click.FloatRange(min=0.01, max=3600), default=5.0, show_default=True,
               callback=lambda ctx, param, value: _finite(value, param),
               help="Seconds an implementation may take to answer one case.")
@@ -152,7 +153,7 @@ def run(harness, program, gates, ids, requirements, tags, expected_failures, tim
         selected = _select(suite, gates, ids, requirements, tags)
         failures = None
         if expected_failures is not None:
-            failures = ExpectedFailures.read(expected_failures)
+            failures = ExpectedFailures.read(_expected_failures_file(expected_failures))
             failures.check_against(case.id for case in suite.cases)
         if harness:
             implementation, mode = Harness(_command(harness, "--harness"), timeout=timeout,
@@ -182,6 +183,20 @@ def run(harness, program, gates, ids, requirements, tags, expected_failures, tim
     render = _reports.json_text if output_format == "json" else _reports.text
     click.echo(render(report), nl=False)
     sys.exit(report.exit_code)
+
+
+def _expected_failures_file(path: Path) -> Path:
+    """``path``, or, for a bare name that is no file here, the list of that name shipped
+    with the suite under conformance/expected-failures/ (``restart-gate-v2.2.1``)."""
+    if path.exists() or len(path.parts) != 1:
+        return path
+    from baton._resources import data_dir
+
+    shipped = data_dir("conformance") / "expected-failures"
+    for candidate in (shipped / path.name, shipped / f"{path.name}.txt"):
+        if candidate.is_file():
+            return candidate
+    return path
 
 
 def _finite(value, param):

@@ -8,6 +8,8 @@ from __future__ import annotations
 import difflib
 import json
 
+from baton.reporters import printable
+
 
 def same(expected, actual) -> bool:
     """JSON equality that keeps JSON types apart: ``1 != 1.0``, ``True != 1``, ``{} != []``."""
@@ -21,8 +23,9 @@ def same(expected, actual) -> bool:
 
 
 def render(value) -> str:
-    """A value as stable, readable JSON (sorted keys; ``1`` and ``1.0`` stay distinct)."""
-    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)
+    """A value as stable, readable JSON (sorted keys; ``1`` and ``1.0`` stay distinct; a lone
+    surrogate as its ``\\uXXXX`` escape, so that the report can always be written)."""
+    return printable(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))
 
 
 def unified(expected: str, actual: str, *, label: str) -> str:

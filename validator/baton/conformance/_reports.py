@@ -9,6 +9,7 @@ import re
 
 from baton.conformance._protocol import VERSION
 from baton.conformance._runner import ERRORED, FAILED, PASSED, SKIPPED_STATUS, XFAILED
+from baton.reporters import printable
 
 _COLUMNS = (PASSED, FAILED, ERRORED, SKIPPED_STATUS)
 #: Markdown step summaries have a size limit; the rest of the failures are counted, not shown.
@@ -38,7 +39,7 @@ def _skip_reasons(results) -> dict[str, int]:
 
 def _excerpt(value, limit: int = 300) -> str:
     """A case's input for the report: as JSON (text quoted, escapes visible), cut at ``limit``."""
-    text = json.dumps(value, ensure_ascii=False)
+    text = printable(json.dumps(value, ensure_ascii=False))
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
@@ -141,7 +142,7 @@ def to_json(report) -> dict:
 
 
 def json_text(report) -> str:
-    return json.dumps(to_json(report), indent=2, ensure_ascii=False) + "\n"
+    return printable(json.dumps(to_json(report), indent=2, ensure_ascii=False)) + "\n"
 
 
 # -- JUnit XML --------------------------------------------------------------------------------

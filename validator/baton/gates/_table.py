@@ -1,6 +1,11 @@
 """The one table of decision gates, shared by the CLI, the Python API and the conformance
 runner. Gate modules load on first use, and nothing here imports more than ``_json``.
 
+Two readers of raw input live here: :func:`parse_input`, Baton's own (UTF-8 only, used by
+every gate Baton defines), and :func:`parse_like_json_loads`, the reading of the published
+restart and title helpers (``json.loads`` on the raw bytes), for the two gates that are
+byte-compatible with them.
+
 A gate module defines:
 
 - ``NAME``, ``VERSION`` (the gate's own contract version), ``SUMMARY`` (one line), ``SPEC``
@@ -13,6 +18,7 @@ A gate module defines:
 """
 
 import sys
+from _thread import allocate_lock
 
 from baton.formats._fastjson import JSONError, dumps, loads
 
@@ -85,6 +91,85 @@ def parse_input(raw, limit, *, allow_constants=True, unique_keys=False):
         raise InputError("nesting too deep") from None
 
 
+#: The byte order marks, in the order ``json.detect_encoding`` tests them.
+_MARKS = (
+    (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe\x00\x00", "utf-32"),
+    (b"\xfe\xff", "utf-16"), (b"\xff\xfe", "utf-16"), (b"\xef\xbb\xbf", "utf-8-sig"),
+)
+_MARK_LEADS = frozenset(mark[:1] for mark, _ in _MARKS)
+
+
+def guess_encoding(raw):
+    """The encoding ``json.loads(raw)`` decodes ``raw`` with (``json.detect_encoding``, after
+    RFC 4627 section 3): a UTF-32, UTF-16 or UTF-8 byte order mark; else the zero bytes of
+    the first four (or of exactly two) bytes; else UTF-8."""
+    if raw[:1] in _MARK_LEADS:
+        for mark, encoding in _MARKS:
+            if raw.startswith(mark):
+                return encoding
+    if len(raw) >= 4:
+        if not raw[0]:
+            return "utf-16-be" if raw[1] else "utf-32-be"
+        if not raw[1]:
+            return "utf-16-le" if raw[2] or raw[3] else "utf-32-le"
+    elif len(raw) == 2:
+        if not raw[0]:
+            return "utf-16-be"
+        if not raw[1]:
+            return "utf-16-le"
+    return "utf-8"
+
+
+#: Extra recursion the parser of :func:`parse_like_json_loads` may use. The C scanner counts
+#: nesting against the interpreter's recursion limit, less the frames already on the stack;
+#: a few more frames than the published helper's must not make the gate refuse a nesting
+#: the helper reads (RST-008). The lock keeps concurrent parses from restoring each other's
+#: raised limit.
+_NESTING_HEADROOM = 64
+_recursion_lock = allocate_lock()
+
+
+def parse_like_json_loads(raw, limit):
+    """Bytes -> a JSON value exactly as ``json.loads(raw)`` reads them, with a size bound:
+    the encoding guessed by :func:`guess_encoding`, lone surrogates decoded
+    (``surrogatepass``), ``NaN`` and ``Infinity`` accepted, the last of repeated keys kept.
+
+    Raises :class:`InputError` for anything over ``limit`` bytes, bytes that do not decode,
+    invalid JSON, and nesting too deep to read."""
+    if len(raw) > limit:
+        raise InputError(f"input larger than {limit} bytes")
+    encoding = guess_encoding(raw)
+    if encoding == "utf-8-sig":  # what that codec does, without importing it
+        raw, encoding = raw[3:], "utf-8"
+    try:
+        text = raw.decode(encoding, "surrogatepass")
+    except UnicodeDecodeError as error:
+        raise InputError(f"invalid {encoding} at byte {error.start}") from None
+    try:
+        return _scan(text)
+    except RecursionError:
+        pass
+    # Rare: read again with some headroom, so that this call's own frames never refuse a
+    # nesting the helper reads.
+    with _recursion_lock:
+        recursion_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(recursion_limit + _NESTING_HEADROOM)
+        try:
+            return _scan(text)
+        except RecursionError:
+            raise InputError("nesting too deep") from None
+        finally:
+            sys.setrecursionlimit(recursion_limit)
+
+
+def _scan(text):
+    try:
+        # A U+FEFF left at the start (a second mark) is invalid JSON either way.
+        return loads(text)
+    except JSONError as error:
+        raise InputError(f"invalid JSON: {error}") from None
+
+
 def run_strict(raw, limit, decide, invalid):
     """The ``run`` of a gate whose input is strict JSON (no NaN or Infinity, no repeated key):
     unreadable bytes answer ``invalid("$")``, anything else goes to ``decide``."""
@@ -121,8 +206,12 @@ def load(name):
 
 
 def run_gate(name, value):
-    """Decide ``value`` (a parsed JSON value) with gate ``name``."""
-    return load(name).decide(value)
+    """Decide ``value`` with gate ``name``: a parsed JSON value, or the raw input as
+    ``bytes``, read exactly as ``baton gate NAME`` reads its standard input."""
+    module = load(name)
+    if isinstance(value, (bytes, bytearray)):
+        return module.run(bytes(value))
+    return module.decide(value)
 
 
 def run_bytes(name, raw):

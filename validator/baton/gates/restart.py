@@ -8,7 +8,7 @@ Hooks run this gate on every turn, so the module imports nothing beyond the gate
 renders its one output line itself.
 """
 
-from baton.gates._table import Decision, InputError, parse_input
+from baton.gates._table import Decision, InputError, parse_like_json_loads
 
 NAME = "restart"
 VERSION = "2.2.1"
@@ -79,9 +79,10 @@ _BASIS = "estimated_token_proxy_not_billing"
 
 
 def run(raw):
-    """Decide raw stdin bytes: at most 65,536 bytes of UTF-8 JSON holding one object."""
+    """Decide raw stdin bytes: at most 65,536 bytes holding one JSON object, read as the
+    helper reads them (UTF-8, UTF-16 or UTF-32, RST-006)."""
     try:
-        value = parse_input(raw, MAX_INPUT_BYTES)
+        value = parse_like_json_loads(raw, MAX_INPUT_BYTES)
     except InputError:
         return _plain("BLOCKED", "invalid_input")
     return decide(value)
@@ -91,7 +92,8 @@ def decide(value):
     """The decision for one parsed observation; never raises."""
     try:
         return _decide(value)
-    except Exception:  # noqa: BLE001 - numbers too large to compute or print (RST-043)
+    except Exception:  # noqa: BLE001 - an integer too large for a double (RST-043), a
+        # result too long to print (RST-045), a value no JSON text holds
         return _plain("BLOCKED", "invalid_input")
 
 

@@ -7,7 +7,7 @@ on a machine without a time-zone database.
 """
 
 from baton.formats._fastjson import dumps
-from baton.gates._table import Decision, InputError, parse_input
+from baton.gates._table import Decision, InputError, parse_like_json_loads
 
 NAME = "title"
 VERSION = "1.0"
@@ -24,9 +24,10 @@ _SUFFIX_LENGTH = len(_SUFFIX_HEAD) + 5  # " | started " then DD-MM
 
 
 def run(raw):
-    """Decide raw input bytes: at most 8,192 bytes of UTF-8 JSON holding one object."""
+    """Decide raw input bytes: at most 8,192 bytes holding one JSON object, read as the
+    helper reads them (UTF-8, UTF-16 or UTF-32, TTL-015)."""
     try:
-        value = parse_input(raw, MAX_INPUT_BYTES)
+        value = parse_like_json_loads(raw, MAX_INPUT_BYTES)
     except InputError:
         return _unavailable()
     return decide(value)
@@ -36,7 +37,7 @@ def decide(value):
     """The formatted title, or ``TITLE_UNAVAILABLE``; never raises."""
     try:
         return _decide(value)
-    except Exception:  # noqa: BLE001 - a date outside the calendar after conversion (TTL-014)
+    except Exception:  # noqa: BLE001 - a date outside the calendar after conversion (TTL-016)
         return _unavailable()
 
 
@@ -93,7 +94,8 @@ def _decide(value):
             from zoneinfo import ZoneInfo
 
             zone = ZoneInfo(zone_name)
-        except Exception:  # noqa: BLE001 - unknown key, bad key, or no zone database at all
+        except Exception:  # noqa: BLE001 - unknown or bad key, a key the database cannot
+            # open (TTL-017), or no zone database at all
             return _unavailable()
     display = f"{base} | started {moment.astimezone(zone).strftime('%d-%m')}"
     output = {
