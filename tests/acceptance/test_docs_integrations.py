@@ -11,12 +11,12 @@ import tomllib
 from pathlib import Path
 
 import anyio
+import mcp
 import pytest
 
 from docs_support import ROOT
-from hooks_support import launcher
+from hosts_support import launcher
 
-mcp = pytest.importorskip("mcp", reason="the mcp extra is part of the test extra")
 
 EXAMPLES = ROOT / "docs" / "examples"
 GUIDE = ROOT / "docs" / "guides" / "use-baton-from-any-mcp-client.md"

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from hooks_support import DATA, hook_input, run_hook
+from hosts_support import DATA, hook_input, run_hook
 
 CHECKPOINT = os.path.join("xbrief", "continue.xbrief.json")
 WRITTEN = "2026-10-14T09:00:00Z"

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from baton.hosts import _claude_hooks
-from hooks_support import hook_input, launcher, run_hook
+from hosts_support import hook_input, launcher, run_hook
 
 
 def _deny(reason: str) -> bytes:

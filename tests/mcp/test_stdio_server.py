@@ -8,16 +8,15 @@ import json
 import os
 
 import anyio
+import mcp
 import pytest
 from click.testing import CliRunner
+from mcp import Client, StdioServerParameters
 
 from baton.cli import cli
-from hooks_support import launcher
+from hosts_support import MAIN, launcher, new_project
 
-mcp = pytest.importorskip("mcp", reason="the mcp extra is part of the test extra")
-from mcp import Client, StdioServerParameters  # noqa: E402
 
-MAIN = "sess-main-1"
 TOOLS = ["validate", "checkpoint_show", "checkpoint_add_completed", "checkpoint_add_pending",
          "checkpoint_set_resume", "checkpoint_decision", "checkpoint_hazard", "checkpoint_blocker",
          "checkpoint_failed_attempt", "packet_render", "ack_verify", "gate"]
@@ -25,12 +24,7 @@ TOOLS = ["validate", "checkpoint_show", "checkpoint_add_completed", "checkpoint_
 
 @pytest.fixture
 def project(tmp_path):
-    folder = tmp_path / "project"
-    result = CliRunner().invoke(cli, [
-        "init", str(folder), "--goal-id", "goal-parser", "--main-id", MAIN, "--outcome",
-        "ledger.parsing.csv is the only parser", "--next", "Extract the parser"])
-    assert result.exit_code == 0, result.output
-    return folder
+    return new_project(tmp_path / "project")
 
 
 def _session(folder, script):

@@ -14,19 +14,12 @@ from baton.cli import cli
 from baton.gates import gate_names
 from baton.mcp import _resources, _tools
 from baton.mcp._folder import Folder
-from hooks_support import launcher
-
-MAIN = "sess-main-1"
+from hosts_support import MAIN, launcher, new_project
 
 
 @pytest.fixture
 def project(tmp_path):
-    folder = tmp_path / "project"
-    result = CliRunner().invoke(cli, [
-        "init", str(folder), "--goal-id", "goal-parser", "--main-id", MAIN, "--outcome",
-        "the parser is reusable", "--next", "Extract the parser"])
-    assert result.exit_code == 0, result.output
-    return folder
+    return new_project(tmp_path / "project")
 
 
 def _call(folder, name, arguments=None):
@@ -99,9 +92,7 @@ def test_arguments_that_do_not_match_the_schema_are_refused_with_the_path(projec
 
 def test_each_checkpoint_tool_writes_what_its_command_writes(project, tmp_path):
     """The same updates through the tools and through `baton checkpoint`: the same plan."""
-    twin = tmp_path / "twin"
-    CliRunner().invoke(cli, ["init", str(twin), "--goal-id", "goal-parser", "--main-id", MAIN,
-                             "--outcome", "the parser is reusable", "--next", "Extract the parser"])
+    twin = new_project(tmp_path / "twin")
     steps = [
         ("checkpoint_add_pending", {"title": "Migrate the callers", "id": "migrate"},
          ["add-pending", "Migrate the callers", "--id", "migrate"]),

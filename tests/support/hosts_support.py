@@ -1,4 +1,5 @@
-"""Shared by the host tests: the hook inputs the host sends, and running the real command.
+"""Shared by the host and MCP tests: the hook inputs the host sends, running the real
+command, and a fresh project to serve.
 
 The inputs in ``tests/data/claude_hooks/`` follow the shapes of the Claude Code hooks
 reference: the common fields (``session_id``, ``transcript_path``, ``cwd``,
@@ -16,6 +17,21 @@ import sys
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "claude_hooks"
+#: The MAIN session of :func:`new_project`.
+MAIN = "sess-main-1"
+
+
+def new_project(folder: Path) -> Path:
+    """``baton init`` in ``folder``: a checkpoint with one pending step, and a registry."""
+    from click.testing import CliRunner
+
+    from baton.cli import cli
+
+    result = CliRunner().invoke(cli, [
+        "init", str(folder), "--goal-id", "goal-parser", "--main-id", MAIN, "--outcome",
+        "ledger.parsing.csv is the only parser", "--next", "Extract the parser"])
+    assert result.exit_code == 0, result.output
+    return folder
 
 
 def hook_input(name: str, **changes) -> dict:
