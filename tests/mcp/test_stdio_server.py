@@ -27,14 +27,14 @@ def project(tmp_path):
     return new_project(tmp_path / "project")
 
 
-def _session(folder, script):
+def _session(folder, script, mode="auto"):
     """Run ``script(client)`` against ``baton mcp --folder FOLDER`` over stdio."""
     server = StdioServerParameters(command=launcher(), args=["mcp", "--folder", str(folder)],
                                    env={**os.environ})
     found = {}
 
     async def main():
-        async with Client(server) as client:
+        async with Client(server, mode=mode) as client:
             found["value"] = await script(client)
 
     anyio.run(main)
@@ -133,3 +133,16 @@ def test_the_server_never_reaches_outside_its_folder(project, tmp_path):
         assert reply.is_error is True
         assert reply.structured_content["error"]["code"] == "mcp.outside_folder"
         assert reply.structured_content["exit_code"] == 2
+
+
+def test_a_client_of_the_initialize_handshake_era_is_served_too(project):
+    """Harnesses that still open with `initialize` (protocol 2025-11-25 and before)."""
+    async def script(client):
+        listed = await client.list_tools()
+        refused = await client.call_tool("validate", {"path": "../elsewhere"})
+        return client.protocol_version, listed, refused
+
+    version, listed, refused = _session(project, script, mode="legacy")
+    assert version == "2025-11-25"
+    assert [tool.name for tool in listed.tools] == TOOLS
+    assert refused.is_error and refused.structured_content["error"]["code"] == "mcp.outside_folder"

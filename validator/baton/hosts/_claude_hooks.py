@@ -135,14 +135,14 @@ def cannot_judge(error, options):
                             f"{error.hint}.")
 
 
-def pre_tool_use(hook, options, pid_finder=None):
+def pre_tool_use(hook, options):
     """The guard's verdict on one tool call, as the hook's reply."""
     tool_name = hook.get("tool_name")
     if not isinstance(tool_name, str) or not tool_name or "tool_input" not in hook:
         raise HookError("hook.bad_input", "the PreToolUse input lacks tool_name or tool_input",
                         "register this hook for PreToolUse only")
     execute = tool_name in EXECUTE_TOOLS or tool_name in options["execute_tools"]
-    pid = options["host_pid"] or (pid_finder or host_pid)()
+    pid = options["host_pid"] or host_pid()
     value = {"tool": "execute" if execute else "data", "arguments": hook["tool_input"],
              "host_pid": pid}
     for key in ("service_unit", "restart_tool"):
