@@ -14,7 +14,7 @@ from pathlib import Path
 # through the artifacts, to the gates, conformance and authoring.
 PREFIX_ORDER = (
     "GEN", "VER", "INP", "CKP", "PKT", "REG", "ACK", "DIG", "HND",
-    "RST", "TTL", "REC", "RLN", "LCY", "GRD", "CNF", "AUT", "PRC",
+    "RST", "TTL", "REC", "RLN", "LCY", "GRD", "CNF", "AUT", "PRC", "HST",
 )
 
 _REQUIREMENT_ITEM = re.compile(

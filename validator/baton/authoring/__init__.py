@@ -9,6 +9,7 @@ their key order. Errors are :class:`~baton.errors.BatonError` subclasses with st
 
 - :func:`init`: a project's checkpoint and registry (:class:`Identity`, :class:`Policy`);
 - :func:`update_checkpoint`: one ``baton checkpoint`` change (``OPERATIONS``);
+- :func:`show_checkpoint`: the checkpoint read as ``baton checkpoint show`` prints it;
 - :func:`render_packet`: register the restart attempt, write the packet, read it back;
 - :func:`attempt_step`: a later step of one attempt (``STEPS``);
 - :func:`migrate`: a legacy vBRIEF checkpoint to xBRIEF;
@@ -21,6 +22,7 @@ from baton._lazy import attributes
 _LAZY = {
     "OPERATIONS": ("baton.authoring._checkpoint", "OPERATIONS"),
     "update_checkpoint": ("baton.authoring._checkpoint", "apply"),
+    "show_checkpoint": ("baton.authoring._checkpoint", "show"),
     "STEPS": ("baton.authoring._attempt", "STEPS"),
     "attempt_step": ("baton.authoring._attempt", "apply"),
     "migrate": ("baton.authoring._migrate", "migrate"),

@@ -567,6 +567,16 @@ def apply(path, operation: str, *args, expect_revision: int | None = None,
                          timeout=timeout)
 
 
+def show(path) -> _store.Outcome:
+    """Read the checkpoint at ``path`` without changing it: its summary as the message, the
+    whole document as the result (``baton checkpoint show``)."""
+    document = _store.read(path, _store.CHECKPOINT)
+    revision = _store.revision_of(document, _store.CHECKPOINT, path)
+    return _store.Outcome(command="checkpoint show", path=os.fspath(path), changed=False,
+                          message=summary(document), revision=revision,
+                          previous_revision=revision, result={"document": document})
+
+
 def summary(document) -> str:
     """A few lines for people: the plan, its steps, the next action, open blockers."""
     block = block_of(document)

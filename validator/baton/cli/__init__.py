@@ -27,6 +27,8 @@ _COMMANDS = {
     "consume": ("baton.cli._authoring", "consume", "Mark the checkpoint consumed on resume."),
     "migrate": ("baton.cli._authoring", "migrate", "Convert a legacy vBRIEF checkpoint to xBRIEF."),
     "schema": ("baton.cli._schema", "schema", "List, show or locate the packaged JSON Schemas."),
+    "hook": ("baton.cli._hook", "hook", "Run a Claude Code hook, or install or uninstall Baton's hooks."),
+    "mcp": ("baton.cli._mcp", "mcp", "Serve Baton's tools to any MCP client over stdio."),
 }
 
 

@@ -310,13 +310,9 @@ def _reopen(incarnation_id):
 @_run("checkpoint show")
 def _show(checkpoint_path):
     """Print the checkpoint: a summary, or the whole document with --format json."""
-    from baton.authoring import _checkpoint, _store
+    from baton.authoring import show_checkpoint
 
-    document = _store.read(checkpoint_path, _store.CHECKPOINT)
-    revision = _store.revision_of(document, _store.CHECKPOINT, checkpoint_path)
-    return _store.Outcome(command="checkpoint show", path=checkpoint_path, changed=False,
-                          message=_checkpoint.summary(document), revision=revision,
-                          previous_revision=revision, result={"document": document})
+    return show_checkpoint(checkpoint_path)
 
 
 # -- consume -------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from baton._findings import ERROR, Finding
 #: Requirement id prefixes, one per spec area (CONTRIBUTING.md lists what each covers).
 PREFIXES = frozenset({
     "GEN", "VER", "INP", "CKP", "PKT", "REG", "ACK", "DIG", "HND", "RST", "TTL", "REC", "RLN",
-    "LCY", "GRD", "CNF", "AUT", "PRC",
+    "LCY", "GRD", "CNF", "AUT", "PRC", "HST",
 })
 #: Keywords whose requirements need at least one conformance case.
 MUST_LEVEL = frozenset({"MUST", "MUST NOT", "REQUIRED", "SHALL", "SHALL NOT"})

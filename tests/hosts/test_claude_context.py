@@ -1,0 +1,249 @@
+"""``baton hook claude SessionStart|PreCompact|Stop``: the checkpoint read into the model's
+context on resume, and the instruction to update it before compaction and at the end of a
+turn, each in the output form the host documents for the event; fed the JSON the host sends
+(one fixture per event and source), checked by exact output and exit status."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from hosts_support import DATA, hook_input, run_hook
+
+CHECKPOINT = os.path.join("xbrief", "continue.xbrief.json")
+WRITTEN = "2026-10-14T09:00:00Z"
+
+RESUME = (
+    "Baton: this project has a continue checkpoint, xbrief/continue.xbrief.json (revision 6, "
+    "written 2026-10-14T09:00:00Z). The checkpoint, not the conversation, is the source of "
+    "truth for this work: where the conversation (or a summary of it) disagrees with the "
+    "checkpoint, trust the checkpoint, and read the file itself before you act.\n\n"
+    "Move the CSV parser [running] goal goal-parser\n"
+    "  [completed] extract-the-parser-into-ledger-parsing-csv-py: Extract the parser into "
+    "ledger/parsing/csv.py\n"
+    "  [pending] migrate: Migrate the callers\n"
+    "next: migrate: Open reports/monthly.py and replace the parse_rows import\n\n"
+    "Resume point (migrate): Open reports/monthly.py and replace the parse_rows import\n"
+    "First safe action: Open reports/monthly.py and replace the parse_rows import\n"
+    "Required inputs: reports/monthly.py")
+
+
+@pytest.fixture
+def project(tmp_path):
+    folder = tmp_path / "project"
+    shutil.copytree(DATA / "project", folder)
+    return folder
+
+
+def _git(folder, *args, when="2026-10-14T10:00:00Z"):
+    env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when,
+           "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.org",
+           "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@example.org"}
+    done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True,
+                          env=env, check=True)
+    return done.stdout.strip()
+
+
+def _commit(folder, message, *paths, when):
+    for path in paths:
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists():
+            target.write_text("work\n")
+    _git(folder, "add", "-A")
+    _git(folder, "commit", "-q", "-m", message, when=when)
+    return _git(folder, "rev-parse", "HEAD")
+
+
+@pytest.fixture
+def repository(project):
+    """The project as a checkout whose first commit carries the checkpoint."""
+    _git(project, "init", "-q")
+    _commit(project, "Start the refactor", "README.md", when="2026-10-14T08:00:00Z")
+    return project
+
+
+def _context(done, event):
+    assert (done.returncode, done.stderr) == (0, b"")
+    output = json.loads(done.stdout)
+    assert list(output) == ["hookSpecificOutput"]
+    assert output["hookSpecificOutput"]["hookEventName"] == event
+    return output["hookSpecificOutput"]["additionalContext"]
+
+
+# -- SessionStart --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("source", ["startup", "resume", "compact"])
+def test_session_start_injects_the_checkpoint_as_the_source_of_truth(project, source):
+    done = run_hook("SessionStart", hook_input(f"session_start_{source}", cwd=str(project)))
+    assert _context(done, "SessionStart") == RESUME
+
+
+def test_the_folder_comes_from_claude_project_dir_before_cwd(project, tmp_path):
+    call = hook_input("session_start_resume", cwd=str(tmp_path))
+    done = run_hook("SessionStart", call, env={"CLAUDE_PROJECT_DIR": str(project)})
+    assert _context(done, "SessionStart") == RESUME
+    assert run_hook("SessionStart", call, "--folder", str(tmp_path),
+                    env={"CLAUDE_PROJECT_DIR": str(project)}).stdout == b""
+
+
+def test_a_consumed_checkpoint_is_not_a_resume_point(project):
+    path = project / CHECKPOINT
+    document = json.loads(path.read_text())
+    document["x-baton/checkpoint"]["consumed_at"] = "2026-10-14T09:30:00Z"
+    document["plan"]["status"] = "completed"
+    path.write_text(json.dumps(document, indent=2))
+    done = run_hook("SessionStart", hook_input("session_start_resume", cwd=str(project)))
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_no_checkpoint_no_context(tmp_path):
+    done = run_hook("SessionStart", hook_input("session_start_startup", cwd=str(tmp_path)))
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def _break(project):
+    path = project / CHECKPOINT
+    document = json.loads(path.read_text())
+    del document["plan"]["items"][1]["narrative"]
+    path.write_text(json.dumps(document, indent=2))
+
+
+def test_an_invalid_checkpoint_is_not_trusted_and_the_model_is_told_to_fix_it(project):
+    _break(project)
+    done = run_hook("SessionStart", hook_input("session_start_resume", cwd=str(project)))
+    assert _context(done, "SessionStart") == (
+        "Baton: the checkpoint xbrief/continue.xbrief.json is not valid "
+        "(checkpoint.resume_point_missing). Fix it before anything else: `baton validate "
+        "xbrief/continue.xbrief.json` names each finding and how to fix it.")
+
+
+def test_a_stale_checkpoint_is_injected_with_the_instruction_to_update_it(repository):
+    commit = _commit(repository, "Migrate reports/monthly.py", "reports/monthly.py",
+                     when="2026-10-14T10:00:00Z")
+    done = run_hook("SessionStart", hook_input("session_start_compact", cwd=str(repository)))
+    assert _context(done, "SessionStart") == RESUME + (
+        "\n\nBaton: the checkpoint xbrief/continue.xbrief.json is older than the last completed "
+        f'work (commit {commit[:12]} "Migrate reports/monthly.py", 2026-10-14T10:00:00.000Z; the '
+        f"checkpoint was written {WRITTEN}). Update it before anything else: record each "
+        "completed step with its evidence (`baton checkpoint add-completed TITLE --evidence "
+        "REF`) and set the resume point (`baton checkpoint set-resume TEXT`).")
+
+
+# -- PreCompact ----------------------------------------------------------------------------
+
+def _stale_text(commit, subject, when):
+    return (f"Baton: the checkpoint xbrief/continue.xbrief.json is older than the last completed "
+            f'work (commit {commit[:12]} "{subject}", {when}; the checkpoint was written '
+            f"{WRITTEN}). Update it first thing after this compaction: record each completed "
+            "step with its evidence (`baton checkpoint add-completed TITLE --evidence REF`) and "
+            "set the resume point (`baton checkpoint set-resume TEXT`).\n").encode()
+
+
+@pytest.mark.parametrize("trigger", ["auto", "manual"])
+def test_pre_compact_puts_the_update_instruction_into_the_compaction_as_plain_text(repository, trigger):
+    commit = _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
+    done = run_hook("PreCompact", hook_input(f"pre_compact_{trigger}", cwd=str(repository)))
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, _stale_text(commit, "Migrate reports", "2026-10-14T10:00:00.000Z"), b"")
+
+
+def test_pre_compact_is_silent_when_the_checkpoint_is_current(repository):
+    _commit(repository, "Earlier work", "ledger/parsing/csv.py", when="2026-10-14T08:30:00Z")
+    done = run_hook("PreCompact", hook_input("pre_compact_auto", cwd=str(repository)))
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_work_committed_with_a_checkpoint_update_is_not_newer_than_it(repository):
+    (repository / CHECKPOINT).write_text((repository / CHECKPOINT).read_text() + "\n")
+    _commit(repository, "Migrate reports with its checkpoint", "reports/monthly.py",
+            when="2026-10-14T10:00:00Z")
+    done = run_hook("PreCompact", hook_input("pre_compact_auto", cwd=str(repository)))
+    assert done.stdout == b""
+
+
+def test_commits_of_baton_files_alone_are_not_work(repository):
+    work = _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
+    _commit(repository, "Render the packet", "continuation.packet.txt", when="2026-10-14T10:05:00Z")
+    done = run_hook("PreCompact", hook_input("pre_compact_auto", cwd=str(repository)))
+    assert done.stdout == _stale_text(work, "Migrate reports", "2026-10-14T10:00:00.000Z")
+
+
+def test_pre_compact_outside_a_checkout_only_lints(project):
+    assert run_hook("PreCompact", hook_input("pre_compact_auto", cwd=str(project))).stdout == b""
+    _break(project)
+    done = run_hook("PreCompact", hook_input("pre_compact_auto", cwd=str(project)))
+    assert done.stdout == (
+        b"Baton: the checkpoint xbrief/continue.xbrief.json is not valid "
+        b"(checkpoint.resume_point_missing). Fix it first thing after this compaction: `baton "
+        b"validate xbrief/continue.xbrief.json` names each finding and how to fix it.\n")
+
+
+# -- Stop ----------------------------------------------------------------------------------
+
+def test_stop_asks_for_the_update_through_additional_context(repository):
+    commit = _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
+    done = run_hook("Stop", hook_input("stop", cwd=str(repository)))
+    assert _context(done, "Stop") == (
+        "Baton: the checkpoint xbrief/continue.xbrief.json is older than the last completed "
+        f'work (commit {commit[:12]} "Migrate reports", 2026-10-14T10:00:00.000Z; the checkpoint '
+        f"was written {WRITTEN}). Update it now, before you stop: record each completed step "
+        "with its evidence (`baton checkpoint add-completed TITLE --evidence REF`) and set the "
+        "resume point (`baton checkpoint set-resume TEXT`).")
+
+
+def test_stop_never_keeps_a_turn_going_twice(repository):
+    _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
+    done = run_hook("Stop", hook_input("stop", cwd=str(repository), stop_hook_active=True))
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_stop_is_silent_for_a_current_checkpoint_and_names_the_codes_of_an_invalid_one(project):
+    assert run_hook("Stop", hook_input("stop", cwd=str(project))).stdout == b""
+    _break(project)
+    assert _context(run_hook("Stop", hook_input("stop", cwd=str(project))), "Stop") == (
+        "Baton: the checkpoint xbrief/continue.xbrief.json is not valid "
+        "(checkpoint.resume_point_missing). Fix it now, before you stop: `baton validate "
+        "xbrief/continue.xbrief.json` names each finding and how to fix it.")
+
+
+# -- when Baton itself fails ---------------------------------------------------------------
+
+@pytest.mark.parametrize("event", ["SessionStart", "PreCompact", "Stop"])
+def test_a_failure_is_a_non_blocking_error_the_host_shows(event, project):
+    done = run_hook(event, b"not json", "--folder", str(project))
+    assert (done.returncode, done.stdout) == (1, b"")
+    assert done.stderr.decode().startswith("baton hook: hook.bad_input: the hook input is not "
+                                           "readable JSON: invalid JSON: ")
+    assert done.stderr.decode().endswith("\n  hint: the host sends one JSON object on stdin; "
+                                         "run the hook from the host\n")
+
+
+def test_a_crash_while_reading_the_checkpoint_is_reported_not_swallowed(project, monkeypatch):
+    from baton.hosts import _claude_context, _claude_hooks
+
+    def broken(folder):
+        raise OSError("disk gone")
+
+    monkeypatch.setattr(_claude_context, "read_state", broken)
+    reply = _claude_hooks.run("Stop", json.dumps(hook_input("stop")).encode(),
+                              _claude_hooks.default_options())
+    assert (reply.exit_code, reply.stdout) == (1, "")
+    assert reply.stderr == ("baton hook: hook.internal_error: OSError: disk gone\n"
+                            "  hint: report this as a Baton bug, with the hook input\n")
+
+
+def test_no_hook_writes_anything(project, tmp_path):
+    """The hooks read: the folder and the home folder are byte for byte as they were."""
+    home = tmp_path / "home"
+    home.mkdir()
+    before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
+    for event, fixture in (("SessionStart", "session_start_resume"), ("PreCompact", "pre_compact_auto"),
+                           ("Stop", "stop"), ("PreToolUse", "pre_tool_use_bash")):
+        run_hook(event, hook_input(fixture, cwd=str(project)), env={"HOME": str(home)})
+    assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == before
+    assert list(home.iterdir()) == []

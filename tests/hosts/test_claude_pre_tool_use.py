@@ -1,0 +1,235 @@
+"""``baton hook claude PreToolUse``: the guard on every tool call, fed the JSON the host sends
+(one fixture per tool kind), checked by exact output and exit status; what happens when Baton
+itself fails; how the host's pid is found; and the fast path's light start-up."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from baton.hosts import _claude_hooks
+from hosts_support import hook_input, launcher, run_hook
+
+
+def _deny(reason: str) -> bytes:
+    return (b'{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": '
+            b'"deny", "permissionDecisionReason": ' + json.dumps(reason).encode() + b'}}\n')
+
+
+SERVICE_RESTART = ("Denied: this command restarts or stops dsh.service from inside the host, "
+                   "which ends this call and the turn with it. Use restart_dsh instead: it "
+                   "records a handoff and restarts the host safely. (baton guard: service_restart)")
+
+
+def test_the_guard_denies_a_user_service_restart_with_the_documented_json():
+    call = hook_input("pre_tool_use_bash", tool_input={"command": "systemctl --user restart dsh.service"})
+    done = run_hook("PreToolUse", call, "--service-unit", "dsh.service", "--restart-tool", "restart_dsh")
+    assert (done.returncode, done.stdout, done.stderr) == (0, _deny(SERVICE_RESTART), b"")
+
+
+def test_without_a_unit_every_unit_is_the_hosts_and_the_restart_tool_is_named_generically():
+    call = hook_input("pre_tool_use_bash", tool_input={"command": "systemctl --user restart worker.service"})
+    done = run_hook("PreToolUse", call)
+    reason = ("Denied: this command restarts or stops the host's service from inside the host, "
+              "which ends this call and the turn with it. Use the restart tool instead: it "
+              "records a handoff and restarts the host safely. (baton guard: service_restart)")
+    assert (done.returncode, done.stdout) == (0, _deny(reason))
+
+
+def test_a_commit_message_that_mentions_kill_is_allowed_silently():
+    call = hook_input("pre_tool_use_bash",
+                      tool_input={"command": 'git commit -m "guard: never run kill -1 from a hook"'})
+    done = run_hook("PreToolUse", call, "--restart-tool", "restart_dsh")
+    # Nothing printed: the host's own permission rules still decide; an explicit "allow"
+    # would skip them.
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+@pytest.mark.parametrize(("fixture", "tool_input"), [
+    ("pre_tool_use_write", {"content": "To restart, never run `systemctl --user restart dsh.service`; use the tool."}),
+    ("pre_tool_use_edit", {"new_string": "# kill -1 would end every process: never do it"}),
+    ("pre_tool_use_read", {}),
+    ("pre_tool_use_mcp", {"command": "reboot"}),
+], ids=["write", "edit", "read", "mcp"])
+def test_data_tools_are_judged_as_data_and_pass(fixture, tool_input):
+    done = run_hook("PreToolUse", hook_input(fixture, tool_input=tool_input))
+    assert (done.returncode, done.stdout) == (0, b"")
+
+
+SELF_SIGNAL = ("Denied: this code signals the host process, its parent or its process group. "
+               "To restart the host, use restart_dsh instead. (baton guard: self_signal)")
+
+
+@pytest.mark.parametrize(("fixture", "tool_input"), [
+    ("pre_tool_use_write", {"file_path": "/home/user/project/stop.py",
+                            "content": "import os\nos.kill(os.getppid(), 15)\n"}),
+    ("pre_tool_use_edit", {"new_string": "process.kill(process.ppid, 'SIGTERM')"}),
+], ids=["write", "edit"])
+def test_a_self_signal_in_data_is_denied(fixture, tool_input):
+    done = run_hook("PreToolUse", hook_input(fixture, tool_input=tool_input), "--restart-tool", "restart_dsh")
+    assert (done.returncode, done.stdout) == (0, _deny(SELF_SIGNAL))
+
+
+def test_a_tool_named_an_execute_tool_is_judged_as_commands():
+    call = hook_input("pre_tool_use_mcp", tool_input={"command": "sudo reboot"})
+    done = run_hook("PreToolUse", call, "--execute-tool", "mcp__shell__run", "--restart-tool", "restart_dsh")
+    reason = ("Denied: this command shuts down or reboots the machine the host runs on. To "
+              "restart the host, use restart_dsh instead. (baton guard: host_shutdown)")
+    assert (done.returncode, done.stdout) == (0, _deny(reason))
+
+
+def test_host_names_narrow_kills_by_name():
+    call = hook_input("pre_tool_use_bash", tool_input={"command": "pkill -f vite"})
+    assert run_hook("PreToolUse", call, "--host-name", "claude").stdout == b""
+    denied = run_hook("PreToolUse", hook_input("pre_tool_use_bash", tool_input={"command": "pkill claude"}),
+                      "--host-name", "claude")
+    assert json.loads(denied.stdout)["hookSpecificOutput"]["permissionDecisionReason"].endswith(
+        "(baton guard: process_kill)")
+
+
+# -- the host's pid ------------------------------------------------------------------------
+
+def test_the_host_is_found_above_the_shell_that_runs_the_hook_command():
+    """The host runs hook commands through a shell: the hook walks past it to the host (here,
+    this test process), and `kill <host pid>` is denied by literal match."""
+    me = os.getpid()
+    call = json.dumps(hook_input("pre_tool_use_bash", tool_input={"command": f"kill {me}"}))
+    script = f"{launcher()} hook claude PreToolUse; status=$?; exit $status"
+    done = subprocess.run(["sh", "-c", script], input=call.encode(), capture_output=True, check=False)
+    reason = (f"Denied: this command signals the host process (pid {me}) or every process. To "
+              "restart the host, use the restart tool instead. (baton guard: host_kill)")
+    assert (done.returncode, done.stdout) == (0, _deny(reason))
+
+
+def test_a_pid_given_by_option_wins():
+    call = hook_input("pre_tool_use_bash", tool_input={"command": "kill -9 4242"})
+    done = run_hook("PreToolUse", call, "--host-pid", "4242")
+    assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"].startswith(
+        "Denied: this command signals the host process (pid 4242)")
+    assert run_hook("PreToolUse", call, "--host-pid", "4243").stdout == b""
+
+
+def _proc(tmp_path, table):
+    for pid, (name, parent) in table.items():
+        (tmp_path / str(pid)).mkdir()
+        (tmp_path / str(pid) / "stat").write_text(f"{pid} ({name}) S {parent} 1 1 0 -1\n")
+    return str(tmp_path)
+
+
+def test_the_parent_chain_is_walked_past_shells_and_wrappers(tmp_path):
+    proc = _proc(tmp_path, {30: ("bash", 20), 20: ("env", 10), 10: ("claude", 1)})
+    assert _claude_hooks.host_pid(30, proc) == 10
+
+
+def test_a_name_with_spaces_and_parentheses_is_read_whole(tmp_path):
+    proc = _proc(tmp_path, {30: ("sh", 20), 20: ("node (main) x", 1)})
+    assert _claude_hooks.host_pid(30, proc) == 20
+
+
+def test_without_proc_the_direct_parent_is_taken(tmp_path):
+    assert _claude_hooks.host_pid(77, str(tmp_path / "missing")) == 77
+
+
+def test_a_shell_whose_parent_is_init_is_taken_as_the_host(tmp_path):
+    assert _claude_hooks.host_pid(30, _proc(tmp_path, {30: ("sh", 1)})) == 30
+
+
+# -- when Baton itself fails ---------------------------------------------------------------
+
+def _ask(reason_start: str, done) -> str:
+    assert done.returncode == 0 and done.stderr == b""
+    output = json.loads(done.stdout)["hookSpecificOutput"]
+    assert (output["hookEventName"], output["permissionDecision"]) == ("PreToolUse", "ask")
+    assert output["permissionDecisionReason"].startswith(reason_start), output
+    return output["permissionDecisionReason"]
+
+
+def test_unreadable_input_is_asked_about_never_allowed_nor_blocked_for_good():
+    done = run_hook("PreToolUse", b"{not json")
+    reason = _ask("Baton's guard could not judge this call (hook.bad_input: the hook input is "
+                  "not readable JSON: invalid JSON: ", done)
+    assert reason.endswith("Allow it only if it does not restart, stop or kill the host; to "
+                           "restart the host, use the restart tool. To fix the guard: the host "
+                           "sends one JSON object on stdin; run the hook from the host.")
+
+
+def test_exact_ask_output_for_a_bad_option():
+    done = run_hook("PreToolUse", hook_input("pre_tool_use_bash"), "--restart-tool")
+    assert done.stdout == (
+        b'{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", '
+        b'"permissionDecisionReason": "Baton\'s guard could not judge this call (hook.bad_option: '
+        b'--restart-tool needs a value). Allow it only if it does not restart, stop or kill the '
+        b'host; to restart the host, use the restart tool. To fix the guard: write '
+        b'--restart-tool VALUE."}}\n')
+
+
+@pytest.mark.parametrize(("payload", "options", "code"), [
+    (b"[1, 2]", (), "hook.bad_input"),
+    (b'{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_name": "Read", "tool_input": {}}', (), "hook.bad_input"),
+    (json.dumps(hook_input("stop")).encode(), (), "hook.wrong_event"),
+    (json.dumps({"hook_event_name": "PreToolUse", "tool_input": {}}).encode(), (), "hook.bad_input"),
+    (json.dumps(hook_input("pre_tool_use_bash")).encode(), ("--host-pid", "0"), "hook.bad_option"),
+    (json.dumps(hook_input("pre_tool_use_bash")).encode(), ("--bogus", "1"), "hook.bad_option"),
+    (json.dumps(hook_input("pre_tool_use_bash")).encode(), ("--service-unit", " "), "hook.bad_option"),
+], ids=["not-an-object", "duplicate-key", "wrong-event", "no-tool-name", "pid-zero",
+        "unknown-option", "blank-unit"])
+def test_every_failure_is_an_ask_with_its_code(payload, options, code):
+    _ask(f"Baton's guard could not judge this call ({code}: ", run_hook("PreToolUse", payload, *options))
+
+
+def test_a_crash_inside_baton_is_an_ask_too(monkeypatch):
+    def broken(name, value):
+        raise RuntimeError("the gate table is broken")
+
+    monkeypatch.setattr(_claude_hooks, "run_gate", broken)
+    reply = _claude_hooks.run("PreToolUse", json.dumps(hook_input("pre_tool_use_bash")).encode(),
+                              _claude_hooks.default_options())
+    assert reply.exit_code == 0
+    decision = json.loads(reply.stdout)["hookSpecificOutput"]
+    assert decision["permissionDecision"] == "ask"
+    assert decision["permissionDecisionReason"].startswith(
+        "Baton's guard could not judge this call (hook.internal_error: RuntimeError: the gate "
+        "table is broken).")
+
+
+def test_an_argument_the_guard_cannot_read_is_its_denial_not_a_failure():
+    deep: object = "kill -1"
+    for _ in range(70):
+        deep = [deep]
+    done = run_hook("PreToolUse", hook_input("pre_tool_use_bash", tool_input=deep))
+    reason = json.loads(done.stdout)["hookSpecificOutput"]
+    assert reason["permissionDecision"] == "deny"
+    assert reason["permissionDecisionReason"].endswith("(baton guard: invalid_input)")
+
+
+# -- the two ways in, and start-up ---------------------------------------------------------
+
+def test_click_answers_exactly_as_the_fast_path(monkeypatch):
+    call = hook_input("pre_tool_use_bash", tool_input={"command": "systemctl --user restart dsh.service"})
+    options = ["--service-unit", "dsh.service", "--restart-tool", "restart_dsh"]
+    from baton.cli import cli
+
+    via_click = CliRunner().invoke(cli, ["hook", "claude", "PreToolUse", *options], input=json.dumps(call))
+    fast = run_hook("PreToolUse", call, *options)
+    assert (via_click.exit_code, via_click.stdout_bytes) == (fast.returncode, fast.stdout) == (0, _deny(SERVICE_RESTART))
+
+
+HEAVY = ("json", "re", "typing", "dataclasses", "click", "jsonschema", "mcp")
+
+
+@pytest.mark.parametrize("command", ["git status && make test", "kill -1"])
+def test_the_pre_tool_use_path_loads_nothing_heavy(command):
+    call = json.dumps(hook_input("pre_tool_use_bash", tool_input={"command": command}))
+    code = ("import io, sys\n"
+            f"sys.stdin = io.TextIOWrapper(io.BytesIO({call.encode()!r}))\n"
+            "from baton._entry import main\n"
+            "status = main(['hook', 'claude', 'PreToolUse'])\n"
+            f"print(status, sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    loaded = "['re']" if "kill" in command else "[]"  # the guard loads re only for kill
+    assert done.stderr.strip() == f"0 {loaded}", done.stderr

@@ -1,0 +1,313 @@
+"""``baton hook install|uninstall claude``: an explicit, printed change to one settings.json
+that keeps every other byte, installs once however often it runs, and uninstalls exactly
+what it added. Every test runs with a temporary HOME: the real user's settings are never
+read or written."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
+
+from baton.cli import cli
+from baton.hosts import _claude_settings
+
+EVENTS = ("PreToolUse", "SessionStart", "PreCompact", "Stop")
+
+# A project's settings as people write them: other hooks (one on the same event as Baton's),
+# permissions, env, unicode, four-space indentation, inline arrays.
+EXISTING = """{
+    "$schema": "https://json.schemastore.org/claude-code-settings.json",
+    "model": "opus",
+    "permissions": {"allow": ["Bash(npm test)", "Read"], "deny": []},
+    "env": {"GREETING": "grüß dich"},
+    "hooks": {
+        "PostToolUse": [
+            {
+                "matcher": "Edit|Write",
+                "hooks": [{"type": "command", "command": "npx prettier --write \\"$FILE\\""}]
+            }
+        ],
+        "PreToolUse": [
+            {
+                "matcher": "Bash",
+                "hooks": [{"type": "command", "command": "./scripts/audit.sh", "timeout": 5}]
+            }
+        ]
+    },
+    "statusLine": {"type": "command", "command": "~/.claude/status.sh"}
+}
+"""
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    """A temporary HOME, and no host variables from the environment running the tests."""
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    for name in ("CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    return folder
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    folder = tmp_path / "project"
+    (folder / ".claude").mkdir(parents=True)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(folder))
+    return folder
+
+
+def _baton(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def _install(*scope, command="baton", extra=()):
+    return _baton("hook", "install", "claude", *scope, "--command", command, *extra)
+
+
+def _ours(command, event):
+    return {"type": "command", "command": command, "timeout": 10 if event == "PreToolUse" else 30}
+
+
+def test_install_merges_the_four_entries_and_keeps_everything_else(project):
+    path = project / ".claude" / "settings.json"
+    path.write_text(EXISTING, encoding="utf-8")
+    result = _install("--project", extra=("--restart-tool", "restart_dsh"))
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"--- {path}\n+++ {path}\n")
+    assert result.output.endswith(f"{path}: written\n")
+    written = json.loads(path.read_text(encoding="utf-8"))
+    original = json.loads(EXISTING)
+    assert {k: v for k, v in written.items() if k != "hooks"} == {k: v for k, v in original.items() if k != "hooks"}
+    assert written["hooks"]["PostToolUse"] == original["hooks"]["PostToolUse"]
+    assert written["hooks"]["PreToolUse"] == [
+        original["hooks"]["PreToolUse"][0],
+        {"matcher": "*", "hooks": [_ours("baton hook claude PreToolUse --restart-tool restart_dsh", "PreToolUse")]}]
+    assert written["hooks"]["SessionStart"] == [
+        {"matcher": "startup|resume|compact", "hooks": [_ours("baton hook claude SessionStart", "SessionStart")]}]
+    assert written["hooks"]["PreCompact"] == [{"hooks": [_ours("baton hook claude PreCompact", "PreCompact")]}]
+    assert written["hooks"]["Stop"] == [{"hooks": [_ours("baton hook claude Stop", "Stop")]}]
+    # every original line is still there, in order, untouched
+    new_lines = path.read_text(encoding="utf-8").splitlines()
+    position = 0
+    for line in EXISTING.splitlines():
+        position = new_lines.index(line, position) + 1
+
+
+def test_install_twice_changes_nothing_and_uninstall_gives_back_the_original_bytes(project):
+    path = project / ".claude" / "settings.json"
+    path.write_bytes(EXISTING.encode("utf-8"))
+    assert _install("--project").exit_code == 0
+    installed = path.read_bytes()
+    again = _install("--project")
+    assert (again.exit_code, again.output) == (0, f"{path}: Baton's hooks are already installed; nothing changed\n")
+    assert path.read_bytes() == installed
+    removed = _baton("hook", "uninstall", "claude", "--project")
+    assert removed.exit_code == 0 and removed.output.endswith(f"{path}: written\n")
+    assert path.read_bytes() == EXISTING.encode("utf-8")
+    nothing = _baton("hook", "uninstall", "claude", "--project")
+    assert nothing.output == f"{path}: no Baton hooks to remove; nothing changed\n"
+
+
+def test_dry_run_prints_the_exact_change_and_writes_nothing(project):
+    path = project / ".claude" / "settings.json"
+    path.write_text('{\n  "model": "opus"\n}\n')
+    result = _install("--project", "--dry-run")
+    assert result.exit_code == 0
+    assert path.read_text() == '{\n  "model": "opus"\n}\n'
+    assert result.output == f"""--- {path}
++++ {path}
+@@ -1,3 +1,51 @@
+ {{
+-  "model": "opus"
++  "model": "opus",
++  "hooks": {{
++    "PreToolUse": [
++      {{
++        "matcher": "*",
++        "hooks": [
++          {{
++            "type": "command",
++            "command": "baton hook claude PreToolUse",
++            "timeout": 10
++          }}
++        ]
++      }}
++    ],
++    "SessionStart": [
++      {{
++        "matcher": "startup|resume|compact",
++        "hooks": [
++          {{
++            "type": "command",
++            "command": "baton hook claude SessionStart",
++            "timeout": 30
++          }}
++        ]
++      }}
++    ],
++    "PreCompact": [
++      {{
++        "hooks": [
++          {{
++            "type": "command",
++            "command": "baton hook claude PreCompact",
++            "timeout": 30
++          }}
++        ]
++      }}
++    ],
++    "Stop": [
++      {{
++        "hooks": [
++          {{
++            "type": "command",
++            "command": "baton hook claude Stop",
++            "timeout": 30
++          }}
++        ]
++      }}
++    ]
++  }}
+ }}
+{path}: dry run, nothing written
+"""
+
+
+def test_the_user_scope_is_the_home_folder_or_claude_config_dir(home, tmp_path, monkeypatch):
+    result = _install("--user")
+    assert result.exit_code == 0
+    created = home / ".claude" / "settings.json"
+    assert result.output.startswith(f"--- /dev/null\n+++ {created}\n")
+    assert set(json.loads(created.read_text())["hooks"]) == set(EVENTS)
+    config = tmp_path / "config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    assert _install("--user").exit_code == 0
+    assert set(json.loads((config / "settings.json").read_text())["hooks"]) == set(EVENTS)
+
+
+def test_the_project_scope_defaults_to_the_current_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert _install("--project").exit_code == 0
+    assert (tmp_path / ".claude" / "settings.json").is_file()
+
+
+def test_the_default_command_is_this_installations_launcher(project):
+    assert _baton("hook", "install", "claude", "--project").exit_code == 0
+    written = json.loads((project / ".claude" / "settings.json").read_text())
+    command = written["hooks"]["Stop"][0]["hooks"][0]["command"]
+    launcher = " ".join(_claude_settings.default_launcher())
+    assert command == f"{launcher} hook claude Stop"
+
+
+def test_new_options_update_only_the_command(project):
+    path = project / ".claude" / "settings.json"
+    _install("--project", extra=("--restart-tool", "restart_dsh"))
+    before = path.read_text().splitlines()
+    result = _install("--project", extra=("--service-unit", "dsh.service"))
+    after = path.read_text().splitlines()
+    changed = [(old, new) for old, new in zip(before, after) if old != new]
+    assert len(before) == len(after) and changed == [
+        ('            "command": "baton hook claude PreToolUse --restart-tool restart_dsh",',
+         '            "command": "baton hook claude PreToolUse --service-unit dsh.service",')]
+    assert "-            \"command\": \"baton hook claude PreToolUse --restart-tool restart_dsh\"," in result.output
+
+
+def test_uninstall_finds_baton_hooks_whatever_their_options_and_leaves_a_shared_group(project):
+    path = project / ".claude" / "settings.json"
+    shared = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+        {"type": "command", "command": "./audit.sh"},
+        {"type": "command", "command": "/opt/venv/bin/baton hook claude PreToolUse --host-pid 7"}]}]}}
+    text = json.dumps(shared, indent=2) + "\n"
+    path.write_text(text)
+    assert _baton("hook", "uninstall", "claude", "--project").exit_code == 0
+    assert json.loads(path.read_text()) == {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+        {"type": "command", "command": "./audit.sh"}]}]}}
+
+
+@pytest.mark.parametrize(("content", "code", "status"), [
+    ("[1, 2]\n", "hook.bad_settings", 1),
+    ('{"hooks": []}\n', "hook.bad_settings", 1),
+    ('{"hooks": {"Stop": {"command": "x"}}}\n', "hook.bad_settings", 1),
+    ('{"model": "a", "model": "b"}\n', "load.duplicate_key", 2),
+    ('{"model": "a",}\n', "load.syntax", 2),
+])
+def test_a_settings_file_baton_cannot_edit_is_refused_and_left_alone(project, content, code, status):
+    path = project / ".claude" / "settings.json"
+    path.write_text(content)
+    for command in (("install", "claude", "--project", "--command", "baton"), ("uninstall", "claude", "--project")):
+        result = CliRunner().invoke(cli, ["hook", *command])
+        assert result.exit_code == status, result.output
+        assert f"baton: {code}: " in result.output and "hint: " in result.output
+        assert path.read_text() == content
+
+
+def test_an_empty_hooks_object_left_by_hand_goes_with_the_entries(project):
+    """The one difference uninstall can make: it cannot tell an empty "hooks" object (or event
+    list) written by hand from one it emptied, and removes it."""
+    path = project / ".claude" / "settings.json"
+    path.write_text('{\n  "model": "opus",\n  "hooks": {\n    "Stop": []\n  }\n}\n')
+    _install("--project")
+    _baton("hook", "uninstall", "claude", "--project")
+    assert path.read_text() == '{\n  "model": "opus"\n}\n'
+
+
+def test_a_scope_is_required():
+    result = _baton("hook", "install", "claude", "--command", "baton")
+    assert result.exit_code == 2
+    assert "baton: usage: say which settings file: --project or --user" in result.output
+
+
+def test_the_file_changed_meanwhile_is_refused(project):
+    path = project / ".claude" / "settings.json"
+    path.write_text("{}\n")
+    plan = _claude_settings.plan_install(str(path), ["baton"])
+    path.write_text('{"model": "opus"}\n')
+    with pytest.raises(Exception) as raised:
+        plan.write()
+    assert raised.value.code == "hook.settings_changed"
+    assert path.read_text() == '{"model": "opus"}\n'
+
+
+# -- any formatting, any content ----------------------------------------------------------
+
+_scalars = st.one_of(st.none(), st.booleans(), st.integers(-10, 10), st.text(max_size=8))
+_values = st.recursive(_scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=6), inner, max_size=3)), max_leaves=12)
+_handler = st.fixed_dictionaries({"type": st.just("command"), "command": st.sampled_from(
+    ["./lint.sh", "echo hi", "npx prettier --write"])})
+# Event lists and the hooks object are never empty here: one left empty by hand cannot be
+# told from one uninstall emptied, and goes (see the test below).
+_groups = st.lists(st.fixed_dictionaries({"hooks": st.lists(_handler, max_size=2)},
+                                         optional={"matcher": st.sampled_from(["*", "Bash", ""])}),
+                   min_size=1, max_size=2)
+_hooks = st.dictionaries(st.sampled_from(["PreToolUse", "PostToolUse", "Stop", "SessionStart", "Notification"]),
+                         _groups, min_size=1, max_size=4)
+_settings = st.builds(lambda other, hooks, with_hooks: {**other, **({"hooks": hooks} if with_hooks else {})},
+                      st.dictionaries(st.text(min_size=1, max_size=6).filter(lambda k: k != "hooks"), _values, max_size=4),
+                      _hooks, st.booleans())
+_styles = st.sampled_from([
+    {"indent": 2}, {"indent": 4}, {"indent": "\t"}, {"indent": None},
+    {"indent": None, "separators": (",", ":")}, {"indent": 3, "ensure_ascii": False}])
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=_settings, style=_styles, newline=st.booleans())
+def test_install_then_uninstall_is_the_identity_on_any_settings(tmp_path_factory, data, style, newline):
+    path = tmp_path_factory.mktemp("settings") / "settings.json"
+    text = json.dumps(data, **style) + ("\n" if newline else "")
+    path.write_text(text, encoding="utf-8")
+    install = _claude_settings.plan_install(str(path), ["baton"], {"restart_tool": "restart_dsh"})
+    install.write()
+    installed = json.loads(path.read_text(encoding="utf-8"))
+    for event in EVENTS:
+        groups = installed["hooks"][event]
+        assert groups[:len(data.get("hooks", {}).get(event, []))] == data.get("hooks", {}).get(event, [])
+    assert {k: v for k, v in installed.items() if k != "hooks"} == {k: v for k, v in data.items() if k != "hooks"}
+    assert not _claude_settings.plan_install(str(path), ["baton"], {"restart_tool": "restart_dsh"}).changed
+    _claude_settings.plan_uninstall(str(path)).write()
+    assert path.read_bytes() == text.encode("utf-8")

@@ -1,0 +1,148 @@
+"""``baton mcp`` as a client meets it: started as a subprocess and driven over stdio by the
+SDK's own client. It lists its tools, records a completed step, renders the packet, runs a
+gate, and answers a refusal as a tool error with the CLI's code and hint."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import anyio
+import mcp
+import pytest
+from click.testing import CliRunner
+from mcp import Client, StdioServerParameters
+
+from baton.cli import cli
+from hosts_support import MAIN, launcher, new_project
+
+
+TOOLS = ["validate", "checkpoint_show", "checkpoint_add_completed", "checkpoint_add_pending",
+         "checkpoint_set_resume", "checkpoint_decision", "checkpoint_hazard", "checkpoint_blocker",
+         "checkpoint_failed_attempt", "packet_render", "ack_verify", "gate"]
+
+
+@pytest.fixture
+def project(tmp_path):
+    return new_project(tmp_path / "project")
+
+
+def _session(folder, script, mode="auto"):
+    """Run ``script(client)`` against ``baton mcp --folder FOLDER`` over stdio."""
+    server = StdioServerParameters(command=launcher(), args=["mcp", "--folder", str(folder)],
+                                   env={**os.environ})
+    found = {}
+
+    async def main():
+        async with Client(server, mode=mode) as client:
+            found["value"] = await script(client)
+
+    anyio.run(main)
+    return found["value"]
+
+
+def test_a_client_lists_records_renders_gates_and_is_refused(project):
+    async def script(client):
+        listed = await client.list_tools()
+        pending = await client.call_tool("checkpoint_add_pending", {"title": "Migrate the callers"})
+        completed = await client.call_tool("checkpoint_add_completed", {
+            "title": "Extract the parser", "evidence": ["commit 3f9c2d1e", "pytest tests/parsing: 41 passed"]})
+        decision = await client.call_tool("checkpoint_decision", {"text": "Dates via fromisoformat"})
+        resume = await client.call_tool("checkpoint_set_resume", {"text": "Open reports/monthly.py"})
+        rendered = await client.call_tool("packet_render", {"source_id": MAIN})
+        gate = await client.call_tool("gate", {"name": "guard", "input": {
+            "tool": "execute", "arguments": "systemctl --user restart dsh.service", "host_pid": 4242,
+            "service_unit": "dsh.service", "restart_tool": "restart_dsh"}})
+        refused = await client.call_tool("checkpoint_hazard", {"text": "make golden", "expect_revision": 1})
+        return listed, completed, pending, decision, resume, rendered, gate, refused
+
+    listed, completed, pending, decision, resume, rendered, gate, refused = _session(project, script)
+    assert [tool.name for tool in listed.tools] == TOOLS
+    for reply in (completed, pending, decision, resume, rendered):
+        assert reply.is_error is False, reply.content[0].text
+    assert completed.content[0].text == "completed 'extract-the-parser' (revision 3)"
+    assert completed.structured_content["ok"] is True
+    assert completed.structured_content["revision"] == 3
+    checkpoint = json.loads((project / "xbrief" / "continue.xbrief.json").read_text())
+    assert checkpoint["x-baton/checkpoint"]["completed_work"] == [{
+        "item_id": "extract-the-parser", "summary": "Extract the parser",
+        "evidence_refs": ["commit 3f9c2d1e", "pytest tests/parsing: 41 passed"]}]
+    packet = (project / "continuation.packet.txt").read_text()
+    assert rendered.structured_content["result"]["restart_id"] in packet
+    assert rendered.structured_content["path"] == str(project / "continuation.packet.txt")
+    assert gate.is_error is False
+    assert gate.structured_content == {"gate": "guard", "outcome": "service_restart", "exit_code": 1, "output": {
+        "decision": "deny", "code": "service_restart",
+        "message": "Denied: this command restarts or stops dsh.service from inside the host, which "
+                   "ends this call and the turn with it. Use restart_dsh instead: it records a "
+                   "handoff and restarts the host safely."}}
+    assert refused.is_error is True
+    error = refused.structured_content["error"]
+    assert (error["code"], refused.structured_content["exit_code"]) == ("authoring.revision_conflict", 1)
+    assert refused.content[0].text == f"baton: {error['code']}: {error['message']}\n  hint: {error['hint']}"
+
+
+def test_a_refusal_carries_exactly_what_the_cli_reports(project):
+    """The same stale write through the CLI and through the server: the same error."""
+    cli_result = CliRunner().invoke(cli, [
+        "checkpoint", "hazard", "make golden", "--expect-revision", "5", "--format", "json",
+        "--checkpoint", str(project / "xbrief" / "continue.xbrief.json")])
+    expected = json.loads(cli_result.output)
+
+    async def script(client):
+        return await client.call_tool("checkpoint_hazard", {"text": "make golden", "expect_revision": 5})
+
+    refused = _session(project, script)
+    assert cli_result.exit_code == 1
+    assert refused.is_error is True
+    assert refused.structured_content == {"ok": False, "command": "checkpoint_hazard",
+                                          "error": expected["error"], "exit_code": 1}
+
+
+def test_resources_are_the_checkpoint_the_packet_and_the_schemas(project):
+    async def script(client):
+        listed = await client.list_resources()
+        checkpoint = await client.read_resource("baton://handoff/checkpoint")
+        schema = await client.read_resource("https://spec.baton.dev/schemas/v1/checkpoint.schema.json")
+        try:
+            await client.read_resource("baton://handoff/packet")
+        except mcp.MCPError as error:
+            missing = error
+        return listed, checkpoint, schema, missing
+
+    listed, checkpoint, schema, missing = _session(project, script)
+    uris = [resource.uri for resource in listed.resources]
+    assert uris[:2] == ["baton://handoff/checkpoint", "baton://handoff/packet"]
+    assert "https://spec.baton.dev/schemas/v1/gates/guard.input.schema.json" in uris
+    assert checkpoint.contents[0].text == (project / "xbrief" / "continue.xbrief.json").read_text()
+    assert json.loads(schema.contents[0].text)["$id"] == "https://spec.baton.dev/schemas/v1/checkpoint.schema.json"
+    assert missing.code == -32002 and missing.data["code"] == "mcp.not_found"
+
+
+def test_the_server_never_reaches_outside_its_folder(project, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.json").write_text("{}")
+    (project / "escape").symlink_to(outside)
+
+    async def script(client):
+        return [await client.call_tool("validate", {"path": path})
+                for path in ("../outside", str(outside), "escape", "escape/secret.json")]
+
+    for reply in _session(project, script):
+        assert reply.is_error is True
+        assert reply.structured_content["error"]["code"] == "mcp.outside_folder"
+        assert reply.structured_content["exit_code"] == 2
+
+
+def test_a_client_of_the_initialize_handshake_era_is_served_too(project):
+    """Harnesses that still open with `initialize` (protocol 2025-11-25 and before)."""
+    async def script(client):
+        listed = await client.list_tools()
+        refused = await client.call_tool("validate", {"path": "../elsewhere"})
+        return client.protocol_version, listed, refused
+
+    version, listed, refused = _session(project, script, mode="legacy")
+    assert version == "2025-11-25"
+    assert [tool.name for tool in listed.tools] == TOOLS
+    assert refused.is_error and refused.structured_content["error"]["code"] == "mcp.outside_folder"

@@ -1,0 +1,62 @@
+"""Shared by the host and MCP tests: the hook inputs the host sends, running the real
+command, and a fresh project to serve.
+
+The inputs in ``tests/data/claude_hooks/`` follow the shapes of the Claude Code hooks
+reference: the common fields (``session_id``, ``transcript_path``, ``cwd``,
+``permission_mode``, ``hook_event_name``) plus each event's own, one file per event and per
+tool kind.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "claude_hooks"
+#: The MAIN session of :func:`new_project`.
+MAIN = "sess-main-1"
+
+
+def new_project(folder: Path) -> Path:
+    """``baton init`` in ``folder``: a checkpoint with one pending step, and a registry."""
+    from click.testing import CliRunner
+
+    from baton.cli import cli
+
+    result = CliRunner().invoke(cli, [
+        "init", str(folder), "--goal-id", "goal-parser", "--main-id", MAIN, "--outcome",
+        "ledger.parsing.csv is the only parser", "--next", "Extract the parser"])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def hook_input(name: str, **changes) -> dict:
+    """The fixture ``name`` (``pre_tool_use_bash``), top-level fields replaced by ``changes``;
+    ``tool_input`` given as a dict replaces the tool's input fields one by one."""
+    value = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+    for key, new in changes.items():
+        if key == "tool_input" and isinstance(new, dict):
+            value["tool_input"] = {**value["tool_input"], **new}
+        else:
+            value[key] = copy.deepcopy(new)
+    return value
+
+
+def launcher() -> str:
+    """The ``baton`` launcher of this environment (the command the hooks run)."""
+    found = Path(sys.executable).with_name("baton")
+    return str(found) if found.is_file() else "baton"
+
+
+def run_hook(event: str, payload, *options: str, env: dict | None = None, cwd=None,
+             via: list[str] | None = None) -> subprocess.CompletedProcess:
+    """``baton hook claude EVENT OPTIONS`` with ``payload`` (a dict, or raw bytes) on stdin."""
+    raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
+    command = [*(via or [launcher()]), "hook", "claude", event, *options]
+    environment = {**os.environ, **(env or {})}
+    return subprocess.run(command, input=raw, capture_output=True, cwd=cwd, env=environment,
+                          timeout=120, check=False)

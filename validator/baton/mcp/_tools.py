@@ -1,0 +1,284 @@
+"""The tools ``baton mcp`` serves: one table, one row per tool (:data:`TOOLS`).
+
+Each tool calls the library directly (never a subprocess) on paths inside the bound folder,
+and answers with what the CLI prints: the text the command prints, and as structured output
+the command's ``--format json`` document. A refusal (any :class:`~baton.errors.BatonError`:
+a conflict, a refused change, an unreadable file, a path outside the folder, arguments that
+do not match the tool's schema) comes back as a tool error the model can act on: the
+error's code, message and hint, exactly as the CLI reports them. Findings and gate verdicts
+are answers, not errors: their exit status is in the structured output.
+
+Adding a tool is adding one row: a :class:`Tool` with its name, description, input schema
+and a ``run(folder, arguments) -> Reply`` over the library.
+"""
+
+from __future__ import annotations
+
+import os
+
+from baton.errors import BatonError, UsageError
+from baton.mcp._folder import Folder
+
+_TEXT = {"type": "string", "minLength": 1}
+_TEXTS = {"type": "array", "items": _TEXT}
+_ITEM = {"type": "string", "minLength": 1, "description": "A plan item id."}
+_REVISION = {"type": "integer", "minimum": 0,
+             "description": "Apply only if the file is still at this revision (else "
+                            "authoring.revision_conflict, nothing changed)."}
+_EPOCH = {"type": "integer", "minimum": 0,
+          "description": "The writer's fencing epoch; one older than the checkpoint's is refused."}
+
+
+class Reply:
+    """A tool's answer: the ``text`` the model reads, the ``structured`` JSON document, and
+    whether it is a refusal (``is_error``)."""
+
+    __slots__ = ("text", "structured", "is_error")
+
+    def __init__(self, text: str, structured: dict, is_error: bool = False):
+        self.text, self.structured, self.is_error = text, structured, is_error
+
+    def __repr__(self):
+        return f"Reply(is_error={self.is_error}, text={self.text!r})"
+
+
+class Tool:
+    """One row of the table."""
+
+    __slots__ = ("name", "description", "input_schema", "run")
+
+    def __init__(self, name, description, properties, required, run):
+        self.name, self.description, self.run = name, description, run
+        self.input_schema = {"type": "object", "properties": properties,
+                             "required": list(required), "additionalProperties": False}
+
+
+def refusal(error: BatonError, command: str) -> Reply:
+    """A refusal as the CLI reports it: its line and hint, and the ``--format json`` failure."""
+    text = f"baton: {error.code}: {error.message}"
+    if error.hint:
+        text += f"\n  hint: {error.hint}"
+    return Reply(text, {"ok": False, "command": command, "error": error.to_dict(),
+                        "exit_code": error.exit_code}, is_error=True)
+
+
+def _outcome(outcome) -> Reply:
+    """An authoring outcome as the CLI prints it: its line, and ``--format json``."""
+    revision = "" if outcome.revision is None else f" (revision {outcome.revision})"
+    return Reply(f"{outcome.message}{revision}", outcome.to_dict())
+
+
+# -- validate ------------------------------------------------------------------------------
+
+def _validate(folder: Folder, arguments: dict) -> Reply:
+    from baton import reporters
+    from baton.engine._validate import validate_paths
+    from baton.reporters._json import document
+
+    path = folder.path(arguments.get("path", "."))
+    if os.path.isdir(path):
+        folder.check_tree(path)
+    strict = arguments.get("strict", False)
+    report = validate_paths([path])
+    return Reply(reporters.render("text", report, strict=strict), document(report, strict=strict))
+
+
+# -- the checkpoint ------------------------------------------------------------------------
+
+def _checkpoint_path(folder: Folder) -> str:
+    from baton.authoring._checkpoint import PATH
+
+    return folder.path(PATH)
+
+
+def _checkpoint_tool(name, operation, description, properties, required, convert) -> Tool:
+    def run(folder: Folder, arguments: dict) -> Reply:
+        from baton.authoring import update_checkpoint
+
+        args, options = convert(arguments)
+        return _outcome(update_checkpoint(_checkpoint_path(folder), operation, *args,
+                                          expect_revision=arguments.get("expect_revision"),
+                                          epoch=arguments.get("epoch"), **options))
+
+    properties = {**properties, "expect_revision": _REVISION, "epoch": _EPOCH}
+    return Tool(name, description + " (as `baton checkpoint " + operation + "`)", properties,
+                required, run)
+
+
+def _show(folder: Folder, arguments: dict) -> Reply:
+    from baton.authoring import show_checkpoint
+
+    return _outcome(show_checkpoint(_checkpoint_path(folder)))
+
+
+def _optional(value):
+    return None if value is None else tuple(value)
+
+
+CHECKPOINT_TOOLS = (
+    _checkpoint_tool(
+        "checkpoint_add_completed", "add-completed",
+        "Record a completed step with its evidence references (commits, test runs, reports)",
+        {"title": _TEXT, "evidence": {**_TEXTS, "minItems": 1}, "id": _ITEM,
+         "summary": _TEXT, "parent": _ITEM}, ("title", "evidence"),
+        lambda a: ((a["title"],), {"evidence": tuple(a["evidence"]), "item_id": a.get("id"),
+                                   "summary": a.get("summary"), "parent": a.get("parent")})),
+    _checkpoint_tool(
+        "checkpoint_add_pending", "add-pending", "Add a remaining step",
+        {"title": _TEXT, "id": _ITEM, "before": _ITEM, "parent": _ITEM}, ("title",),
+        lambda a: ((a["title"],), {"item_id": a.get("id"), "before": a.get("before"),
+                                   "parent": a.get("parent")})),
+    _checkpoint_tool(
+        "checkpoint_set_resume", "set-resume",
+        "Set the resume point: the exact first thing the next session does",
+        {"text": _TEXT, "item": _ITEM, "required_inputs": _TEXTS}, ("text",),
+        lambda a: ((a["text"],), {"item_id": a.get("item"),
+                                  "required_inputs": _optional(a.get("required_inputs"))})),
+    _checkpoint_tool(
+        "checkpoint_decision", "decision", "Record a decision already made",
+        {"text": _TEXT}, ("text",), lambda a: ((a["text"],), {})),
+    _checkpoint_tool(
+        "checkpoint_hazard", "hazard", "Record a hazard: what is tricky, what to watch for",
+        {"text": _TEXT}, ("text",), lambda a: ((a["text"],), {})),
+    _checkpoint_tool(
+        "checkpoint_blocker", "blocker", "Record an open blocker, or resolve it",
+        {"summary": _TEXT, "item": _ITEM, "resolve": {"type": "boolean"}}, ("summary",),
+        lambda a: ((a["summary"],), {"item_id": a.get("item"),
+                                     "resolve": a.get("resolve", False)})),
+    _checkpoint_tool(
+        "checkpoint_failed_attempt", "failed-attempt",
+        "Record an approach that failed and why, so it is not repeated",
+        {"summary": _TEXT, "reason": _TEXT, "item": _ITEM}, ("summary", "reason"),
+        lambda a: ((a["summary"],), {"reason": a["reason"], "item_id": a.get("item")})),
+)
+
+
+# -- the packet and the ACK ----------------------------------------------------------------
+
+_FACTS = ("host", "harness", "repository", "checkout", "branch", "head", "working_state",
+          "live_work", "model_policy", "budget")
+
+
+def _registry_path(folder: Folder, given: str | None) -> str:
+    from baton.authoring._registry import locate
+
+    return folder.path(given or os.path.basename(locate(folder.root)))
+
+
+def _render(folder: Folder, arguments: dict) -> Reply:
+    from baton.authoring import SourceFacts, render_packet
+    from baton.formats._packet import TEXT_NAME
+
+    facts = SourceFacts(source_id=arguments["source_id"],
+                        **{key: arguments.get(key) for key in _FACTS})
+    return _outcome(render_packet(folder.root, source=facts,
+                                  registry_path=_registry_path(folder, None),
+                                  checkpoint_path=_checkpoint_path(folder),
+                                  packet_path=folder.path(TEXT_NAME),
+                                  restart_id=arguments.get("restart_id"),
+                                  expect_revision=arguments.get("expect_revision")))
+
+
+def _ack_verify(folder: Folder, arguments: dict) -> Reply:
+    from baton.formats._packet import TEXT_NAME
+    from baton.workspace._readback import read_and_verify
+
+    ack = folder.path(arguments.get("ack", "ack.json"))
+    workspace = None
+    if arguments.get("compare_checkout"):
+        if not os.path.exists(os.path.join(folder.root, ".git")):
+            raise UsageError(f"{folder.root} is not the top folder of a git checkout, so "
+                             "comparing the checkout would read outside it",
+                             code="mcp.outside_folder",
+                             hint="bind the server to the checkout's top folder, or verify "
+                                  "without compare_checkout")
+        workspace = folder.root
+    verdict = read_and_verify(ack, folder.path(arguments.get("packet", TEXT_NAME)),
+                              _registry_path(folder, arguments.get("registry")),
+                              checkpoint_path=_checkpoint_path(folder), workspace=workspace)
+    lines = [f"{os.path.relpath(ack, folder.root)}: {verdict.outcome}"]
+    lines += [f"  {failure.code}: {failure.field}: {failure.message}" for failure in verdict.failures]
+    lines += [f"  note: {part} not compared" for part in sorted(set(verdict.skipped))]
+    return Reply("\n".join(lines), {"ack": ack, "exit_code": verdict.exit_code,
+                                    **verdict.to_dict(details=True)})
+
+
+# -- the gates -----------------------------------------------------------------------------
+
+def _gate(folder: Folder, arguments: dict) -> Reply:
+    from baton.gates import run_gate
+
+    decision = run_gate(arguments["name"], arguments["input"])
+    return Reply(decision.text, {"gate": arguments["name"], "outcome": decision.outcome,
+                                 "exit_code": decision.exit_code, "output": decision.output})
+
+
+def _gate_tool() -> Tool:
+    """One tool for every gate of the gate table: the name picks the gate, and each gate
+    reads its own input (its input schema is a resource, its refusals its own outcomes)."""
+    from baton.engine._schemas import store
+    from baton.gates import gate_names, load
+
+    lines = []
+    for name in gate_names():
+        module = load(name)
+        schema = store().find(module.INPUT_SCHEMA).id if module.INPUT_SCHEMA else "any JSON"
+        lines.append(f"- {name}: {module.SUMMARY} Input: {schema}")
+    description = ("Run a decision gate on its JSON input, exactly as `baton gate NAME` does: "
+                   "the answer is the gate's output, outcome code and exit status.\n"
+                   + "\n".join(lines))
+    return Tool("gate", description, {"name": {"enum": list(gate_names())},
+                                      "input": {"description": "The gate's input value."}},
+                ("name", "input"), _gate)
+
+
+def tools() -> tuple[Tool, ...]:
+    """Every tool, in the order they are listed."""
+    return (
+        Tool("validate", "Validate and lint artifacts: a file, or a folder searched for "
+             "artifacts by name (with the cross-file checks of a handoff folder), inside the "
+             "bound folder. The findings are the structured output (as `baton validate "
+             "--format json`).",
+             {"path": {**_TEXT, "description": "Relative to the bound folder (default: the "
+                                               "folder itself)."},
+              "strict": {"type": "boolean", "description": "Warnings fail too."}}, (), _validate),
+        Tool("checkpoint_show", "Show the continue checkpoint: its summary, and the whole "
+             "document as structured output (as `baton checkpoint show`).", {}, (), _show),
+        *CHECKPOINT_TOOLS,
+        Tool("packet_render", "Register the restart attempt, then write the continuation "
+             "packet and read it back (as `baton packet render`).",
+             {"source_id": _TEXT, **{key: _TEXT for key in _FACTS}, "restart_id": _TEXT,
+              "expect_revision": _REVISION}, ("source_id",), _render),
+        Tool("ack_verify", "Verify an ACK against a fresh readback of the packet, the registry "
+             "and the checkpoint (as `baton ack verify`).",
+             {"ack": {**_TEXT, "description": "Default: ack.json."},
+              "packet": {**_TEXT, "description": "Default: continuation.packet.txt."},
+              "registry": {**_TEXT, "description": "Default: the folder's registry."},
+              "compare_checkout": {"type": "boolean", "description": "Also compare the "
+                                   "checkout fingerprints (the folder must be a checkout's top)."}},
+             (), _ack_verify),
+        _gate_tool(),
+    )
+
+
+def _argument_errors(tool: Tool, arguments) -> list[str]:
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(tool.input_schema)
+    errors = sorted(validator.iter_errors(arguments), key=lambda e: list(e.absolute_path))
+    return [f"{'.'.join(map(str, ['arguments', *error.absolute_path]))}: {error.message}"
+            for error in errors]
+
+
+def call(tool: Tool, folder: Folder, arguments) -> Reply:
+    """Run ``tool``: its arguments checked against its schema, any refusal as a tool error."""
+    arguments = {} if arguments is None else arguments
+    problems = _argument_errors(tool, arguments)
+    if problems:
+        return refusal(UsageError("; ".join(problems), code="mcp.bad_arguments",
+                                  hint=f"pass the arguments {tool.name}'s input schema lists"),
+                       tool.name)
+    try:
+        return tool.run(folder, arguments)
+    except BatonError as error:
+        return refusal(error, tool.name)
