@@ -93,6 +93,19 @@ def test_the_placeholders_are_marked_and_the_next_action_carries_the_resume_poin
     assert all("placeholder was written" in w["message"] for w in out["result"]["warnings"])
 
 
+def test_the_placeholders_are_replaced_by_the_first_real_entry(tmp_path):
+    project = _project(tmp_path, "0.7")
+    _, _, target = _migrated(project)
+    assert run("checkpoint", "decision", "Port the jobs one at a time.",
+               "--checkpoint", target).exit_code == 0
+    assert run("checkpoint", "set-resume", "Open jobs/nightly.py.",
+               "--checkpoint", target).exit_code == 0
+    document = json.loads(target.read_text(encoding="utf-8"))
+    assert document["plan"]["narratives"]["Decisions"] == "- Port the jobs one at a time."
+    assert document["plan"]["items"][1]["narrative"]["ResumePoint"] == "Open jobs/nightly.py."
+    assert "[placeholder" not in target.read_text(encoding="utf-8")
+
+
 def test_the_warnings_go_to_stderr_in_text_mode(tmp_path):
     project = _project(tmp_path, "0.7")
     result = run("migrate", project, *IDENTITY)
@@ -101,10 +114,10 @@ def test_the_warnings_go_to_stderr_in_text_mode(tmp_path):
     assert result.stderr.splitlines() == [
         "warning authoring.placeholder $.plan.narratives.Decisions: the legacy checkpoint has "
         "completed work but no Decisions narrative: a placeholder was written; replace it with "
-        "the decisions taken so far",
+        "the decisions taken so far (`baton checkpoint decision`)",
         "warning authoring.placeholder $.plan.items[1].narrative.ResumePoint: the next pending "
         "item has no ResumePoint narrative: a placeholder was written; replace it with the exact "
-        "first thing to do (`baton checkpoint resume`)",
+        "first thing to do (`baton checkpoint set-resume`)",
     ]
 
 

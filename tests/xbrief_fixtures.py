@@ -15,6 +15,9 @@ Three files under ``conformance/cases/validate/``:
   taken from the spec text, with the Baton block and the narratives the profile requires.
 - ``checkpoint_legacy.json``: one legacy checkpoint per version (0.4 ``todoList``, 0.5, 0.6,
   0.7), read with the legacy warning only.
+- ``checkpoint_scope.json``: what the profile's own rules read and never read, stated by
+  hand: ``auto`` on a container whose children are plan references, and timestamps judged
+  only where xBRIEF or the Baton block defines one.
 
 The upstream material is read from ``../shared/reference/xbrief-upstream/`` beside the
 repository (see :func:`upstream_dir`); without it the fixtures cannot be rebuilt, and the
@@ -479,11 +482,11 @@ def core_cases(schema: dict) -> list[dict]:
             "validate.checkpoint.xbrief.accepted." + ".".join(
                 "entry" if s == 2 else _slug(s) for s in top),
             f"{where[0].lower()}{where[1:]} with a value valid under every upstream constraint is accepted",
-            ["CKP-004", "CKP-005"], document, [], [], tags=["xbrief_core"]))
+            ["CKP-004", "CKP-024"], document, [], [], tags=["xbrief_core"]))
     cases.append(_case(
         "validate.checkpoint.xbrief.accepted.every_member",
         "a checkpoint using every member the xBRIEF 0.8 core defines, each valid, is accepted",
-        ["CKP-004", "CKP-005"], every_member_document(), [], [], tags=["xbrief_core"]))
+        ["CKP-004", "CKP-024"], every_member_document(), [], [], tags=["xbrief_core"]))
     return cases
 
 
@@ -585,8 +588,77 @@ def appendix_cases(spec_text: str) -> list[dict]:
         cases.append(_case(
             f"validate.checkpoint.appendix.{slug}",
             f"appendix {name} of the xBRIEF 0.8 spec, with the Baton block and required narratives, is accepted",
-            ["CKP-004", "CKP-005", "CKP-015"], document, [], warnings, tags=["xbrief_appendix_c"]))
+            ["CKP-004", "CKP-015", "CKP-024"], document, [], warnings, tags=["xbrief_appendix_c"]))
     return cases
+
+
+# -- what the rules read -----------------------------------------------------------------------
+
+UNREAL = "2026-02-30T10:00:00+02:00"  # the form of a timestamp, but no such day
+
+
+def _scope_case(slug, description, requirements, change, errors=(), warnings=()):
+    document = base_document()
+    change(document)
+    return _case(f"validate.checkpoint.scope.{slug}", description, requirements, document,
+                 list(errors), list(warnings), tags=["checkpoint_scope"])
+
+
+def _container(**members):
+    """Turn the probe item into a group rolled up with ``auto``, with ``members``."""
+    def change(document):
+        item = _get(document, PROBE)
+        item.update(type="group", status="auto", **members)
+    return change
+
+
+def _set(path, value):
+    def change(document):
+        node = document
+        for step in path[:-1]:
+            node = node.setdefault(step, {}) if isinstance(step, str) else node[step]
+        node[path[-1]] = value
+    return change
+
+
+def scope_cases() -> list[dict]:
+    timestamp = ["checkpoint.timestamp"]
+    return [
+        _scope_case("auto_with_plan_refs_only",
+                    "auto on a group whose only children are planRefs is accepted (0.8 counts them)",
+                    ["CKP-015", "CKP-024"],
+                    _container(planRefs=["file://./pending/a.xbrief.json", "file://./pending/b.xbrief.json"])),
+        _scope_case("auto_with_a_plan_ref",
+                    "auto on a group whose child is one planRef, the shorthand of planRefs, is accepted",
+                    ["CKP-015", "CKP-024"], _container(planRef="file://./pending/a.xbrief.json")),
+        _scope_case("auto_with_empty_plan_refs",
+                    "auto on a group with an empty planRefs list and no items has no children: refused",
+                    ["CKP-015"], _container(planRefs=[]), errors=["checkpoint.auto_on_leaf"]),
+        _scope_case("timestamp_names_in_unknown_members",
+                    "members named created or *_at inside members xBRIEF does not define are never judged",
+                    ["CKP-005", "CKP-024"],
+                    lambda d: (_get(d, PROBE).update(notes={"created": UNREAL, "sent_at": UNREAL}),
+                               d["plan"].update(metadata={"updated": UNREAL}),
+                               d["x-baton/checkpoint"].update(extra={"since": UNREAL}))),
+        _scope_case("timestamp_change_log", "a change record's timestamp that names no real day is refused",
+                    ["GEN-004"], _set(("plan", "changeLog"), [
+                        {"sequence": 0, "timestamp": UNREAL, "agent": {"id": "a", "type": "human"},
+                         "operation": "create"}]), errors=timestamp),
+        _scope_case("timestamp_fork", "a fork's forkedAt that names no real day is refused", ["GEN-004"],
+                    _set(("plan", "fork"), {"parentUid": "p", "parentSequence": 0, "forkedAt": UNREAL}),
+                    errors=timestamp),
+        _scope_case("timestamp_recurrence", "a recurrence's until that names no real day is refused",
+                    ["GEN-004"], _set(PROBE + ("recurrence",), {"frequency": "daily", "until": UNREAL}),
+                    errors=timestamp),
+        _scope_case("timestamp_lock", "a lock's expiresAt that names no real day is refused", ["GEN-004"],
+                    _set(PROBE + ("lockedBy",), {"agent": {"id": "a", "type": "human"},
+                                                 "acquiredAt": AT, "type": "soft", "expiresAt": UNREAL}),
+                    errors=timestamp),
+        _scope_case("timestamp_failed_attempt", "a failed attempt's at that names no real day is refused",
+                    ["GEN-004"], _set((BLOCK, "failed_attempts"), [
+                        {"summary": "Tried a regex.", "reason": "It failed.", "at": UNREAL}]),
+                    errors=timestamp),
+    ]
 
 
 # -- the files ---------------------------------------------------------------------------------
@@ -609,6 +681,12 @@ def documents(folder: Path) -> dict[str, dict]:
             "description": "the complete examples of the xBRIEF 0.8 spec (Appendix C) as checkpoints",
             "comment": "built by tests/xbrief_fixtures.py from the upstream 0.8 spec text",
             "cases": appendix_cases(spec_text),
+        },
+        "checkpoint_scope.json": {
+            "gate": "validate",
+            "description": "what the checkpoint rules read: auto over plan references, timestamps where defined",
+            "comment": "built by tests/xbrief_fixtures.py; the expected codes are stated by hand",
+            "cases": scope_cases(),
         },
         "checkpoint_legacy.json": {
             "gate": "validate",

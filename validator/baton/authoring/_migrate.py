@@ -7,11 +7,12 @@ The changes, and only these (spec/authoring.md, AUT-070), each reported as a JSO
 - the header ``vBRIEFInfo`` (or a legacy ``xBRIEFInfo``) becomes ``xBRIEFInfo`` in the same
   place, with ``version`` ``"0.8"``;
 - a 0.4 ``todoList`` or ``playbook`` root becomes the ``plan`` in the same place, given the
-  ``title`` (``Tasks`` when it has none, as upstream's guide does) and ``status``
-  (``running``) that a plan requires;
+  ``title`` (``Tasks``, as upstream's guide does) and ``status`` (``running``) a plan
+  requires where it has none;
 - status ``inProgress`` becomes ``running``;
 - an item's ``subItems`` becomes ``items`` in the same place (both are kept when an item has
-  both and they differ: a warning), and a 0.4 item's own ``todoList`` becomes its ``items``;
+  both and they differ: a warning), and a 0.4 item's own ``todoList`` becomes its ``items``
+  (appended to them when it has some);
 - every item without an ``id`` gets one, derived from its parent's id and its title, so the
   same file always gets the same ids;
 - a 0.4 item's ``dependencies`` become ``blocks`` edges of the plan;
@@ -57,7 +58,7 @@ REGISTERED_TYPES = ("plan", "github-issue", "github-pr", "commit", "external", "
 LEGACY_NAMESPACE = "x-vbrief/"
 MAPPED_NAMESPACES = ("x-vbrief/", "x-xbrief/")
 #: Marks the text migration writes where the legacy file lacks what the profile needs.
-PLACEHOLDER = "[placeholder written by baton migrate]"
+PLACEHOLDER = _checkpoint.MIGRATION_PLACEHOLDER
 DECISIONS_PLACEHOLDER = (f"{PLACEHOLDER} The legacy checkpoint recorded no decisions: replace "
                          "this with the choices made so far, or with `none yet`.")
 RESUME_PLACEHOLDER = (f"{PLACEHOLDER} The legacy checkpoint named no resume point: replace "
@@ -187,7 +188,7 @@ def _plan_from_root(value: dict, root: str, migration: Migration) -> dict:
     first, then its members in their order."""
     migration.change(f"$.{root} -> $.plan")
     plan = {}
-    if not isinstance(value.get("title"), str):
+    if "title" not in value:
         plan["title"] = ROOT_TITLE
         migration.change(f"$.plan.title added ({ROOT_TITLE!r})")
     if "status" not in value:
@@ -353,7 +354,8 @@ def _placeholder_decisions(document: dict, migration: Migration) -> None:
     migration.change("$.plan.narratives.Decisions added (placeholder)")
     migration.warn("authoring.placeholder", "$.plan.narratives.Decisions",
                    "the legacy checkpoint has completed work but no Decisions narrative: a "
-                   "placeholder was written; replace it with the decisions taken so far")
+                   "placeholder was written; replace it with the decisions taken so far "
+                   "(`baton checkpoint decision`)")
 
 
 def _placeholder_resume_point(document: dict, migration: Migration) -> None:
@@ -378,7 +380,7 @@ def _placeholder_resume_point(document: dict, migration: Migration) -> None:
     migration.warn("authoring.placeholder", path,
                    "the next pending item has no ResumePoint narrative: a placeholder was "
                    "written; replace it with the exact first thing to do "
-                   "(`baton checkpoint resume`)")
+                   "(`baton checkpoint set-resume`)")
 
 
 # -- the command ------------------------------------------------------------------------------

@@ -53,9 +53,10 @@ _NOT_SINGULAR = re.compile(r"continue[-_.].+\.json\Z", re.I)
 # -- reading the document ------------------------------------------------------------------
 
 def _root(data) -> str:
-    """The member that holds the plan: ``plan``, or in a 0.4 document without one its
-    ``todoList`` or ``playbook``."""
-    if isinstance(data, dict) and not isinstance(data.get("plan"), dict):
+    """The member that holds the plan: ``plan``, or in a legacy (0.4) document without one
+    its ``todoList`` or ``playbook``."""
+    if (isinstance(data, dict) and not isinstance(data.get("plan"), dict)
+            and legacy_version(data) is not None):
         return next((name for name in LEGACY_ROOTS if isinstance(data.get(name), dict)), "plan")
     return "plan"
 
