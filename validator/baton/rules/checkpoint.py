@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from baton._detect import legacy_version
+from baton._detect import HEADER, LEGACY_HEADER, legacy_version
 from baton._findings import WARNING
 from baton.rules import Artifact, Hit, rule
 from baton.rules._shared import (
@@ -140,13 +140,13 @@ def _version(artifact: Artifact):
 
 register_version_rules(KIND, _version)
 
-def timestamp_places(data) -> Iterator[tuple[tuple, object]]:
+def _timestamp_places(data) -> Iterator[tuple[tuple, object]]:
     """``(path, value)`` of every member xBRIEF 0.8 or the Baton block defines as a
     timestamp; nothing else is read (CKP-005)."""
     if not isinstance(data, dict):
         return
     root = _root(data)
-    yield from _members_at((legacy_header(data),), data.get(legacy_header(data)), INFO_TIMESTAMPS)
+    yield from _members_at((_header(data),), data.get(_header(data)), INFO_TIMESTAMPS)
     yield from _members_at((root,), _plan(data), PLAN_TIMESTAMPS)
     yield from _nested_at((root,), _plan(data), PLAN_NESTED_TIMESTAMPS)
     for path, item in iter_items(data):
@@ -156,9 +156,9 @@ def timestamp_places(data) -> Iterator[tuple[tuple, object]]:
     yield from _nested_at((BLOCK,), block(data), BLOCK_NESTED_TIMESTAMPS)
 
 
-def legacy_header(data) -> str:
+def _header(data) -> str:
     """The document's header member: ``xBRIEFInfo``, or ``vBRIEFInfo`` in a vBRIEF file."""
-    return "vBRIEFInfo" if isinstance(data, dict) and "vBRIEFInfo" in data else "xBRIEFInfo"
+    return LEGACY_HEADER if isinstance(data, dict) and LEGACY_HEADER in data else HEADER
 
 
 def _members_at(path: tuple, node, names) -> Iterator[tuple[tuple, object]]:
@@ -180,7 +180,7 @@ def _nested_at(path: tuple, node, table) -> Iterator[tuple[tuple, object]]:
             yield from _members_at(path + (member,), value, names)
 
 
-register_timestamp_rule(KIND, places=timestamp_places)
+register_timestamp_rule(KIND, places=_timestamp_places)
 
 
 @rule(KIND, "checkpoint.file_name", requirement="CKP-002",
@@ -201,8 +201,8 @@ def _legacy(artifact: Artifact):
     name = _base_name(artifact.file) or ""
     version = legacy_version(artifact.data)
     if version is not None:
-        header = legacy_header(artifact.data)
-        form = "vBRIEF" if header == "vBRIEFInfo" else "xBRIEF"
+        header = _header(artifact.data)
+        form = "vBRIEF" if header == LEGACY_HEADER else "xBRIEF"
         root = _root(artifact.data)
         shape = f" with a `{root}` root" if root != "plan" else ""
         yield Hit((header,), f"this is a legacy {form} {version} checkpoint{shape}, read until it "
