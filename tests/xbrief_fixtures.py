@@ -375,7 +375,7 @@ def broken_document(constraint: Constraint) -> dict:
         _get(document, path)[constraint.member] = {"items": []}
         return document
     if not path:
-        return broken_value(constraint)  # the root itself: a document that is no object
+        return []  # the root itself: a document that is an array, not an object
     document, _ = installed(path)
     _get(document, path[:-1])[path[-1]] = broken_value(constraint)
     return document
