@@ -5,9 +5,10 @@
 # needs: migrate
 # exit: 0
 # stdout: warning checkpoint.legacy_vbrief
-# stdout: migrated
-# stdout: 1 file checked: no findings
+# stdout: (1 warning)
 # stdout: "type": "x-xbrief/github-issue"
+# stdout: "type": "x-vbrief/context"
+# stderr: warning authoring.placeholder
 set -uo pipefail
 mkdir legacy-project && cd legacy-project
 mkdir vbrief
@@ -23,13 +24,13 @@ cat > vbrief/continue.vbrief.json <<'JSON'
       "Hazards": "Amounts are Decimal: never format them through float."
     },
     "references": [
-      {"uri": "https://example.org/issues/42", "type": "x-vbrief/github-issue"}
+      {"uri": "https://example.org/issues/42", "type": "x-vbrief/github-issue",
+       "title": "Issue 42: CSV export"},
+      {"uri": "https://example.org/notes/csv", "type": "x-vbrief/context"}
     ],
     "items": [
-      {"id": "writer", "title": "Write the CSV writer",
-       "status": "completed"},
-      {"id": "tests", "title": "Test the export", "status": "pending",
-       "narrative": {"ResumePoint": "Add tests/export/test_csv.py."}}
+      {"id": "writer", "title": "Write the CSV writer", "status": "completed"},
+      {"title": "Test the export", "status": "pending"}
     ]
   }
 }
@@ -45,4 +46,6 @@ baton migrate --goal-id goal-invoice-export --main-id sess-7f3a \
   --outcome "Invoices export to CSV; tests/export passes"
 baton validate xbrief/continue.xbrief.json
 # --8<-- [end:migrate]
-grep '"type"' xbrief/continue.xbrief.json
+# --8<-- [start:result]
+grep -E '"(id|type|ResumePoint)"' xbrief/continue.xbrief.json
+# --8<-- [end:result]

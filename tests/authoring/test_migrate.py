@@ -1,120 +1,173 @@
-"""``baton migrate``: a legacy vBRIEF checkpoint becomes an xBRIEF one losing nothing. The
-comparison walks every member of the legacy document (values, unknown members, extension
-blocks, key order) and names each difference the migration is allowed to make."""
+"""``baton migrate``: each legacy checkpoint (xBRIEF 0.4 with a ``todoList``, ``plan`` or
+``playbook`` root, 0.5, 0.6, 0.7; vBRIEF before the rename) becomes the xBRIEF 0.8 document
+written out by hand in ``xbrief_legacy.py``, member by member and in key order, losing
+nothing; ids are generated the same way every time; what the profile needs and the file
+lacks is a marked placeholder and a warning, never a refusal."""
 
 from __future__ import annotations
 
 import json
-import shutil
-from pathlib import Path
 
 import pytest
 from authoring_support import errors_in, run, run_json
+from xbrief_legacy import LEGACY
 
 from baton.errors import RefusedError, UsageError
 from baton.authoring import migrate
-from baton.authoring._migrate import convert
+from baton.authoring._migrate import convert, reference_type
 
-LEGACY = Path(__file__).resolve().parents[1] / "data" / "authoring_data" / "vbrief" / "continue.vbrief.json"
-IDENTITY = ("--goal-id", "goal-report-export", "--main-id", "sess-a",
-            "--outcome", "Monthly reports export as CSV; finance imports them")
+IDENTITY = ("--goal-id", "goal-legacy", "--main-id", "sess-a",
+            "--outcome", "The legacy work resumes from an xBRIEF 0.8 checkpoint")
+BLOCK = "x-baton/checkpoint"
 
 
-@pytest.fixture
-def project(tmp_path):
+def _project(tmp_path, name):
     (tmp_path / "vbrief").mkdir()
-    shutil.copy(LEGACY, tmp_path / "vbrief" / "continue.vbrief.json")
+    legacy = LEGACY[name][1]
+    (tmp_path / "vbrief" / "continue.vbrief.json").write_text(json.dumps(legacy), encoding="utf-8")
     return tmp_path
 
 
-def walk(value, path=()):
-    """Every (path, leaf or container type) of a JSON value, in document order."""
-    if isinstance(value, dict):
-        yield path, ("object", tuple(value))
-        for key, child in value.items():
-            yield from walk(child, (*path, key))
-    elif isinstance(value, list):
-        yield path, ("array", len(value))
-        for index, child in enumerate(value):
-            yield from walk(child, (*path, index))
-    else:
-        yield path, (type(value).__name__, value)
-
-
-def renamed(path):
-    return tuple("xBRIEFInfo" if part == "vBRIEFInfo" else part for part in path)
-
-
-def test_every_legacy_member_survives_and_only_the_named_changes_happen(project):
-    legacy_bytes = (project / "vbrief" / "continue.vbrief.json").read_bytes()
+def _migrated(project):
     code, out = run_json("migrate", project, *IDENTITY)
     assert code == 0, out
     target = project / "xbrief" / "continue.xbrief.json"
-    migrated = json.loads(target.read_text())
-    legacy = json.loads(legacy_bytes)
-    # the legacy file is untouched
+    return json.loads(target.read_text(encoding="utf-8")), out, target
+
+
+def _ordered(value):
+    """A JSON value with its key order made visible (dicts become lists of pairs)."""
+    if isinstance(value, dict):
+        return [(key, _ordered(child)) for key, child in value.items()]
+    if isinstance(value, list):
+        return [_ordered(child) for child in value]
+    return (type(value).__name__, value)
+
+
+@pytest.mark.parametrize("name", sorted(LEGACY))
+def test_each_legacy_version_becomes_its_hand_written_0_8_form(tmp_path, name):
+    _, legacy, expected, next_item, warned, _ = LEGACY[name]
+    project = _project(tmp_path, name)
+    legacy_bytes = (project / "vbrief" / "continue.vbrief.json").read_bytes()
+    migrated, out, target = _migrated(project)
+    block = migrated.pop(BLOCK)
+    assert _ordered(migrated) == _ordered(expected)  # every member, value and key order
+    assert list(migrated) + [BLOCK] == [k for k in expected] + [BLOCK]
+    assert block["next_action"]["item_id"] == next_item
+    assert [w["path"] for w in out["result"]["warnings"]] == warned
+    assert {w["code"] for w in out["result"]["warnings"]} <= {"authoring.placeholder"}
+    assert errors_in(target) == []
     assert (project / "vbrief" / "continue.vbrief.json").read_bytes() == legacy_bytes
 
-    new = dict(walk(migrated))
-    expected_changes = {
-        ("xBRIEFInfo", "version"): ("str", "0.8"),
-        ("plan", "items", 0, "references", 0, "type"): ("str", "x-xbrief/github-pr"),
-        ("plan", "items", 1, "subItems", 0, "references", 0, "type"): ("str", "x-xbrief/commit"),
-        ("plan", "references", 0, "type"): ("str", "x-xbrief/external"),
-    }
-    for path, shape in walk(legacy):
-        target_path = renamed(path)
-        assert target_path in new, f"lost {path}"
-        if target_path in expected_changes:
-            assert new[target_path] == expected_changes[target_path], path
-        elif shape[0] == "object":
-            kept = [renamed((k,))[0] for k in shape[1]]
-            # key order kept; the only key added anywhere is the Baton block at the root
-            assert [k for k in new[target_path][1] if k != "x-baton/checkpoint"] == kept, path
-        else:
-            assert new[target_path] == shape, path
-    # nothing else changed or appeared, except the Baton block
-    legacy_paths = {renamed(p) for p, _ in walk(legacy)}
-    added = sorted(str(p) for p in new if p not in legacy_paths
-                   and p[:1] != ("x-baton/checkpoint",))
-    assert added == []
+
+@pytest.mark.parametrize("name", sorted(LEGACY))
+def test_migration_is_deterministic(tmp_path, name):
+    first = convert(LEGACY[name][1], {"next_action": None}).document
+    second = convert(LEGACY[name][1], {"next_action": None}).document
+    assert json.dumps(first) == json.dumps(second)
+
+
+def test_the_changes_are_reported_as_paths(tmp_path):
+    _, out, _ = _migrated(_project(tmp_path, "0.4-todolist"))
     assert out["result"]["changes"] == [
-        "$.vBRIEFInfo -> $.xBRIEFInfo (version '0.6' -> '0.8')",
-        "$.plan.references[0].type -> x-xbrief/external",
-        "$.plan.items[0].references[0].type -> x-xbrief/github-pr",
-        "$.plan.items[1].subItems[0].references[0].type -> x-xbrief/commit",
+        "$.xBRIEFInfo.version '0.4' -> '0.8'",
+        "$.todoList -> $.plan",
+        "$.plan.title added ('Tasks')",
+        "$.plan.status added ('running')",
+        "$.plan.items[1].status 'inProgress' -> 'running'",
+        "$.plan.items[1].id added ('review-pr')",
+        "$.plan.items[2].id added ('write-release-notes')",
+        "$.plan.items[2].dependencies -> $.plan.edges (1 blocks edge)",
+        "$.plan.narratives.Decisions added (placeholder)",
         '$["x-baton/checkpoint"] added',
+        "$.plan.items[2].narrative.ResumePoint added (placeholder)",
     ]
-    # the other tool's reference type and extension members are untouched
-    assert migrated["plan"]["references"][1]["type"] == "x-other/adr"
-    assert migrated["xBRIEFInfo"]["x-vbrief/origin"] == {
-        "tool": "deft", "revision": 12}
+    assert out["message"].endswith("is unchanged (2 warnings)")
 
 
-def test_the_added_block_points_at_the_first_pending_step_and_validates(project):
-    run("migrate", project, *IDENTITY)
-    target = project / "xbrief" / "continue.xbrief.json"
-    block = json.loads(target.read_text())["x-baton/checkpoint"]
-    assert block["revision"] == 1
-    assert block["goal_id"] == "goal-report-export"
-    assert block["task"] == "Export monthly reports as CSV"  # the legacy plan title
-    assert block["next_action"] == {
-        "item_id": "writer.escape",
-        "summary": "Add a failing test for a comma inside a quoted field, then fix writer.py.",
-        "required_inputs": []}
-    assert errors_in(target) == []
+def test_the_placeholders_are_marked_and_the_next_action_carries_the_resume_point(tmp_path):
+    migrated, out, _ = _migrated(_project(tmp_path, "0.7"))
+    item = migrated["plan"]["items"][1]
+    assert item["narrative"]["ResumePoint"].startswith("[placeholder written by baton migrate]")
+    assert migrated[BLOCK]["next_action"]["summary"] == item["narrative"]["ResumePoint"]
+    assert all("placeholder was written" in w["message"] for w in out["result"]["warnings"])
 
 
-def test_a_legacy_file_with_a_baton_block_keeps_it(project):
-    legacy = json.loads(LEGACY.read_text())
-    block = {"baton_version": "1.0", "kind": "checkpoint", "revision": 9, "x-t/keep": 1}
-    legacy["x-baton/checkpoint"] = block
-    document, changes = convert(legacy)
-    assert document["x-baton/checkpoint"] == block
-    assert '$["x-baton/checkpoint"] added' not in changes
+def test_the_placeholders_are_replaced_by_the_first_real_entry(tmp_path):
+    project = _project(tmp_path, "0.7")
+    _, _, target = _migrated(project)
+    assert run("checkpoint", "decision", "Port the jobs one at a time.",
+               "--checkpoint", target).exit_code == 0
+    assert run("checkpoint", "set-resume", "Open jobs/nightly.py.",
+               "--checkpoint", target).exit_code == 0
+    document = json.loads(target.read_text(encoding="utf-8"))
+    assert document["plan"]["narratives"]["Decisions"] == "- Port the jobs one at a time."
+    assert document["plan"]["items"][1]["narrative"]["ResumePoint"] == "Open jobs/nightly.py."
+    assert "[placeholder" not in target.read_text(encoding="utf-8")
 
 
-def test_refuses_to_overwrite_and_changes_nothing(project):
+def test_the_warnings_go_to_stderr_in_text_mode(tmp_path):
+    project = _project(tmp_path, "0.7")
+    result = run("migrate", project, *IDENTITY)
+    assert result.exit_code == 0
+    assert "(2 warnings)" in result.stdout
+    assert result.stderr.splitlines() == [
+        "warning authoring.placeholder $.plan.narratives.Decisions: the legacy checkpoint has "
+        "completed work but no Decisions narrative: a placeholder was written; replace it with "
+        "the decisions taken so far (`baton checkpoint decision`)",
+        "warning authoring.placeholder $.plan.items[1].narrative.ResumePoint: the next pending "
+        "item has no ResumePoint narrative: a placeholder was written; replace it with the exact "
+        "first thing to do (`baton checkpoint set-resume`)",
+    ]
+
+
+@pytest.mark.parametrize(("legacy", "expected"), [
+    ("x-vbrief/github-pr", "x-xbrief/github-pr"),
+    ("x-vbrief/commit", "x-xbrief/commit"),
+    ("x-xbrief/plan", "x-xbrief/plan"),
+    ("x-vbrief/adr", "x-xbrief/adr"),
+    ("x-vbrief/context", "x-vbrief/context"),  # not registered in 0.8: the legacy namespace
+    ("x-xbrief/context", "x-vbrief/context"),
+    ("x-xbrief/research", "x-xbrief/research"),
+    ("x-other/adr", "x-other/adr"),  # another consumer's type is theirs
+    (7, 7),
+])
+def test_reference_types_map_to_registered_types_or_stay_in_a_consumer_namespace(legacy, expected):
+    assert reference_type(legacy) == expected
+
+
+def test_items_and_sub_items_that_differ_are_both_kept_with_a_warning():
+    legacy = json.loads(json.dumps(LEGACY["0.5"][1]))
+    writer = legacy["plan"]["items"][1]
+    writer["items"] = [{"id": "writer.other", "title": "Other", "status": "pending"}]
+    migration = convert(legacy, {"next_action": None})
+    kept = migration.document["plan"]["items"][1]
+    assert [child["id"] for child in kept["items"]] == ["writer.other"]
+    assert kept["subItems"] == writer["subItems"]
+    assert [w["code"] for w in migration.warnings][0] == "authoring.legacy_kept"
+
+
+def test_equal_items_and_sub_items_keep_only_items():
+    legacy = json.loads(json.dumps(LEGACY["0.5"][1]))
+    writer = legacy["plan"]["items"][1]
+    writer["items"] = writer["subItems"]
+    migration = convert(legacy, {"next_action": None})
+    assert "subItems" not in migration.document["plan"]["items"][1]
+    assert "$.plan.items[1].subItems removed (the same as $.plan.items[1].items)" in migration.changes
+
+
+def test_a_legacy_file_with_a_baton_block_keeps_it():
+    legacy = json.loads(json.dumps(LEGACY["0.5"][1]))
+    block = {"baton_version": "1.0", "kind": "checkpoint", "revision": 9, "x-t/keep": 1,
+             "next_action": {"item_id": "writer.escape"}}
+    legacy[BLOCK] = block
+    migration = convert(legacy)
+    assert migration.document[BLOCK] == block
+    assert '$["x-baton/checkpoint"] added' not in migration.changes
+
+
+def test_refuses_to_overwrite_and_changes_nothing(tmp_path):
+    project = _project(tmp_path, "0.6")
     (project / "xbrief").mkdir()
     existing = project / "xbrief" / "continue.xbrief.json"
     existing.write_text('{"keep": true}')
@@ -123,29 +176,38 @@ def test_refuses_to_overwrite_and_changes_nothing(project):
     assert existing.read_text() == '{"keep": true}'
 
 
-@pytest.mark.parametrize(("content", "code"), [
-    ({"schema": "vbrief/1.0", "session_summary": "freestyle"}, "authoring.not_vbrief"),
+@pytest.mark.parametrize(("content", "code", "words"), [
+    ({"schema": "vbrief/1.0", "session_summary": "freestyle"}, "authoring.not_vbrief",
+     "not a legacy checkpoint"),
     ({"vBRIEFInfo": {"version": "0.5"}, "xBRIEFInfo": {"version": "0.8"}, "plan": {}},
-     "authoring.not_vbrief"),
-    ({"vBRIEFInfo": {"version": "0.5"}, "todoList": {"items": []}}, "authoring.unsupported_root"),
+     "authoring.not_vbrief", "both"),
+    ({"xBRIEFInfo": {"version": "0.8"}, "plan": {}}, "authoring.not_vbrief", "already xBRIEF 0.8"),
+    ({"vBRIEFInfo": {"version": "0.9"}, "plan": {}}, "authoring.not_vbrief", "0.9"),
+    ({"vBRIEFInfo": {"version": "0.4"}, "todoList": {"items": []}, "plan": {"items": []}},
+     "authoring.unsupported_root", "`plan`, `todoList`"),
+    ({"vBRIEFInfo": {"version": "0.5"}}, "authoring.unsupported_root", "has none"),
 ])
-def test_documents_that_are_not_legacy_plans_are_refused(project, content, code):
-    (project / "vbrief" / "continue.vbrief.json").write_text(json.dumps(content))
+def test_documents_that_are_not_legacy_checkpoints_are_refused(tmp_path, content, code, words):
+    (tmp_path / "vbrief").mkdir()
+    (tmp_path / "vbrief" / "continue.vbrief.json").write_text(json.dumps(content))
     with pytest.raises(RefusedError) as caught:
-        migrate(project, identity={"goal_id": "g", "main_id": "m", "outcome": "o"})
+        migrate(tmp_path, identity={"goal_id": "g", "main_id": "m", "outcome": "o"})
     assert caught.value.code == code
-    assert not (project / "xbrief").exists()
+    assert words in caught.value.message
+    assert not (tmp_path / "xbrief").exists()
 
 
-def test_a_plan_without_pending_steps_is_refused(project):
-    legacy = json.loads(LEGACY.read_text())
+def test_a_plan_without_pending_steps_is_refused(tmp_path):
+    project = _project(tmp_path, "0.5")
+    legacy = json.loads((project / "vbrief" / "continue.vbrief.json").read_text())
     legacy["plan"]["items"] = [legacy["plan"]["items"][0]]
     (project / "vbrief" / "continue.vbrief.json").write_text(json.dumps(legacy))
     code, out = run_json("migrate", project, *IDENTITY)
     assert (code, out["error"]["code"]) == (1, "authoring.no_pending")
 
 
-def test_identity_options_are_needed_without_a_block(project):
+def test_identity_options_are_needed_without_a_block(tmp_path):
+    project = _project(tmp_path, "0.6")
     with pytest.raises(UsageError) as caught:
         migrate(project, identity={"goal_id": "g"})
     assert caught.value.code == "authoring.missing_identity"
@@ -157,7 +219,19 @@ def test_missing_legacy_file(tmp_path):
     assert (code, out["error"]["code"]) == (1, "authoring.no_legacy")
 
 
-def test_a_broken_legacy_file_gives_its_loading_code(project):
+def test_a_broken_legacy_file_gives_its_loading_code(tmp_path):
+    project = _project(tmp_path, "0.6")
     (project / "vbrief" / "continue.vbrief.json").write_bytes(b'{"plan": 1, "plan": 2}')
     code, out = run_json("migrate", project, *IDENTITY)
     assert (code, out["error"]["code"]) == (2, "load.duplicate_key")
+
+
+def test_a_result_that_would_not_validate_is_refused_with_its_codes(tmp_path):
+    project = _project(tmp_path, "0.6")
+    legacy = json.loads((project / "vbrief" / "continue.vbrief.json").read_text())
+    legacy["plan"]["items"][0]["status"] = "done"  # no 0.8 status and no mapping for it
+    (project / "vbrief" / "continue.vbrief.json").write_text(json.dumps(legacy))
+    code, out = run_json("migrate", project, *IDENTITY)
+    assert (code, out["error"]["code"]) == (1, "authoring.invalid_result")
+    assert "schema.enum" in out["error"]["message"]
+    assert not (project / "xbrief").exists()

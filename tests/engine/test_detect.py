@@ -66,6 +66,22 @@ def test_legacy():
     assert not _detect.get("ack").is_legacy("ack.json", {"vBRIEFInfo": {}})
 
 
+@pytest.mark.parametrize(("document", "version"), [
+    ({"vBRIEFInfo": {"version": "0.5"}, "plan": {}}, "0.5"),
+    ({"vBRIEFInfo": {"version": 0.6}}, "0.6"),  # any header value is legacy; the schema judges it
+    ({"vBRIEFInfo": "x"}, "null"),
+    ({"xBRIEFInfo": {"version": "0.4"}, "todoList": {}}, "0.4"),
+    ({"xBRIEFInfo": {"version": "0.7"}, "plan": {}}, "0.7"),
+    ({"xBRIEFInfo": {"version": "0.8"}, "plan": {}}, None),
+    ({"xBRIEFInfo": {"version": "0.8"}, "todoList": {}}, None),  # 0.8 forbids it: an error
+    ({"xBRIEFInfo": {"version": "0.9"}}, None),
+    ([], None),
+])
+def test_a_legacy_checkpoint_is_known_by_its_header(document, version):
+    assert _detect.legacy_version(document) == version
+    assert _detect.get("checkpoint").is_legacy("continue.xbrief.json", document) is (version is not None)
+
+
 def test_the_table_is_consistent():
     names = [kind.name for kind in _detect.KINDS]
     assert len(set(names)) == len(names) == len(_detect.kind_names())

@@ -121,7 +121,8 @@ def _break(change):
 # Documents that break an xBRIEF 0.8 core rule JSON Schema can state: the checkpoint schema
 # must refuse each one, exactly as the xBRIEF schema does.
 XBRIEF_BREAKS = {
-    "version 0.7": (lambda d: d["xBRIEFInfo"].update(version="0.7"), "const"),
+    "version 0.9": (lambda d: d["xBRIEFInfo"].update(version="0.9"), "const"),
+    "version 0.3": (lambda d: d["xBRIEFInfo"].update(version="0.3"), "const"),
     "version as a number": (lambda d: d["xBRIEFInfo"].update(version=0.8), "const"),
     "no xBRIEFInfo": (lambda d: d.pop("xBRIEFInfo"), "required"),
     "no plan": (lambda d: d.pop("plan"), "required"),
@@ -186,10 +187,27 @@ def test_a_legacy_vbrief_checkpoint_is_accepted_without_the_block():
     assert _errors("checkpoint", document) == ["enum"]
 
 
+@pytest.mark.parametrize("version", ["0.4", "0.5", "0.6", "0.7"])
+def test_a_legacy_xbrief_version_is_read_with_its_own_statuses(version):
+    document = _checkpoint()
+    document["xBRIEFInfo"]["version"] = version
+    document["plan"]["items"][0]["status"] = "inProgress"  # 0.4's name for running
+    assert _errors("checkpoint", document) == []
+    assert "enum" in _errors("xbrief-0.8", document)
+
+
+def test_a_legacy_todo_list_root_is_read():
+    document = {"xBRIEFInfo": {"version": "0.4"},
+                "todoList": {"items": [{"title": "Fix bug", "status": "inProgress"}]}}
+    assert _errors("checkpoint", document) == []
+    del document["todoList"]
+    assert _errors("checkpoint", document) == ["required"]
+
+
 def test_a_document_cannot_be_both_legacy_and_xbrief():
     document = _checkpoint()
     document["vBRIEFInfo"] = {"version": "0.6"}
-    assert _errors("checkpoint", document) == ["not"]
+    assert _errors("checkpoint", document) == ["enum", "not"]
 
 
 def test_ack_takeover_fields_follow_the_status():

@@ -234,6 +234,19 @@ def test_a_legacy_file_is_known_by_name_by_content_or_by_the_loader():
     assert len(list(rule.check(legacy))) == 1
 
 
+def test_the_legacy_warning_names_the_version_or_the_name():
+    rule = next(r for r in rules_for("checkpoint") if r.code == "checkpoint.legacy_vbrief")
+    current = Artifact("checkpoint", "vbrief/continue.vbrief.json", _checkpoint(), "", legacy=True)
+    [hit] = rule.check(current)
+    assert "legacy vBRIEF file name" in hit.message and "move the checkpoint" in hit.hint
+    todo = {"xBRIEFInfo": {"version": "0.4"}, "todoList": {"items": []}}
+    [hit] = rule.check(Artifact("checkpoint", None, todo, "", legacy=True))
+    assert (hit.path, hit.hint) == (("xBRIEFInfo",), None)
+    assert hit.message == ("this is a legacy xBRIEF 0.4 checkpoint with a `todoList` root, read "
+                           "until it is migrated to xBRIEF 0.8")
+    assert "baton migrate" in rule.hint
+
+
 def test_a_consumed_checkpoint_is_reported_once():
     document = _checkpoint()
     document["x-baton/checkpoint"]["consumed_at"] = "2026-10-14T10:00:00+02:00"

@@ -30,6 +30,9 @@ ACTIVE_STATUS = "running"
 #: them present, and a fresh session must see "none yet" rather than guess.
 PLACEHOLDERS = {DECISIONS: "- No decisions recorded yet.",
                 HAZARDS: "- No hazards recorded yet."}
+#: Opens the placeholder text ``baton migrate`` writes where a legacy file lacks a narrative;
+#: the first real line replaces it too.
+MIGRATION_PLACEHOLDER = "[placeholder written by baton migrate]"
 
 # Settable identity fields of the block: name -> (kind, nullable). ``text`` and ``id`` are
 # strings (``id`` bounded, single line), ``int`` a non-negative integer, ``list`` of texts.
@@ -377,7 +380,7 @@ def _append_line(document, name: str, text: str) -> bool:
     current = narratives.get(name, "")
     if line in current.splitlines():
         return False
-    if current == PLACEHOLDERS.get(name):
+    if current == PLACEHOLDERS.get(name) or current.startswith(MIGRATION_PLACEHOLDER):
         current = ""
     narratives[name] = f"{current}\n{line}" if current else line
     return True

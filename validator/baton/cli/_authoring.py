@@ -540,13 +540,18 @@ def _attempt_show(restart_id, registry_path, gate_input):
 @format_option(_FORMATS)
 @_run("migrate")
 def migrate(directory, source_path, target_path, **identity):
-    """Convert the legacy vbrief/continue.vbrief.json to xbrief/continue.xbrief.json.
+    """Convert a legacy checkpoint (xBRIEF 0.4 to 0.7, vBRIEF) to xbrief/continue.xbrief.json.
 
     Nothing is lost and the legacy file is left as it is; an existing target is never
-    replaced. A Baton block is added from the options when the legacy file has none."""
+    replaced. A Baton block is added from the options when the legacy file has none; what
+    the file lacks (Decisions, a resume point) is written as a marked placeholder, and each
+    placeholder is a warning on stderr."""
     from baton.authoring import _migrate
 
-    return _migrate.migrate(directory, source=source_path, target=target_path,
-                            identity=identity)
+    outcome = _migrate.migrate(directory, source=source_path, target=target_path,
+                               identity=identity)
+    for warning in outcome.result["warnings"]:
+        click.echo(f"warning {warning['code']} {warning['path']}: {warning['message']}", err=True)
+    return outcome
 
 

@@ -8,8 +8,10 @@ line); a file that fits nothing is never guessed: the caller reports ``detect.un
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from baton.formats import _fastjson
 from baton.formats._loading import syntax_for
 
 
@@ -18,9 +20,10 @@ class Kind:
     """One artifact kind.
 
     ``names``: file-name patterns (at most one ``*``), the first is the canonical name;
-    ``legacy_names`` / ``legacy_keys``: names and top-level keys of a legacy form, read with
-    a warning; ``keys``: top-level keys that place a document in this kind; ``kind_values``:
-    values of a top-level ``kind`` field that do (default: the kind's name); ``first_line``:
+    ``legacy_names``: names of a legacy form, read with a warning; ``legacy_form(data)``: the
+    legacy version the content declares, or None for a current document; ``keys``: top-level
+    keys that place a document in this kind; ``kind_values``: values of a top-level ``kind``
+    field that do (default: the kind's name); ``first_line``:
     the prefix of a text document's first line; ``schema``: path under ``schemas/v1/``;
     ``syntaxes``: the syntaxes it is written in, the first is the default for nameless input;
     ``parser`` / ``projection`` / ``text_lines``: ``"module:function"`` names, for kinds with
@@ -38,7 +41,7 @@ class Kind:
     kind_values: tuple[str, ...] | None = None
     first_line: str | None = None
     legacy_names: tuple[str, ...] = ()
-    legacy_keys: tuple[str, ...] = ()
+    legacy_form: Callable[[object], str | None] | None = None
     parser: str | None = None
     projection: str | None = None
     text_lines: str | None = None
@@ -49,7 +52,7 @@ class Kind:
     def is_legacy(self, filename: str | None, data) -> bool:
         if filename and any(_name_matches(p, filename) for p in self.legacy_names):
             return True
-        return isinstance(data, dict) and any(key in data for key in self.legacy_keys)
+        return self.legacy_form is not None and self.legacy_form(data) is not None
 
     def syntax_for(self, filename: str | None, raw: bytes) -> str:
         """The syntax to read this kind's document in: the file's own when the kind is
@@ -63,13 +66,35 @@ class Kind:
         return next((s for s in self.syntaxes if s != "json"), "json")
 
 
+#: The xBRIEF versions before 0.8 (called vBRIEF until 0.7, with a root `vBRIEFInfo`): a
+#: checkpoint in one of them is read with a warning until ``baton migrate`` rewrites it (CKP-003).
+LEGACY_VERSIONS = ("0.4", "0.5", "0.6", "0.7")
+LEGACY_HEADER = "vBRIEFInfo"
+HEADER = "xBRIEFInfo"
+
+
+def legacy_version(data) -> str | None:
+    """The version a legacy checkpoint declares: its ``vBRIEFInfo`` version (any value, shown
+    as JSON text when it is not a string: the schema judges it), or an ``xBRIEFInfo`` version
+    before 0.8. None for any other document."""
+    if not isinstance(data, dict):
+        return None
+    if LEGACY_HEADER in data:
+        header = data[LEGACY_HEADER]
+        version = header.get("version") if isinstance(header, dict) else None
+        return version if isinstance(version, str) else _fastjson.dumps(version)
+    header = data.get(HEADER)
+    version = header.get("version") if isinstance(header, dict) else None
+    return version if version in LEGACY_VERSIONS else None
+
+
 KINDS: tuple[Kind, ...] = (
     Kind(
         "checkpoint", "continue checkpoint",
         names=("continue.xbrief.json", "continue.vbrief.json", "continue-*.json"),
         schema="checkpoint.schema.json",
         keys=("x-baton/checkpoint", "xBRIEFInfo", "vBRIEFInfo"),
-        legacy_names=("continue.vbrief.json",), legacy_keys=("vBRIEFInfo",),
+        legacy_names=("continue.vbrief.json",), legacy_form=legacy_version,
     ),
     Kind(
         "packet", "continuation packet",

@@ -209,6 +209,10 @@ def moment(value):
         return datetime.datetime.fromisoformat(normal)
     except ValueError:  # a leap second: a real moment, but not one datetime can hold
         return None
+def _unreal(value) -> bool:
+    """Whether ``value`` has the timestamp form (with an offset) but names no real moment."""
+    return (isinstance(value, str) and _TIMESTAMP.match(value) is not None
+            and timestamp_problem(value) is not None)
 
 
 def timestamp_hits(data, is_timestamp_key: Callable[[str], bool],
@@ -217,8 +221,7 @@ def timestamp_hits(data, is_timestamp_key: Callable[[str], bool],
     has the timestamp form (with an offset) but names no real moment. The form itself is the
     schema's to report, so it is never reported twice."""
     def suspect(key, value):
-        return (isinstance(key, str) and is_timestamp_key(key) and isinstance(value, str)
-                and _TIMESTAMP.match(value) is not None and timestamp_problem(value) is not None)
+        return isinstance(key, str) and is_timestamp_key(key) and _unreal(value)
 
     if not any(suspect(key, value) for key, value in members(data, skip=skip)):
         return
@@ -227,21 +230,36 @@ def timestamp_hits(data, is_timestamp_key: Callable[[str], bool],
             yield Hit(path, f"{key} {timestamp_problem(value)}")
 
 
+def timestamp_hits_at(places: Iterator[tuple[tuple, object]]) -> Iterator[Hit]:
+    """:func:`timestamp_hits` for a kind that names its timestamp members by place: a hit for
+    every ``(path, value)`` whose value has the timestamp form but names no real moment."""
+    for path, value in places:
+        if _unreal(value):
+            yield Hit(path, f"{path[-1]} {timestamp_problem(value)}")
+
+
 def ends_in_at(key: str) -> bool:
     """Baton's own timestamp members are named ``*_at`` (and ``last_readback``, ``since``)."""
     return key.endswith("_at") or key in ("last_readback", "since")
 
 
 def register_timestamp_rule(kind: str, is_timestamp_key: Callable[[str], bool] = ends_in_at,
-                            skip: Callable[[str], bool] = lambda key: False) -> None:
+                            skip: Callable[[str], bool] = lambda key: False, *,
+                            places: Callable[[object], Iterator[tuple[tuple, object]]] | None = None
+                            ) -> None:
     """Register ``<kind>.timestamp`` for ``kind``: timestamps name real moments (GEN-004; the
-    schemas state the form and the offset)."""
+    schemas state the form and the offset). The timestamps are the members whose name
+    ``is_timestamp_key`` accepts, or, given ``places(data)``, the ``(path, value)`` pairs it
+    yields."""
 
     @rule(kind, f"{kind}.timestamp", requirement="GEN-004",
           summary="every timestamp is a real calendar date and time",
           hint="write a real date and time in RFC 3339, e.g. 2026-10-14T09:15:00+02:00")
     def _timestamps(artifact: Artifact):
-        yield from timestamp_hits(artifact.data, is_timestamp_key, skip)
+        if places is not None:
+            yield from timestamp_hits_at(places(artifact.data))
+        else:
+            yield from timestamp_hits(artifact.data, is_timestamp_key, skip)
 
 
 # -- digests ---------------------------------------------------------------------------------

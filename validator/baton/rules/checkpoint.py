@@ -2,10 +2,12 @@
 conventions (completed and pending items, `Decisions`, `Hazards`, the resume point), the xBRIEF
 rules JSON Schema cannot state (unique ids, edges forming a DAG, `auto` only on containers
 with children), the Baton block (its next action, its evidence, consumed or not),
-the file name, the legacy vBRIEF form, timestamps, secrets and the spec version.
+the file name, the legacy forms (xBRIEF 0.4 to 0.7, vBRIEF), timestamps, secrets and the spec
+version.
 
 Other tools' extension blocks (``x-<token>/...``) are never entered: xBRIEF forbids
-validating their values.
+validating their values. Timestamps are read only where xBRIEF or the Baton block defines
+one, so a member of another tool that happens to be called ``created`` is never judged.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from baton.engine._detect import HEADER, LEGACY_HEADER, legacy_version
 from baton._findings import WARNING
 from baton.rules import Artifact, Hit, rule
 from baton.rules._shared import (
@@ -30,8 +33,18 @@ FILE_NAME = "continue.xbrief.json"
 LEGACY_FILE_NAME = "continue.vbrief.json"
 CONTAINER_TYPES = ("group", "milestone", "epic")
 CHILD_LISTS = ("items", "subItems")
-#: xBRIEF's own timestamp members (Baton's are named ``*_at``).
-XBRIEF_TIMESTAMPS = frozenset(("created", "updated", "completed", "dueDate", "startDate", "endDate"))
+#: The roots of a 0.4 document that hold its items when it has no ``plan``.
+LEGACY_ROOTS = ("todoList", "playbook")
+#: Where xBRIEF 0.8 and the Baton block define timestamps: member names per object.
+INFO_TIMESTAMPS = PLAN_TIMESTAMPS = ("created", "updated")
+ITEM_TIMESTAMPS = ("created", "updated", "completed", "dueDate", "startDate", "endDate")
+BLOCK_TIMESTAMPS = ("written_at", "consumed_at")
+#: Timestamps one level down: ``(member, its timestamp members, whether it is a list)``.
+PLAN_NESTED_TIMESTAMPS = (("changeLog", ("timestamp",), True), ("fork", ("forkedAt",), False))
+ITEM_NESTED_TIMESTAMPS = (("recurrence", ("until",), False),
+                          ("lockedBy", ("acquiredAt", "expiresAt"), False))
+BLOCK_NESTED_TIMESTAMPS = (("blockers", ("since",), True), ("failed_attempts", ("at",), True),
+                           ("leases", ("expires_at",), True))
 
 # A per-session checkpoint name: `continue-<anything>.json` (and the like with `_` or `.`).
 _NOT_SINGULAR = re.compile(r"continue[-_.].+\.json\Z", re.I)
@@ -39,8 +52,17 @@ _NOT_SINGULAR = re.compile(r"continue[-_.].+\.json\Z", re.I)
 
 # -- reading the document ------------------------------------------------------------------
 
+def _root(data) -> str:
+    """The member that holds the plan: ``plan``, or in a legacy (0.4) document without one
+    its ``todoList`` or ``playbook``."""
+    if (isinstance(data, dict) and not isinstance(data.get("plan"), dict)
+            and legacy_version(data) is not None):
+        return next((name for name in LEGACY_ROOTS if isinstance(data.get(name), dict)), "plan")
+    return "plan"
+
+
 def _plan(data) -> dict:
-    plan = data.get("plan") if isinstance(data, dict) else None
+    plan = data.get(_root(data)) if isinstance(data, dict) else None
     return plan if isinstance(plan, dict) else {}
 
 
@@ -60,7 +82,7 @@ def iter_items(data) -> Iterator[tuple[tuple, dict]]:
             stack.extend((path + (index,), item) for index, item in reversed(list(enumerate(items)))
                          if isinstance(item, dict))
 
-    push(("plan", "items"), _plan(data).get("items"))
+    push((_root(data), "items"), _plan(data).get("items"))
     while stack:
         path, item = stack.pop()
         yield path, item
@@ -68,9 +90,15 @@ def iter_items(data) -> Iterator[tuple[tuple, dict]]:
             push(path + (name,), item.get(name))
 
 
-def _children(item: dict) -> list:
-    return [child for name in CHILD_LISTS if isinstance(item.get(name), list)
-            for child in item[name] if isinstance(child, dict)]
+def _has_children(item: dict) -> bool:
+    """Whether a container has children to roll its status up from: nested items, or the
+    plans its ``planRefs`` (or its one ``planRef``, their shorthand) name, which xBRIEF 0.8
+    counts as children once resolved; Baton never resolves them, so naming one is enough."""
+    if any(isinstance(child, dict) for name in CHILD_LISTS if isinstance(item.get(name), list)
+           for child in item[name]):
+        return True
+    refs = item.get("planRefs")
+    return bool(isinstance(refs, list) and refs) or isinstance(item.get("planRef"), str)
 
 
 def _ids(data) -> dict[str, tuple]:
@@ -112,10 +140,47 @@ def _version(artifact: Artifact):
 
 register_version_rules(KIND, _version)
 
-register_timestamp_rule(
-    KIND,
-    is_timestamp_key=lambda key: key in XBRIEF_TIMESTAMPS or key.endswith("_at") or key == "since",
-    skip=lambda key: is_foreign_extension(key) or key == "metadata")
+def _timestamp_places(data) -> Iterator[tuple[tuple, object]]:
+    """``(path, value)`` of every member xBRIEF 0.8 or the Baton block defines as a
+    timestamp; nothing else is read (CKP-005)."""
+    if not isinstance(data, dict):
+        return
+    root = _root(data)
+    yield from _members_at((_header(data),), data.get(_header(data)), INFO_TIMESTAMPS)
+    yield from _members_at((root,), _plan(data), PLAN_TIMESTAMPS)
+    yield from _nested_at((root,), _plan(data), PLAN_NESTED_TIMESTAMPS)
+    for path, item in iter_items(data):
+        yield from _members_at(path, item, ITEM_TIMESTAMPS)
+        yield from _nested_at(path, item, ITEM_NESTED_TIMESTAMPS)
+    yield from _members_at((BLOCK,), block(data), BLOCK_TIMESTAMPS)
+    yield from _nested_at((BLOCK,), block(data), BLOCK_NESTED_TIMESTAMPS)
+
+
+def _header(data) -> str:
+    """The document's header member: ``xBRIEFInfo``, or ``vBRIEFInfo`` in a vBRIEF file."""
+    return LEGACY_HEADER if isinstance(data, dict) and LEGACY_HEADER in data else HEADER
+
+
+def _members_at(path: tuple, node, names) -> Iterator[tuple[tuple, object]]:
+    if isinstance(node, dict):
+        for name in names:
+            if name in node:
+                yield path + (name,), node[name]
+
+
+def _nested_at(path: tuple, node, table) -> Iterator[tuple[tuple, object]]:
+    if not isinstance(node, dict):
+        return
+    for member, names, is_list in table:
+        value = node.get(member)
+        if is_list and isinstance(value, list):
+            for index, entry in enumerate(value):
+                yield from _members_at(path + (member, index), entry, names)
+        elif not is_list:
+            yield from _members_at(path + (member,), value, names)
+
+
+register_timestamp_rule(KIND, places=_timestamp_places)
 
 
 @rule(KIND, "checkpoint.file_name", requirement="CKP-002",
@@ -130,14 +195,22 @@ def _file_name(artifact: Artifact):
 
 
 @rule(KIND, "checkpoint.legacy_vbrief", requirement="CKP-003", severity=WARNING,
-      summary="a legacy vBRIEF checkpoint is read, with a warning",
+      summary="a legacy checkpoint (xBRIEF 0.4 to 0.7, vBRIEF) is read, with a warning",
       hint="run `baton migrate` to rewrite it as xbrief/continue.xbrief.json (xBRIEF 0.8)")
 def _legacy(artifact: Artifact):
     name = _base_name(artifact.file) or ""
-    data = artifact.data if isinstance(artifact.data, dict) else {}
-    if artifact.legacy or "vBRIEFInfo" in data or name.lower().endswith(".vbrief.json"):
-        path = ("vBRIEFInfo",) if "vBRIEFInfo" in data else ()
-        yield Hit(path, "this is a legacy vBRIEF checkpoint, read until it is migrated")
+    version = legacy_version(artifact.data)
+    if version is not None:
+        header = _header(artifact.data)
+        form = "vBRIEF" if header == LEGACY_HEADER else "xBRIEF"
+        root = _root(artifact.data)
+        shape = f" with a `{root}` root" if root != "plan" else ""
+        yield Hit((header,), f"this is a legacy {form} {version} checkpoint{shape}, read until it "
+                             "is migrated to xBRIEF 0.8")
+    elif artifact.legacy or name.lower().endswith(".vbrief.json"):
+        yield Hit((), f"{name or 'this file'} has the legacy vBRIEF file name",
+                  hint="move the checkpoint to xbrief/continue.xbrief.json: its content is "
+                       "already xBRIEF 0.8")
 
 
 @rule(KIND, "checkpoint.no_pending_items", requirement="CKP-010",
@@ -147,7 +220,8 @@ def _legacy(artifact: Artifact):
 def _no_pending(artifact: Artifact):
     if isinstance(artifact.data, dict) and not any(
             item.get("status") == "pending" for _, item in iter_items(artifact.data)):
-        yield Hit(("plan", "items"), "no item has status `pending`, so nothing says what remains")
+        yield Hit((_root(artifact.data), "items"),
+                  "no item has status `pending`, so nothing says what remains")
 
 
 @rule(KIND, "checkpoint.no_completed_items", requirement="CKP-009", severity=WARNING,
@@ -155,13 +229,15 @@ def _no_pending(artifact: Artifact):
       hint="record finished steps as items with status `completed`, so they are not redone")
 def _no_completed(artifact: Artifact):
     if isinstance(artifact.data, dict) and not _has_completed(artifact.data):
-        yield Hit(("plan", "items"), "no item has status `completed`")
+        yield Hit((_root(artifact.data), "items"), "no item has status `completed`")
 
 
 @rule(KIND, "checkpoint.decisions_missing", requirement="CKP-011",
       summary="once work is done, the plan carries a `Decisions` narrative",
       hint="add plan.narratives.Decisions: the choices made so far, so they are not re-debated")
 def _decisions(artifact: Artifact):
+    if legacy_version(artifact.data) is not None:
+        return  # the legacy warning covers it: migration writes a marked placeholder
     narratives = _plan(artifact.data).get("narratives")
     value = narratives.get("Decisions") if isinstance(narratives, dict) else None
     if _has_completed(artifact.data) and blank(value):
@@ -176,7 +252,7 @@ def _hazards(artifact: Artifact):
     narratives = _plan(artifact.data).get("narratives")
     value = narratives.get("Hazards") if isinstance(narratives, dict) else None
     if _has_completed(artifact.data) and blank(value):
-        yield Hit(("plan", "narratives"), "there is no Hazards narrative, or it is empty")
+        yield Hit((_root(artifact.data), "narratives"), "there is no Hazards narrative, or it is empty")
 
 
 @rule(KIND, "checkpoint.resume_point_missing", requirement="CKP-013",
@@ -184,8 +260,8 @@ def _hazards(artifact: Artifact):
       hint="add narrative.ResumePoint to the next pending item: the exact first thing to do")
 def _resume_point(artifact: Artifact):
     found = next_pending(artifact.data)
-    if found is None:
-        return
+    if found is None or legacy_version(artifact.data) is not None:
+        return  # nothing pending; or legacy, where migration writes a marked placeholder
     path, item = found
     narrative = item.get("narrative")
     if blank(narrative.get("ResumePoint") if isinstance(narrative, dict) else None):
@@ -221,8 +297,9 @@ def _auto_on_leaf(artifact: Artifact):
         kind = item.get("type", "task")
         if kind not in CONTAINER_TYPES:
             yield Hit(path + ("status",), f"`auto` on an item of type {_clip(str(kind))}, not a container")
-        elif not _children(item):
-            yield Hit(path + ("status",), "`auto` on a container with no children")
+        elif not _has_children(item):
+            yield Hit(path + ("status",), "`auto` on a container with no children, "
+                                          "no planRefs and no planRef")
 
 
 @rule(KIND, "checkpoint.duplicate_id", requirement="CKP-016",
@@ -242,7 +319,7 @@ def _edge_dangling(artifact: Artifact):
         for end in ("from", "to"):
             value = edge.get(end)
             if isinstance(value, str) and value not in ids:
-                yield Hit(("plan", "edges", index, end), f"no plan item has the id {_clip(value)}")
+                yield Hit((_root(artifact.data), "edges", index, end), f"no plan item has the id {_clip(value)}")
 
 
 @rule(KIND, "checkpoint.edge_cycle", requirement="CKP-018",
@@ -257,7 +334,7 @@ def _edge_cycle(artifact: Artifact):
     cycle = _find_cycle(successors)
     if cycle is not None:
         names, index = cycle
-        yield Hit(("plan", "edges", index), "the edges form a cycle: " + " -> ".join(names))
+        yield Hit((_root(artifact.data), "edges", index), "the edges form a cycle: " + " -> ".join(names))
 
 
 @rule(KIND, "checkpoint.evidence_item", requirement="CKP-021",
@@ -291,7 +368,7 @@ def _consumed(artifact: Artifact):
     if isinstance(consumed_at, str):
         yield Hit((BLOCK, "consumed_at"), "consumed_at is set: the checkpoint was already consumed")
     elif _plan(artifact.data).get("status") == "completed":
-        yield Hit(("plan", "status"), "the plan status is `completed`: the checkpoint was consumed")
+        yield Hit((_root(artifact.data), "status"), "the plan status is `completed`: the checkpoint was consumed")
 
 
 @rule(KIND, "checkpoint.secret", requirement="CKP-023",
