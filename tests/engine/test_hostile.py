@@ -41,7 +41,10 @@ def validate(*args, input=None):
     (b'{"a":' * 70 + b"1" + b"}" * 70, "load.too_deep"),
     (b'{"kind": "ack\x01"}', "load.syntax"),  # a raw control character in a string
     (b'{"kind": "\xff"}', "load.encoding"),
-    (b'{"n": ' + b"9" * 5000 + b"}", "load.syntax"),  # beyond the integer digit limit
+    (b'{"n": ' + b"9" * 5000 + b"}", "load.too_many_digits"),  # no Python advice, a code
+    (b'{"n": -' + b"9" * 4301 + b"}", "load.too_many_digits"),
+    (b'{"n": 1e400}', "load.non_finite"),  # beyond the largest double: infinity
+    (b'{"n": -1e400}', "load.non_finite"),
 ])
 def test_bad_bytes_in_a_named_file(isolated, tmp_path, content, code):
     path = write(tmp_path, "ack.json", content)
@@ -89,9 +92,9 @@ def test_huge_stdin_is_bounded(isolated):
 def test_a_symlink_loop(isolated, tmp_path):
     loop = tmp_path / "ack.json"
     os.symlink(loop, loop)
-    assert validate(loop) == (NAMED_UNREADABLE, ["load.unreadable"])
+    assert validate(loop) == (NAMED_UNREADABLE, ["load.symlink_loop"])
     # inside a folder: reported, but not an unreadable named input
-    assert validate(tmp_path) == (1, ["load.unreadable"])
+    assert validate(tmp_path) == (1, ["load.symlink_loop"])
 
 
 def test_a_folder_symlink_loop_is_not_followed(isolated, tmp_path):
