@@ -117,7 +117,9 @@ def _print_digests(files, kind, algorithm, output_format):
         except BatonError as error:
             errors.append({"file": name, **error.to_dict()})
             if output_format == "text":
-                click.echo(f"baton: {error.code}: {name}: {error.message}", err=True)
+                said = error.message if error.message.startswith(f"{name}: ") \
+                    else f"{name}: {error.message}"  # file errors name the file already
+                click.echo(f"baton: {error.code}: {said}", err=True)
             continue
         if output_format == "text":
             click.echo(_digest.format_line(rows[-1]["digest"], name))

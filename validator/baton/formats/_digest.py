@@ -438,7 +438,7 @@ def _open_regular(path):
 
 
 def unreadable(path, error):
-    return DigestError(f"cannot read {path}: {error.strerror or type(error).__name__}",
+    return DigestError(f"{path}: cannot read the file: {error.strerror or type(error).__name__}",
                        code="load.unreadable", hint="check that the path exists and is readable")
 
 
