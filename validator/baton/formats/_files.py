@@ -131,7 +131,7 @@ def too_large(path, limit):
     """The refusal for a file over its ``limit``."""
     return FileRefused(path, "load.too_large", f"the file is larger than the {limit:,}-byte bound",
                        "split the content or link large evidence instead of copying it",
-                       "INP-002")
+                       "INP-012")
 
 
 def read_regular(path, limit):
@@ -220,7 +220,7 @@ def walk(top, *, skip=frozenset(), refused):
                             f"the walk met more than {MAX_WALK_ENTRIES:,} files and folders; "
                             "the rest are not checked",
                             "name the folder that holds the artifacts, not a whole tree",
-                            "INP-017"))
+                            "INP-016"))
                         return
                     kind = _entry_kind(entry)
                     if kind is not None:
@@ -237,7 +237,7 @@ def walk(top, *, skip=frozenset(), refused):
                                 f"the folder lies {MAX_WALK_DEPTH} levels down and has folders "
                                 "below it; they are not checked",
                                 f"keep artifacts within {MAX_WALK_DEPTH} folder levels, or name "
-                                "the deeper folder", "INP-016"))
+                                "the deeper folder", "INP-015"))
             continue
         stack.extend((os.path.join(folder, name), depth + 1) for name in below)
 
