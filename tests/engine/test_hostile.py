@@ -69,6 +69,53 @@ def test_bad_yaml(isolated, tmp_path, content, code):
     assert validate(path) == (NAMED_UNREADABLE, [code])
 
 
+BOUND = 1 << 20  # characters in one string (INP-014)
+
+
+@pytest.mark.parametrize(("name", "content"), [
+    ("ack.json", '{"kind": "ack", "note": "' + "x" * (BOUND + 1) + '"}'),
+    ("ack.json", '{"kind": "ack", "' + "k" * (BOUND + 1) + '": 1}'),  # a key
+    ("ack.json", '{"kind": "ack", "note": "' + "\\u00e9" * (BOUND + 1) + '"}'),  # escapes count once
+    ("registry.yaml", "kind: registry\nnote: " + "x" * (BOUND + 1) + "\n"),
+    ("registry.yaml", "kind: registry\n? " + "k" * (BOUND + 1) + "\n: 1\n"),  # an explicit key
+])
+def test_a_string_over_the_bound(isolated, tmp_path, name, content):
+    path = write(tmp_path, name, content)
+    assert validate(path) == (NAMED_UNREADABLE, ["load.string_too_long"])
+
+
+@pytest.mark.parametrize(("name", "content"), [
+    ("ack.json", '{"kind": "ack", "note": "' + "x" * BOUND + '"}'),
+    ("registry.yaml", "kind: registry\nnote: " + "x" * BOUND + "\n"),
+])
+def test_a_string_at_the_bound_loads(isolated, tmp_path, name, content):
+    code, findings = validate(write(tmp_path, name, content))
+    assert not [f for f in findings if f.startswith("load.")]
+
+
+@pytest.mark.parametrize(("content", "code"), [
+    ("n: " + "9" * 4300 + "\n", None),
+    ("n: " + "9" * 4301 + "\n", "load.too_many_digits"),
+    ("n: -" + "9" * 4301 + "\n", "load.too_many_digits"),
+    ("n: 0x" + "f" * 3571 + "\n", None),  # 16**3571 - 1 has 4,300 decimal digits
+    ("n: 0x" + "f" * 3572 + "\n", "load.too_many_digits"),  # 4,302: fewer written, longer value
+    ("n: 0o" + "7" * 5000 + "\n", "load.too_many_digits"),
+    ("n: " + "1_" * 3000 + "1\n", "load.too_many_digits"),  # separators count as written
+    ("n: 1e400\n", "load.non_finite"),
+    ("n: -1.0e+400\n", "load.non_finite"),
+])
+def test_yaml_numbers(isolated, tmp_path, content, code):
+    findings = validate(write(tmp_path, "registry.yaml", content))[1]
+    assert (code in findings) if code else not [f for f in findings if f.startswith("load.")]
+
+
+def test_a_long_integer_gets_a_code_not_python_advice(isolated, tmp_path):
+    result = CliRunner().invoke(cli, ["validate", str(write(tmp_path, "ack.json",
+                                                           '{"n": ' + "9" * 5000 + "}"))])
+    assert "load.too_many_digits" in result.stdout
+    assert "set_int_max_str_digits" not in result.stdout + result.stderr
+
+
 def test_wrong_types_are_schema_findings(isolated, tmp_path):
     path = write(tmp_path, "ack.json", {**ACK, "status": ["READY_READONLY"], "goal_id": None})
     assert validate(path) == (1, ["schema.enum", "schema.type"])
@@ -156,6 +203,21 @@ def test_a_device_is_not_read(tmp_path):
     result = _run_cli("--kind", "ack", "/dev/zero")
     assert result.returncode == 2 and b"load.not_regular" in result.stdout
     assert b"Traceback" not in result.stderr
+
+
+def test_a_folder_tree_1000_levels_deep(deep_tree):
+    # os.walk recursed once per level and failed near 1,000; the walk stops at 64 levels
+    tmp_path = deep_tree
+    write(tmp_path, "ack.json", ACK)
+    result = _run_cli("--format", "json", tmp_path)
+    assert b"Traceback" not in result.stderr
+    import json
+
+    report = json.loads(result.stdout)
+    assert result.returncode == 1
+    loading = [(f["code"], f["file"]) for f in report["findings"] if f["code"].startswith("load.")]
+    assert loading == [("load.folder_too_deep", os.path.join(tmp_path, *["d"] * 64))]
+    assert {"file": os.path.join(tmp_path, "ack.json"), "kind": "ack"} in report["files"]
 
 
 def test_deep_nesting_in_a_subprocess(tmp_path):

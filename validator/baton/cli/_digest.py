@@ -38,7 +38,11 @@ def digest(files, algorithm, kind, canonical, check_list, registry, restart_id, 
 
     Artifacts are hashed in their canonical form: JSON as RFC 8785 (JCS), a YAML registry as
     the JCS form of its data, the continuation packet without its CHECKPOINT_DIGEST line.
-    Any other file is hashed over its raw bytes.
+    Any other file is hashed over its raw bytes, streamed in bounded memory.
+
+    Every file read (each FILE, the --check list and each file it names, the --record
+    inputs) must be a regular file: a FIFO, socket or device is refused unread
+    (load.not_regular), a directory is load.unreadable, a link loop load.symlink_loop.
 
     Exit status: 0 all digests printed or verified, 1 a failed check or a refused record,
     2 a usage error or an unreadable input.

@@ -49,8 +49,7 @@ def _json_lines(text: str, wanted: set[tuple]) -> dict[tuple, int]:
         start = match.start()
         line += text.count("\n", last, start)
         last = start
-        tok = match.group()
-        first = tok[0]
+        first = text[start]  # not match.group(): a value token may be megabytes long
         if first == ":":
             continue
         if first == ",":
@@ -64,7 +63,7 @@ def _json_lines(text: str, wanted: set[tuple]) -> dict[tuple, int]:
             path.pop()
             continue
         if first == '"' and frames and frames[-1][1]:
-            path[-1] = _key(tok)
+            path[-1] = _key(match.group())
             frames[-1][1] = False
         here = tuple(path)
         if here in wanted and here not in found:

@@ -329,10 +329,12 @@ def parse_yaml(text: str):
 
 
 def load_bytes(raw: bytes, *, source: str | None, syntax: str,
-               max_string: int = MAX_STRING_CHARS) -> tuple[Loaded | None, list[Finding]]:
+               max_string: int | None = None) -> tuple[Loaded | None, list[Finding]]:
     """Decode and parse ``raw`` as ``syntax`` ("json", "yaml" or "text"); ``max_string`` is
-    the string bound (the conformance suite's own fixtures may hold longer strings, to test
-    this bound)."""
+    the string bound, :data:`MAX_STRING_CHARS` by default (the conformance suite's own
+    fixtures may hold longer strings, to test this bound)."""
+    if max_string is None:
+        max_string = MAX_STRING_CHARS
     text, findings = decode_text(raw, source)
     if text is None:
         return None, findings
@@ -356,7 +358,7 @@ def load_bytes(raw: bytes, *, source: str | None, syntax: str,
 
 
 def load_path(path: str, *, syntax: str, limit: int = DEFAULT_MAX_BYTES,
-              max_string: int = MAX_STRING_CHARS):
+              max_string: int | None = None):
     """Read and load a file; ``(Loaded | None, findings)``."""
     raw, findings = read_bounded(path, limit)
     if raw is None:
