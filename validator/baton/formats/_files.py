@@ -73,7 +73,7 @@ def _refuse_mode(path, mode):
 
 def _kind_of(mode):
     for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISLNK, "a symbolic link")):
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
         if test(mode):
             return name
     return "not a file"
@@ -92,15 +92,26 @@ def open_regular(path):
     is missing or not permitted."""
     try:
         _refuse_mode(path, os.stat(path).st_mode)  # never open a device at all
-        fd = os.open(path, os.O_RDONLY | _NO_WAIT)
     except OSError as error:
         if error.errno == errno.ELOOP:
             raise symlink_loop(path) from None
+        raise
+    return _open_checked(path, os.O_RDONLY, symlink_loop)
+
+
+def _open_checked(path, flags, on_loop):
+    """``os.open`` without waiting; the descriptor it gives must be a regular file (the
+    descriptor decides, not the name: nothing swapped in after a check gets through)."""
+    try:
+        fd = os.open(path, flags | _NO_WAIT, 0o644)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise on_loop(path) from None
         if error.errno == errno.EISDIR:
             _refuse_mode(path, stat.S_IFDIR)
         raise
     try:
-        _refuse_mode(path, os.fstat(fd).st_mode)  # the descriptor decides, not the name
+        _refuse_mode(path, os.fstat(fd).st_mode)
     except BaseException:
         os.close(fd)
         raise
@@ -162,32 +173,19 @@ def open_lock(path):
     link (creating through a dangling one would write outside the folder) and never a FIFO,
     device or directory (``load.not_regular``, ``load.unreadable``)."""
     try:
-        _refuse_mode(path, os.lstat(path).st_mode)
+        mode = os.lstat(path).st_mode
     except FileNotFoundError:
         pass
     except OSError as error:
         if error.errno == errno.ELOOP:
             raise symlink_loop(path) from None
         raise
-    except FileRefused as refused:
-        if refused.code == "load.not_regular" and os.path.islink(path):
-            raise _linked_lock(path) from None
-        raise
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | _NO_WAIT,
-                     0o644)
-    except OSError as error:
-        if error.errno == errno.ELOOP:
-            raise _linked_lock(path) from None
-        if error.errno == errno.EISDIR:
-            _refuse_mode(path, stat.S_IFDIR)
-        raise
-    try:
-        _refuse_mode(path, os.fstat(fd).st_mode)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
+    else:
+        if stat.S_ISLNK(mode):
+            raise _linked_lock(path)
+        _refuse_mode(path, mode)
+    return _open_checked(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0),
+                         _linked_lock)
 
 
 def _linked_lock(path):
