@@ -220,6 +220,16 @@ def test_a_folder_tree_1000_levels_deep(deep_tree):
     assert {"file": os.path.join(tmp_path, "ack.json"), "kind": "ack"} in report["files"]
 
 
+def test_a_walk_over_its_entry_bound_is_an_unreadable_named_folder(isolated, tmp_path, monkeypatch):
+    from baton.formats import _files
+
+    for index in range(12):
+        write(tmp_path, f"sub{index}/ack.json", ACK)
+    monkeypatch.setattr(_files, "MAX_WALK_ENTRIES", 10)
+    code, findings = validate(tmp_path)
+    assert code == NAMED_UNREADABLE and findings.count("load.too_many_files") == 1
+
+
 def test_deep_nesting_in_a_subprocess(tmp_path):
     path = write(tmp_path, "ack.json", b"[" * 100_000)
     result = _run_cli(path)

@@ -438,6 +438,7 @@ def _open_regular(path):
 
 
 def unreadable(path, error):
+    """The error for a file the operating system would not open or read."""
     return DigestError(f"{path}: cannot read the file: {error.strerror or type(error).__name__}",
                        code="load.unreadable", hint="check that the path exists and is readable")
 
