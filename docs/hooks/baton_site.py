@@ -273,7 +273,11 @@ def _cli_page() -> str:
         "arguments, options and defaults.\n\n"
         "Exit status, for every command: `0` clean; `1` findings, or a refused or failed "
         "check; `2` usage error or unreadable input. The restart and title gates keep "
-        "their published contract."
+        "their published contract.\n\n"
+        "Every file a command reads must be a regular file: a FIFO, socket or device (also "
+        "through a symbolic link) is refused unread with `load.not_regular`, a directory "
+        "with `load.unreadable`, a link loop with `load.symlink_loop` (see "
+        "[input safety](../spec/input-safety.md)). `-` reads stdin where a command says so."
     )
     return _docs_cli.render_cli_page(cli, "baton", intro=intro)
 

@@ -227,10 +227,10 @@ def test_lock_timeout_is_a_clear_error(project):
         thread.join()
 
 
-def test_a_directory_in_place_of_the_file_is_an_io_error(project):
+def test_a_directory_in_place_of_the_file_is_refused_by_the_loading_rules(project):
     path = checkpoint_of(project)
     path.unlink()
     path.mkdir()
     with pytest.raises(UnreadableInput) as caught:
         update_checkpoint(path, "add-pending", "x")
-    assert caught.value.code == "authoring.io_error"
+    assert caught.value.code == "load.unreadable" and "directory" in caught.value.message

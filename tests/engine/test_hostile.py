@@ -41,7 +41,10 @@ def validate(*args, input=None):
     (b'{"a":' * 70 + b"1" + b"}" * 70, "load.too_deep"),
     (b'{"kind": "ack\x01"}', "load.syntax"),  # a raw control character in a string
     (b'{"kind": "\xff"}', "load.encoding"),
-    (b'{"n": ' + b"9" * 5000 + b"}", "load.syntax"),  # beyond the integer digit limit
+    (b'{"n": ' + b"9" * 5000 + b"}", "load.too_many_digits"),  # no Python advice, a code
+    (b'{"n": -' + b"9" * 4301 + b"}", "load.too_many_digits"),
+    (b'{"n": 1e400}', "load.non_finite"),  # beyond the largest double: infinity
+    (b'{"n": -1e400}', "load.non_finite"),
 ])
 def test_bad_bytes_in_a_named_file(isolated, tmp_path, content, code):
     path = write(tmp_path, "ack.json", content)
@@ -64,6 +67,53 @@ def test_bad_bytes_in_a_named_file(isolated, tmp_path, content, code):
 def test_bad_yaml(isolated, tmp_path, content, code):
     path = write(tmp_path, "registry.yaml", content)
     assert validate(path) == (NAMED_UNREADABLE, [code])
+
+
+BOUND = 1 << 20  # characters in one string (INP-014)
+
+
+@pytest.mark.parametrize(("name", "content"), [
+    ("ack.json", '{"kind": "ack", "note": "' + "x" * (BOUND + 1) + '"}'),
+    ("ack.json", '{"kind": "ack", "' + "k" * (BOUND + 1) + '": 1}'),  # a key
+    ("ack.json", '{"kind": "ack", "note": "' + "\\u00e9" * (BOUND + 1) + '"}'),  # escapes count once
+    ("registry.yaml", "kind: registry\nnote: " + "x" * (BOUND + 1) + "\n"),
+    ("registry.yaml", "kind: registry\n? " + "k" * (BOUND + 1) + "\n: 1\n"),  # an explicit key
+])
+def test_a_string_over_the_bound(isolated, tmp_path, name, content):
+    path = write(tmp_path, name, content)
+    assert validate(path) == (NAMED_UNREADABLE, ["load.string_too_long"])
+
+
+@pytest.mark.parametrize(("name", "content"), [
+    ("ack.json", '{"kind": "ack", "note": "' + "x" * BOUND + '"}'),
+    ("registry.yaml", "kind: registry\nnote: " + "x" * BOUND + "\n"),
+])
+def test_a_string_at_the_bound_loads(isolated, tmp_path, name, content):
+    code, findings = validate(write(tmp_path, name, content))
+    assert not [f for f in findings if f.startswith("load.")]
+
+
+@pytest.mark.parametrize(("content", "code"), [
+    ("n: " + "9" * 4300 + "\n", None),
+    ("n: " + "9" * 4301 + "\n", "load.too_many_digits"),
+    ("n: -" + "9" * 4301 + "\n", "load.too_many_digits"),
+    ("n: 0x" + "f" * 3571 + "\n", None),  # 16**3571 - 1 has 4,300 decimal digits
+    ("n: 0x" + "f" * 3572 + "\n", "load.too_many_digits"),  # 4,302: fewer written, longer value
+    ("n: 0o" + "7" * 5000 + "\n", "load.too_many_digits"),
+    ("n: " + "1_" * 3000 + "1\n", "load.too_many_digits"),  # separators count as written
+    ("n: 1e400\n", "load.non_finite"),
+    ("n: -1.0e+400\n", "load.non_finite"),
+])
+def test_yaml_numbers(isolated, tmp_path, content, code):
+    findings = validate(write(tmp_path, "registry.yaml", content))[1]
+    assert (code in findings) if code else not [f for f in findings if f.startswith("load.")]
+
+
+def test_a_long_integer_gets_a_code_not_python_advice(isolated, tmp_path):
+    result = CliRunner().invoke(cli, ["validate", str(write(tmp_path, "ack.json",
+                                                           '{"n": ' + "9" * 5000 + "}"))])
+    assert "load.too_many_digits" in result.stdout
+    assert "set_int_max_str_digits" not in result.stdout + result.stderr
 
 
 def test_wrong_types_are_schema_findings(isolated, tmp_path):
@@ -89,9 +139,9 @@ def test_huge_stdin_is_bounded(isolated):
 def test_a_symlink_loop(isolated, tmp_path):
     loop = tmp_path / "ack.json"
     os.symlink(loop, loop)
-    assert validate(loop) == (NAMED_UNREADABLE, ["load.unreadable"])
+    assert validate(loop) == (NAMED_UNREADABLE, ["load.symlink_loop"])
     # inside a folder: reported, but not an unreadable named input
-    assert validate(tmp_path) == (1, ["load.unreadable"])
+    assert validate(tmp_path) == (1, ["load.symlink_loop"])
 
 
 def test_a_folder_symlink_loop_is_not_followed(isolated, tmp_path):
@@ -153,6 +203,31 @@ def test_a_device_is_not_read(tmp_path):
     result = _run_cli("--kind", "ack", "/dev/zero")
     assert result.returncode == 2 and b"load.not_regular" in result.stdout
     assert b"Traceback" not in result.stderr
+
+
+def test_a_folder_tree_1000_levels_deep(deep_tree):
+    # os.walk recursed once per level and failed near 1,000; the walk stops at 64 levels
+    tmp_path = deep_tree
+    write(tmp_path, "ack.json", ACK)
+    result = _run_cli("--format", "json", tmp_path)
+    assert b"Traceback" not in result.stderr
+    import json
+
+    report = json.loads(result.stdout)
+    assert result.returncode == 1
+    loading = [(f["code"], f["file"]) for f in report["findings"] if f["code"].startswith("load.")]
+    assert loading == [("load.folder_too_deep", os.path.join(tmp_path, *["d"] * 64))]
+    assert {"file": os.path.join(tmp_path, "ack.json"), "kind": "ack"} in report["files"]
+
+
+def test_a_walk_over_its_entry_bound_is_an_unreadable_named_folder(isolated, tmp_path, monkeypatch):
+    from baton.formats import _files
+
+    for index in range(12):
+        write(tmp_path, f"sub{index}/ack.json", ACK)
+    monkeypatch.setattr(_files, "MAX_WALK_ENTRIES", 10)
+    code, findings = validate(tmp_path)
+    assert code == NAMED_UNREADABLE and findings.count("load.too_many_files") == 1
 
 
 def test_deep_nesting_in_a_subprocess(tmp_path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from baton.formats import _loading
+from baton.formats import _files, _loading
 from baton.workspace._editing import raise_finding
 from baton.errors import BatonError, UnreadableInput
 
@@ -37,7 +37,15 @@ def read_file(path: str) -> bytes:
 
 def check_size(path: str, *, hint: str = "split the content or link large evidence instead "
                                          "of copying it") -> None:
-    """Refuse, before any lock or read, a file larger than :data:`MAX_BYTES`."""
-    if os.stat(path).st_size > MAX_BYTES:
+    """Refuse, before any lock or read, anything but a regular file of at most
+    :data:`MAX_BYTES` (the size the open descriptor reports: a FIFO or a device is refused
+    by :mod:`baton.formats._files` before it could block; the read under the lock is bounded
+    again, for a file that grows meanwhile)."""
+    fd = _files.open_regular(path)
+    try:
+        size = os.fstat(fd).st_size
+    finally:
+        os.close(fd)
+    if size > MAX_BYTES:
         raise UnreadableInput(f"{path}: the file is larger than the {MAX_BYTES:,}-byte bound",
                               code="load.too_large", hint=hint)

@@ -66,8 +66,9 @@ def locate(directory: str | os.PathLike = ".", explicit: str | os.PathLike | Non
     are a usage error, none is ``authoring.no_registry``."""
     if explicit is not None:
         return os.fspath(explicit)
+    # any entry of the name counts: reading one that is no regular file reports its load.* code
     found = [os.path.join(directory, name) for name in NAMES
-             if os.path.isfile(os.path.join(directory, name))]
+             if os.path.lexists(os.path.join(directory, name))]
     if len(found) > 1:
         raise UsageError(f"more than one registry: {', '.join(found)}",
                          code="authoring.ambiguous_registry",

@@ -14,7 +14,7 @@ import textwrap
 from dataclasses import dataclass
 
 from baton.workspace import _atomic
-from baton.formats import _digest, _packet
+from baton.formats import _digest, _files, _packet
 from baton.errors import RefusedError
 from baton.authoring import _attempt, _checkpoint, _registry, _store
 from baton.authoring._ids import new_ulid
@@ -223,9 +223,8 @@ def render(directory: str | os.PathLike = ".", *, source: SourceFacts,
                                expect_revision=expect_revision)
     data = made["text"].encode("utf-8")
     try:
-        with open(packet_path, "rb") as handle:
-            unchanged = handle.read(len(data) + 1) == data
-    except OSError:
+        unchanged = _files.read_prefix(packet_path, len(data) + 1) == data
+    except (OSError, _files.FileRefused):  # missing, or no file to keep: written anew
         unchanged = False
     try:
         if not unchanged:
@@ -261,8 +260,7 @@ def _registered_with(registry: dict, restart_id: str, digest: str) -> bool:
 
 def _readback(packet_path: str, digest: str) -> str:
     """Read the packet back from disk and check that it still has ``digest``."""
-    with open(packet_path, "rb") as handle:
-        raw = handle.read()
+    raw = _files.read_regular(packet_path, _files.DEFAULT_MAX_BYTES)
     found = _digest.digest_bytes(_digest.canonical_packet(raw.decode("utf-8", "replace")))
     if found != digest:
         raise RefusedError(f"{packet_path}: the packet read back has digest {found}, not the "

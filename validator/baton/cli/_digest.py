@@ -38,7 +38,11 @@ def digest(files, algorithm, kind, canonical, check_list, registry, restart_id, 
 
     Artifacts are hashed in their canonical form: JSON as RFC 8785 (JCS), a YAML registry as
     the JCS form of its data, the continuation packet without its CHECKPOINT_DIGEST line.
-    Any other file is hashed over its raw bytes.
+    Any other file is hashed over its raw bytes, streamed in bounded memory.
+
+    Every file read (each FILE, the --check list and each file it names, the --record
+    inputs) must be a regular file: a FIFO, socket or device is refused unread
+    (load.not_regular), a directory is load.unreadable, a link loop load.symlink_loop.
 
     Exit status: 0 all digests printed or verified, 1 a failed check or a refused record,
     2 a usage error or an unreadable input.
@@ -92,7 +96,8 @@ def _digest_stdin(form, algorithm):
     return _digest.digest_bytes(_canonical_stdin(form), algorithm)
 
 
-def _canonical_stdin(form):
+def _stdin_bounded():
+    """Stdin, up to the loading bound: a longer input is refused, not read on."""
     from baton.formats._loading import DEFAULT_MAX_BYTES
 
     raw = sys.stdin.buffer.read(DEFAULT_MAX_BYTES + 1)
@@ -100,7 +105,11 @@ def _canonical_stdin(form):
         raise _digest.DigestError(f"stdin is larger than the {DEFAULT_MAX_BYTES:,}-byte bound",
                                   code="load.too_large",
                                   hint="hash a large plain file as raw bytes (--kind raw)")
-    return _digest.canonical_bytes(raw, form, source="-")
+    return raw
+
+
+def _canonical_stdin(form):
+    return _digest.canonical_bytes(_stdin_bounded(), form, source="-")
 
 
 def _print_digests(files, kind, algorithm, output_format):
@@ -112,7 +121,9 @@ def _print_digests(files, kind, algorithm, output_format):
         except BatonError as error:
             errors.append({"file": name, **error.to_dict()})
             if output_format == "text":
-                click.echo(f"baton: {error.code}: {name}: {error.message}", err=True)
+                said = error.message if error.message.startswith(f"{name}: ") \
+                    else f"{name}: {error.message}"  # file errors name the file already
+                click.echo(f"baton: {error.code}: {said}", err=True)
             continue
         if output_format == "text":
             click.echo(_digest.format_line(rows[-1]["digest"], name))
@@ -122,18 +133,35 @@ def _print_digests(files, kind, algorithm, output_format):
 
 
 def _print_canonical(name, form):
-    if name == "-":
-        data = _canonical_stdin(form) if form != "raw" else sys.stdin.buffer.read()
-    else:
-        data = _digest.canonical_file(name, form=form)
+    if form == "raw":  # raw bytes are copied through, with bounded memory whatever their size
+        if name == "-":
+            _copy_out(sys.stdin.buffer, name)
+        else:
+            with _digest.open_input(name) as handle:
+                _copy_out(handle, name)
+        return
+    data = _canonical_stdin(form) if name == "-" else _digest.canonical_file(name, form=form)
     click.echo(data, nl=False)
+
+
+def _copy_out(handle, name, chunk=1 << 20):
+    out = click.get_binary_stream("stdout")
+    while True:
+        try:
+            block = handle.read(chunk)
+        except OSError as error:
+            raise _digest.unreadable(name, error) from None
+        if not block:
+            break
+        out.write(block)
+    out.flush()
 
 
 def _check(list_name, kind, output_format):
     from baton.formats._loading import decode_text, read_bounded
 
     if list_name == "-":
-        raw, findings = sys.stdin.buffer.read(), []
+        raw, findings = _stdin_bounded(), []
     else:
         raw, findings = read_bounded(list_name)
     text = None

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from baton.errors import UnreadableInput
+from baton.errors import BatonError, UnreadableInput
 from baton.cli._options import fail, format_option
 from baton.gates import _table
 
@@ -61,6 +61,8 @@ def gate(name, source, list_gates, outcomes, output_format):
     module = _table.load(name)
     try:
         raw = _table.read_source(module, source)
+    except BatonError as error:  # not a regular file, a link loop
+        fail(error)
     except OSError as error:
         fail(UnreadableInput(f"cannot read {source}: {error.strerror or error}",
                              code="load.unreadable", hint="name a readable file, or - for stdin"))

@@ -37,7 +37,8 @@ def _use_color(choice: str) -> bool:
 def validate(paths, kind, output_format, color, strict, quiet):
     """Validate and lint artifacts: files, or folders searched recursively for artifacts by
     name (a folder holding a handoff also gets the cross-file checks). `-` reads stdin and
-    needs --kind.
+    needs --kind. A walk enters at most 64 folder levels and looks at 100,000 entries, and
+    never follows a link to a folder; a FIFO, socket or device is reported, never read.
 
     Exit status: 0 clean, 1 findings (errors; warnings too with --strict), 2 usage error or
     an unreadable named input.

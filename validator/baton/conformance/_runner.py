@@ -5,6 +5,7 @@ requirement, tag), strict expected failures, the verdict per case, and the
 from __future__ import annotations
 
 import fnmatch
+import os
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -16,6 +17,8 @@ from baton.conformance._implementations import ANSWERED, SKIPPED, Answer, errore
 
 PASSED, FAILED, ERRORED, SKIPPED_STATUS, XFAILED = "passed", "failed", "errored", "skipped", "xfailed"
 STATUSES = (PASSED, FAILED, ERRORED, SKIPPED_STATUS, XFAILED)
+#: An expected-failures file lists case ids with reasons: a megabyte is far more than any needs.
+MAX_EXPECTED_FAILURES_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -71,8 +74,13 @@ class ExpectedFailures:
 
     @classmethod
     def read(cls, path: str | Path) -> ExpectedFailures:
+        from baton.formats._files import FileRefused, read_regular
+
         try:
-            text = Path(path).read_text(encoding="utf-8-sig")
+            text = read_regular(os.fspath(path), MAX_EXPECTED_FAILURES_BYTES).decode("utf-8-sig")
+        except FileRefused as refused:  # a FIFO, a device, a link loop, too large
+            raise UsageError(f"cannot read the expected-failures file {refused.message}",
+                             code=refused.code, hint=refused.hint) from None
         except (OSError, UnicodeDecodeError) as error:
             raise UsageError(f"cannot read the expected-failures file {path}: {error}",
                              code="conformance.expected_failures") from None

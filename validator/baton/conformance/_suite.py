@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -128,8 +129,19 @@ def default_suite_dir() -> Path:
     return data_dir("conformance") / "cases"
 
 
-def fixture_files(root: Path) -> list[Path]:
-    return sorted(root.rglob("*.json"))
+def fixture_files(root: Path, findings: list[Finding] | None = None) -> list[Path]:
+    """Every ``*.json`` file under ``root``, in path order, found by a bounded walk
+    (:func:`baton.formats._files.walk`); what the walk refuses (a folder too deep, too many
+    entries, an unreadable folder) joins ``findings``."""
+    from baton.formats._files import walk
+
+    def refused(problem):
+        if findings is not None:
+            findings.append(_finding(os.fsdecode(problem.path), "$", problem.code,
+                                     problem.reason, problem.hint, problem.requirement))
+
+    return sorted(Path(folder, name) for folder, names in walk(os.fspath(root), refused=refused)
+                  for name in names if name.endswith(".json"))
 
 
 def load_suite(root: Path | None = None) -> Suite:
@@ -137,10 +149,12 @@ def load_suite(root: Path | None = None) -> Suite:
     root = default_suite_dir() if root is None else Path(root)
     cases, files, findings, paths = [], [], [], []
     seen: dict[str, Case] = {}
-    for path in fixture_files(root):
+    for path in fixture_files(root, findings):
         file = path.as_posix()
         paths.append(file)
-        loaded, problems = load_path(file, syntax="json", limit=MAX_FIXTURE_BYTES)
+        # a fixture's strings may be as long as the fixture: the string bound has cases too
+        loaded, problems = load_path(file, syntax="json", limit=MAX_FIXTURE_BYTES,
+                                     max_string=MAX_FIXTURE_BYTES)
         if loaded is None:
             findings.extend(problems)
             continue

@@ -36,7 +36,9 @@ def lines_for(text: str, syntax: str, paths, known: dict[tuple, int] | None = No
 def _json_lines(text: str, wanted: set[tuple]) -> dict[tuple, int]:
     import re
 
-    token = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+')
+    # a string token as an unrolled loop: ``"(?:[^"\\]|\\.)*"`` keeps one backtracking
+    # entry per character, about 120 bytes each (a 9 MiB string took 1.1 GB)
+    token = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\],:]|[^\s{}\[\],:"]+')
     found: dict[tuple, int] = {}
     # ``path`` holds one element per open container: the key or index being read in it
     path: list = []
@@ -47,8 +49,7 @@ def _json_lines(text: str, wanted: set[tuple]) -> dict[tuple, int]:
         start = match.start()
         line += text.count("\n", last, start)
         last = start
-        tok = match.group()
-        first = tok[0]
+        first = text[start]  # not match.group(): a value token may be megabytes long
         if first == ":":
             continue
         if first == ",":
@@ -62,7 +63,7 @@ def _json_lines(text: str, wanted: set[tuple]) -> dict[tuple, int]:
             path.pop()
             continue
         if first == '"' and frames and frames[-1][1]:
-            path[-1] = _key(tok)
+            path[-1] = _key(match.group())
             frames[-1][1] = False
         here = tuple(path)
         if here in wanted and here not in found:

@@ -273,6 +273,8 @@ def json_type(value) -> str:
 
 def show(value, limit: int = 60) -> str:
     """A value as short JSON for a message."""
+    if isinstance(value, str) and len(value) > limit:
+        value = value[:limit]  # cut before encoding: a long string is never copied whole
     try:
         text = _fastjson.dumps(value, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError):

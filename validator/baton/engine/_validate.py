@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from baton.engine import _detect
 from baton.errors import UsageError
 from baton._findings import ERROR, Finding, failed, json_path
+from baton.formats import _files
 from baton.formats._loading import DEFAULT_MAX_BYTES, load_bytes, read_bounded, syntax_for, too_large
 from baton.rules import Artifact, HandoffDir
 
@@ -261,21 +262,19 @@ def _check_file(path: str, kind: str | None, limit: int) -> _Outcome:
 
 
 def _walk(top: str, kind: str | None, limit: int, folders) -> list[_Outcome]:
-    """Check every artifact found by name under ``top``; remember each folder's outcomes."""
+    """Check every artifact found by name under ``top``; remember each folder's outcomes.
+    The walk is bounded in depth and in entries (:func:`baton.formats._files.walk`)."""
     only = _detect.get(kind) if kind else None
     problems: list[_Outcome] = []
 
-    def unreadable(error: OSError) -> None:
-        where = error.filename or top
+    def refused(problem) -> None:
+        where = os.fsdecode(problem.path)
         problems.append(_Outcome(where, findings=[Finding(
-            where, "$", "load.unreadable", ERROR,
-            f"cannot read the folder: {error.strerror or type(error).__name__}", "INP-001",
-            "check that the folder exists and is readable")]))
+            where, "$", problem.code, ERROR, problem.reason, problem.requirement, problem.hint)]))
 
     found: list[tuple[str, str]] = []
-    for folder, dirs, names in os.walk(top, onerror=unreadable):
-        dirs[:] = sorted(d for d in dirs if d not in _detect.SKIPPED_DIRS)
-        for filename in sorted(names):
+    for folder, names in _files.walk(top, skip=_detect.SKIPPED_DIRS, refused=refused):
+        for filename in names:
             placed = _detect.by_filename(filename)
             if placed is None or (only is not None and placed is not only):
                 continue

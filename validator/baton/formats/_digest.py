@@ -401,7 +401,10 @@ def form_for_kind(kind, name=None):
 
 def digest_file(path, algorithm=DEFAULT_ALGORITHM, *, form=None):
     """The digest string of the file at ``path``: an artifact in its canonical form (chosen by
-    its name unless ``form`` is given), any other file over its raw bytes, streamed."""
+    its name unless ``form`` is given), any other file over its raw bytes, streamed with
+    bounded memory whatever its size. Only a regular file is read, opened without blocking
+    (:mod:`baton.formats._files`): a FIFO, a device, a directory or a link loop raises
+    :class:`DigestError` with its ``load.*`` code."""
     import os
 
     path = os.fspath(path)
@@ -409,36 +412,47 @@ def digest_file(path, algorithm=DEFAULT_ALGORITHM, *, form=None):
     if algorithm not in ALGORITHMS:
         _hasher(algorithm)  # raises digest.unknown_algorithm
     if form == "raw":
-        try:
-            with open(path, "rb") as handle:
+        with open_input(path) as handle:
+            try:
                 return digest_stream(handle, algorithm)
-        except IsADirectoryError:
-            raise DigestError(f"{path} is a directory, not a file", code="load.unreadable",
-                              hint="name a file") from None
-        except OSError as error:
-            raise DigestError(f"cannot read {path}: {error.strerror or type(error).__name__}",
-                              code="load.unreadable",
-                              hint="check that the path exists and is readable") from None
+            except OSError as error:  # a read that fails midway (an I/O error, EAGAIN)
+                raise unreadable(path, error) from None
     return digest_bytes(canonical_file(path, form=form), algorithm)
 
 
+def open_input(path):
+    """An open binary file object on the regular file at ``path``, for streaming (a raw
+    digest, raw canonical bytes); refusals raise :class:`DigestError` with their code."""
+    return open(_open_regular(path), "rb")
+
+
+def _open_regular(path):
+    from baton.formats import _files
+
+    try:
+        return _files.open_regular(path)
+    except _files.FileRefused as refused:
+        raise DigestError(refused.message, code=refused.code, hint=refused.hint) from None
+    except OSError as error:
+        raise unreadable(path, error) from None
+
+
+def unreadable(path, error):
+    """The error for a file the operating system would not open or read."""
+    return DigestError(f"{path}: cannot read the file: {error.strerror or type(error).__name__}",
+                       code="load.unreadable", hint="check that the path exists and is readable")
+
+
 def canonical_file(path, *, form=None):
-    """The canonical bytes of the file at ``path`` (its artifact form, or raw bytes)."""
+    """The canonical bytes of the file at ``path`` (its artifact form, or raw bytes), read
+    within the loading size bound."""
     from baton.formats._loading import read_bounded
 
     form = form or form_for_name(path)
-    if form == "raw":
-        try:
-            with open(path, "rb") as handle:
-                return handle.read()
-        except OSError as error:
-            raise DigestError(f"cannot read {path}: {error.strerror or type(error).__name__}",
-                              code="load.unreadable",
-                              hint="check that the path exists and is readable") from None
     raw, findings = read_bounded(path)
     if raw is None:
         first = findings[0]
-        raise DigestError(first.message, code=first.code, hint=first.hint)
+        raise DigestError(f"{path}: {first.message}", code=first.code, hint=first.hint)
     return canonical_bytes(raw, form, source=path)
 
 

@@ -1,23 +1,31 @@
-"""Safe loading: bytes to data, or findings. Owns every input-hygiene rule.
+"""Safe loading: bytes to data, or findings. Owns every input-hygiene rule about content.
 
-Each violation is a finding with its own code (``load.*``), never a traceback: a size bound
-checked before reading, UTF-8 without BOM, no duplicate keys, no NaN/Infinity, a nesting
-bound, YAML only through a safe loader (timestamps stay strings).
+Each violation is a finding with its own code (``load.*``), never a traceback: a size bound,
+UTF-8 without BOM, no duplicate keys, no NaN/Infinity (nor a number so large it reads as
+infinity), bounds on nesting depth, integer digits and string length, YAML only through a
+safe loader (timestamps stay strings). Which files are read, and how, is
+:mod:`baton.formats._files`; :func:`read_bounded` turns its refusals into findings.
 """
 
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass
 
-from baton.formats import _fastjson
+from baton.formats import _fastjson, _files
 from baton._findings import ERROR, Finding
 
 #: xBRIEF recommends 10 MB as the largest document; Baton's artifacts are far smaller.
-DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+DEFAULT_MAX_BYTES = _files.DEFAULT_MAX_BYTES
 #: Deeper than any artifact needs, shallow enough for every recursive consumer.
 MAX_DEPTH = 64
+#: Far more digits than any count, revision or identifier needs (JSON numbers are exact
+#: only to 2**53); the limit Python's own integer conversion applies by default, so no
+#: reader meets that limit's error (which advises calling ``sys.set_int_max_str_digits``).
+MAX_INTEGER_DIGITS = 4300
+#: Characters in one string (a value or a key): a megabyte of text is far more than any
+#: field holds; large evidence is linked, not copied in.
+MAX_STRING_CHARS = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -48,35 +56,24 @@ def _finding(source, code, message, hint, line=None, requirement=None):
     )
 
 
-_DIRECTORY = ("this is a directory, not a file",
-              "name a file, or pass the directory to check its artifacts")
-
-
 def read_bounded(path: str, limit: int = DEFAULT_MAX_BYTES) -> tuple[bytes | None, list[Finding]]:
-    """Read at most ``limit`` bytes of ``path``; a larger file is a finding, not a read.
-    Only regular files are read: a FIFO or a device could block or never end."""
+    """Read at most ``limit`` bytes of the regular file ``path`` (:mod:`baton.formats._files`:
+    never a FIFO or a device, never blocking, bounded while reading); any refusal, or a file
+    that cannot be read, is a finding."""
     try:
-        # O_NONBLOCK: opening a FIFO must not wait for a writer
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-        with open(fd, "rb") as handle:
-            mode = os.fstat(fd).st_mode
-            if stat.S_ISDIR(mode):
-                return None, [_finding(path, "load.unreadable", *_DIRECTORY, requirement="INP-001")]
-            if not stat.S_ISREG(mode):
-                return None, [_finding(path, "load.not_regular",
-                                       "not a regular file (a FIFO, socket or device); not read",
-                                       "name a regular file", requirement="INP-001")]
-            raw = handle.read(limit + 1)
-    except IsADirectoryError:
-        return None, [_finding(path, "load.unreadable", *_DIRECTORY, requirement="INP-001")]
+        return _files.read_regular(path, limit), []
+    except _files.FileRefused as refused:
+        return None, [_finding(path, refused.code, refused.reason, refused.hint,
+                               requirement=refused.requirement)]
     except OSError as error:
-        reason = error.strerror or type(error).__name__
-        return None, [_finding(path, "load.unreadable", f"cannot read the file: {reason}",
-                               "check that the path exists and is readable",
-                               requirement="INP-001")]
-    if len(raw) > limit:
-        return None, [too_large(path, limit)]
-    return raw, []
+        return None, [unreadable(path, error)]
+
+
+def unreadable(path: str, error: OSError) -> Finding:
+    """The finding for a file the operating system would not open or read."""
+    reason = error.strerror or type(error).__name__
+    return _finding(path, "load.unreadable", f"cannot read the file: {reason}",
+                    "check that the path exists and is readable", requirement="INP-001")
 
 
 def too_large(source: str | None, limit: int = DEFAULT_MAX_BYTES) -> Finding:
@@ -131,31 +128,88 @@ def _no_constants(name):
                   requirement="INP-005")
 
 
+def _too_many_digits(count: int | None = None, line: int | None = None):
+    told = f"{count:,} digits, more than the bound of {MAX_INTEGER_DIGITS}" if count is not None \
+        else f"more than {MAX_INTEGER_DIGITS} digits"
+    return _Reject("load.too_many_digits", f"an integer has {told}",
+                   "write a number this long as a string", line, requirement="INP-013")
+
+
+def _bounded_integer(text: str) -> int:
+    """A JSON integer within :data:`MAX_INTEGER_DIGITS` (a longer one is refused before any
+    conversion: converting it is what used to fail with Python's own advice)."""
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_INTEGER_DIGITS:
+        raise _too_many_digits(digits)
+    try:
+        return int(text)
+    except ValueError:  # the interpreter's own conversion limit, set lower than ours
+        raise _too_many_digits(digits) from None
+
+
+_INFINITY = float("inf")
+
+
+def _finite_float(text: str) -> float:
+    """A JSON number that a double holds: ``1e400`` reads as infinity, which is refused as
+    NaN and Infinity are."""
+    value = float(text)
+    if value in (_INFINITY, -_INFINITY):
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise _Reject("load.non_finite",
+                      f"the number {shown} is beyond the largest double and reads as infinity",
+                      "write a finite number, or the value as a string", requirement="INP-005")
+    return value
+
+
+def _string_too_long(length: int, bound: int):
+    return _Reject("load.string_too_long",
+                   f"a string of {length:,} characters is longer than the "
+                   f"{bound:,}-character bound",
+                   "link large content (a file, a URL) instead of copying it in",
+                   requirement="INP-014")
+
+
 def _line_of(text: str, pos: int | None) -> int | None:
     return None if pos is None else text.count("\n", 0, pos) + 1
 
 
-def _depth_ok(value) -> bool:
+def _check_json_data(value, text: str, max_string: int) -> None:
+    """Nesting within :data:`MAX_DEPTH`; every string and key within
+    ``max_string`` (only a text longer than the bound can hold such a string, so shorter
+    documents skip that look)."""
+    strings = len(text) > max_string
     # level by level, without recursion: the document may be as deep as the parser allowed
     level, depth = [value], 1
     while level:
         if depth > MAX_DEPTH:
-            return False
+            raise _Reject("load.too_deep", f"the document nests deeper than {MAX_DEPTH} levels",
+                          f"keep nesting within {MAX_DEPTH} levels", requirement="INP-006")
         children = []
         for node in level:
             if type(node) is dict:
                 children.extend(node.values())
+                if strings:
+                    _check_strings(node, max_string)
             elif type(node) is list:
                 children.extend(node)
+            elif strings and type(node) is str and len(node) > max_string:
+                raise _string_too_long(len(node), max_string)
         level, depth = children, depth + 1
-    return True
 
 
-def _check_yaml_data(value, text: str) -> None:
+def _check_strings(keys, max_string: int) -> None:
+    longest = max(map(len, keys), default=0)
+    if longest > max_string:
+        raise _string_too_long(longest, max_string)
+
+
+def _check_yaml_data(value, text: str, max_string: int) -> None:
     """YAML can hold what JSON cannot, and aliases can repeat one node without end: the
     data must be plain JSON data (string keys; no binary, sets or non-finite numbers), at
     most ``MAX_DEPTH`` deep, and not much larger than its text once aliases are expanded."""
     budget = 2 * len(text) + 10_000
+    strings = len(text) > max_string
     stack = [(value, 1)]
     while stack:
         node, depth = stack.pop()
@@ -173,11 +227,17 @@ def _check_yaml_data(value, text: str) -> None:
                                   "quote the key: keys are strings in Baton's data",
                                   requirement="INP-007")
                 stack.append((child, depth + 1))
+            if strings:
+                _check_strings(node, max_string)
         elif isinstance(node, list):
             stack.extend((child, depth + 1) for child in node)
+        elif isinstance(node, str):
+            if strings and len(node) > max_string:
+                raise _string_too_long(len(node), max_string)
         elif isinstance(node, float):
-            if node != node or node in (float("inf"), float("-inf")):
-                _no_constants(".nan or .inf")
+            if node != node or node in (_INFINITY, -_INFINITY):
+                _no_constants("a NaN or infinite number (.nan, .inf, or one beyond the largest "
+                              "double)")
         elif not (node is None or isinstance(node, (str, int))):
             raise _Reject("load.yaml_type", f"a YAML {type(node).__name__} value is not JSON data",
                           "write plain strings, numbers, booleans, lists and mappings",
@@ -188,7 +248,8 @@ def parse_json(text: str):
     """Strict JSON: raises :class:`_Reject` on any loading rule."""
     try:
         return _fastjson.loads(
-            text, object_pairs_hook=_pairs_without_duplicates, parse_constant=_no_constants
+            text, object_pairs_hook=_pairs_without_duplicates, parse_constant=_no_constants,
+            parse_int=_bounded_integer, parse_float=_finite_float,
         )
     except _fastjson.JSONError as error:
         raise _Reject("load.syntax", f"not valid JSON: {error}",
@@ -208,10 +269,34 @@ def _yaml_loader():
 
     # Timestamps stay the strings they were written as: schemas check their form.
     _Constructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
+    _Constructor.add_constructor("tag:yaml.org,2002:int", _bounded_yaml_integer)
     yaml = YAML(typ="safe", pure=True)
     yaml.Constructor = _Constructor
     yaml.allow_duplicate_keys = False
     return yaml
+
+
+#: Every integer below this has at most :data:`MAX_INTEGER_DIGITS` decimal digits.
+_INTEGER_BOUND = 10**MAX_INTEGER_DIGITS
+
+
+def _bounded_yaml_integer(constructor, node) -> int:
+    """YAML's integer forms (decimal, ``0x``, ``0o``, ``_`` separators, sexagesimal) within
+    :data:`MAX_INTEGER_DIGITS` decimal digits: a text too long is refused before conversion,
+    and so is a value too large once converted (a long hexadecimal one)."""
+    from ruamel.yaml.constructor import SafeConstructor
+
+    line = node.start_mark.line + 1
+    text = constructor.construct_scalar(node)
+    if isinstance(text, str) and len(text) > MAX_INTEGER_DIGITS + 8:  # sign, prefix, a few "_"
+        raise _too_many_digits(line=line)
+    try:
+        value = SafeConstructor.construct_yaml_int(constructor, node)
+    except ValueError:  # the interpreter's own conversion limit, set lower than ours
+        raise _too_many_digits(line=line) from None
+    if isinstance(value, int) and not -_INTEGER_BOUND < value < _INTEGER_BOUND:
+        raise _too_many_digits(line=line)
+    return value
 
 
 def parse_yaml(text: str):
@@ -243,8 +328,13 @@ def parse_yaml(text: str):
     return documents[0]
 
 
-def load_bytes(raw: bytes, *, source: str | None, syntax: str) -> tuple[Loaded | None, list[Finding]]:
-    """Decode and parse ``raw`` as ``syntax`` ("json", "yaml" or "text")."""
+def load_bytes(raw: bytes, *, source: str | None, syntax: str,
+               max_string: int | None = None) -> tuple[Loaded | None, list[Finding]]:
+    """Decode and parse ``raw`` as ``syntax`` ("json", "yaml" or "text"); ``max_string`` is
+    the string bound, :data:`MAX_STRING_CHARS` by default (the conformance suite's own
+    fixtures may hold longer strings, to test this bound)."""
+    if max_string is None:
+        max_string = MAX_STRING_CHARS
     text, findings = decode_text(raw, source)
     if text is None:
         return None, findings
@@ -257,24 +347,23 @@ def load_bytes(raw: bytes, *, source: str | None, syntax: str) -> tuple[Loaded |
     try:
         if syntax == "json":
             data = parse_json(text)
-            if not _depth_ok(data):
-                raise _Reject("load.too_deep", f"the document nests deeper than {MAX_DEPTH} levels",
-                              f"keep nesting within {MAX_DEPTH} levels", requirement="INP-006")
+            _check_json_data(data, text, max_string)
         else:
             data = parse_yaml(text)
-            _check_yaml_data(data, text)
+            _check_yaml_data(data, text, max_string)
     except _Reject as reject:
         code, message, hint, line, requirement = reject.finding_args
         return None, [_finding(source, code, message, hint, line, requirement)]
     return Loaded(data, text, syntax), []
 
 
-def load_path(path: str, *, syntax: str, limit: int = DEFAULT_MAX_BYTES):
+def load_path(path: str, *, syntax: str, limit: int = DEFAULT_MAX_BYTES,
+              max_string: int | None = None):
     """Read and load a file; ``(Loaded | None, findings)``."""
     raw, findings = read_bounded(path, limit)
     if raw is None:
         return None, findings
-    return load_bytes(raw, source=path, syntax=syntax)
+    return load_bytes(raw, source=path, syntax=syntax, max_string=max_string)
 
 
 def syntax_for(name: str) -> str:

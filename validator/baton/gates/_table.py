@@ -225,8 +225,9 @@ def read_source(module, source):
     limit = getattr(module, "MAX_INPUT_BYTES", 1 << 20)
     if source == "-":
         return sys.stdin.buffer.read(limit + 1)
-    with open(source, "rb") as handle:
-        return handle.read(limit + 1)
+    from baton.formats._files import read_prefix
+
+    return read_prefix(source, limit + 1)  # a regular file only, never blocking
 
 
 def run_cli(name, source):
@@ -235,9 +236,11 @@ def run_cli(name, source):
     if name not in _MODULES:
         return None
     module = load(name)
+    from baton.errors import BatonError
+
     try:
         raw = read_source(module, source)
-    except OSError:
+    except (OSError, BatonError):  # the full command explains it
         return None
     decision = module.run(raw)
     sys.stdout.write(decision.text)

@@ -42,6 +42,8 @@ OUTCOMES = (
     "load.yaml_tag",
     "load.yaml_type",
     "load.empty",
+    "load.too_many_digits",
+    "load.string_too_long",
 )
 
 

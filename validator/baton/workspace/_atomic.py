@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 
 from baton.errors import LockTimeout
+from baton.formats import _files
 
 
 def atomic_write(path: str | os.PathLike, data: bytes, *, mode: int | None = None,
@@ -66,7 +67,7 @@ def _fsync_dir(folder: str) -> None:
 def file_lock(path: str | os.PathLike, *, timeout: float = 10.0) -> Iterator[None]:
     """Hold an exclusive advisory lock on ``<path>.lock`` (a file kept beside ``path``)."""
     lock_path = os.fspath(path) + ".lock"
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = _files.open_lock(lock_path)  # never a link, a FIFO or a device
     try:
         deadline = time.monotonic() + timeout
         delay = 0.001
@@ -95,8 +96,7 @@ def read_modify_write(path: str | os.PathLike, transform: Callable[[bytes], byte
     atomically. ``transform`` raises to abort (then nothing is written); it is where callers
     check an expected revision, which makes the whole step a compare-and-swap."""
     with file_lock(path, timeout=timeout):
-        with open(path, "rb") as handle:
-            current = handle.read()
+        current = _files.read_regular(path, _files.DEFAULT_MAX_BYTES)  # never blocks, bounded
         new = transform(current)
         if new != current:
             atomic_write(path, new)
