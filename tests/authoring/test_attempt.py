@@ -24,7 +24,10 @@ def project(tmp_path):
 
 
 def step(project, *args):
-    return run_json("attempt", *args, "--registry", registry_of(project))
+    """``baton attempt ARGS``; these projects are no git checkouts, so ``ack`` skips the
+    checkout comparison explicitly (tests/acceptance/test_journey.py compares it)."""
+    skip = ("--no-workspace",) if args[0] == "ack" else ()
+    return run_json("attempt", *args, *skip, "--registry", registry_of(project))
 
 
 def registered(project):
@@ -210,6 +213,27 @@ def test_a_stale_or_mismatched_ack_is_refused(project):
     assert (code, out["error"]["code"]) == (1, "attempt.ack_mismatch")
     assert "ack.checkpoint_changed" in out["error"]["message"]
     assert attempt(project, restart_id)["state"] == "created"
+
+
+def test_ack_compares_the_checkout_by_default_and_records_an_explicit_skip(project):
+    restart_id = registered(project)
+    step(project, "created", restart_id, "--target-id", "sess-b")
+    ack = write_ack(project, restart_id)
+    before = registry_of(project).read_bytes()
+    code, out = run_json("attempt", "ack", restart_id, ack, "--registry", registry_of(project))
+    assert (code, out["error"]["code"]) == (2, "git.not_a_repository")
+    assert "--no-workspace" in out["error"]["hint"]
+    assert registry_of(project).read_bytes() == before
+    code, out = run_json("attempt", "ack", restart_id, ack, "--no-workspace", "--registry",
+                         registry_of(project))
+    assert code == 0
+    assert out["result"] == {"state": "acknowledged", "skipped": ["checkout", "dirty_artifacts"]}
+    assert "not compared: checkout, dirty_artifacts" in out["message"]
+    assert attempt(project, restart_id)["ack"]["skipped"] == ["checkout", "dirty_artifacts"]
+    assert errors_in(registry_of(project)) == []
+    code, out = run_json("attempt", "ack", restart_id, ack, "--no-workspace", "--workspace",
+                         project, "--registry", registry_of(project))
+    assert (code, out["error"]["code"]) == (2, "usage")
 
 
 def test_takeover_must_read_back_the_committed_owner_and_epoch(project):

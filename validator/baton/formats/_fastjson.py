@@ -29,9 +29,10 @@ class _Context:
     parse_float = float
     parse_int = int
 
-    def __init__(self, object_pairs_hook, parse_constant):
+    def __init__(self, object_pairs_hook, parse_constant, parse_float=float):
         self.object_pairs_hook = object_pairs_hook
         self.parse_constant = parse_constant
+        self.parse_float = parse_float
 
 
 def _default_constant(name):
@@ -41,16 +42,17 @@ def _default_constant(name):
 _DEFAULT_SCANNER = _json.make_scanner(_Context(None, _default_constant))
 
 
-def loads(text, *, object_pairs_hook=None, parse_constant=None):
+def loads(text, *, object_pairs_hook=None, parse_constant=None, parse_float=None):
     """Parse ``text`` (a str) exactly as ``json.loads`` would; raise :class:`JSONError`.
 
     Nesting too deep for the C scanner raises :class:`RecursionError`, which callers turn
-    into their own "too deep" outcome."""
-    if object_pairs_hook is None and parse_constant is None:
+    into their own "too deep" outcome; an exception ``parse_float`` raises propagates."""
+    if object_pairs_hook is None and parse_constant is None and parse_float is None:
         scanner = _DEFAULT_SCANNER
     else:
         scanner = _json.make_scanner(
-            _Context(object_pairs_hook, parse_constant or _default_constant)
+            _Context(object_pairs_hook, parse_constant or _default_constant,
+                     parse_float or float)
         )
     if text.startswith("\ufeff"):
         raise JSONError("Unexpected UTF-8 BOM", 0)
@@ -69,7 +71,8 @@ def loads(text, *, object_pairs_hook=None, parse_constant=None):
             raise JSONError("invalid JSON") from None
         import json.decoder  # noqa: F401
 
-        return loads(text, object_pairs_hook=object_pairs_hook, parse_constant=parse_constant)
+        return loads(text, object_pairs_hook=object_pairs_hook, parse_constant=parse_constant,
+                     parse_float=parse_float)
     rest = text[end:]
     if rest.strip(_JSON_WS):
         raise JSONError("Extra data", end + len(rest) - len(rest.lstrip(_JSON_WS)))

@@ -131,6 +131,22 @@ def _no_constants(name):
                   requirement="INP-005")
 
 
+_INFINITY = float("inf")
+
+
+def _finite_float(text: str) -> float:
+    """A JSON number with a fraction or exponent, refused when a double cannot hold it
+    (``1e400`` would read as infinity): the same ``load.non_finite`` as ``Infinity``."""
+    value = float(text)
+    if value in (_INFINITY, -_INFINITY):
+        shown = text if len(text) <= 24 else text[:21] + "..."
+        raise _Reject("load.non_finite", f"the number {shown} is too large for a double "
+                      "(it would read as infinity)",
+                      "write a smaller finite number, or the value as a string",
+                      requirement="INP-005")
+    return value
+
+
 def _line_of(text: str, pos: int | None) -> int | None:
     return None if pos is None else text.count("\n", 0, pos) + 1
 
@@ -188,7 +204,8 @@ def parse_json(text: str):
     """Strict JSON: raises :class:`_Reject` on any loading rule."""
     try:
         return _fastjson.loads(
-            text, object_pairs_hook=_pairs_without_duplicates, parse_constant=_no_constants
+            text, object_pairs_hook=_pairs_without_duplicates, parse_constant=_no_constants,
+            parse_float=_finite_float,
         )
     except _fastjson.JSONError as error:
         raise _Reject("load.syntax", f"not valid JSON: {error}",
