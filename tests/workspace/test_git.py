@@ -302,8 +302,8 @@ def test_a_path_through_a_symbolic_link_is_never_followed(repo, tmp_path):
     outside.mkdir()
     (outside / "secret.txt").write_text("outside\n")
     os.symlink(outside, repo / "linked")
-    with pytest.raises(GitError) as raised:
-        _git._path_digest(str(repo), b"linked/secret.txt", "blake3", _git._Budget())
+    with pytest.raises(GitError) as raised, _git._Tree(str(repo)) as tree:
+        _git._path_digest(tree, b"linked/secret.txt", "blake3", _git._Budget())
     assert raised.value.code == "git.not_regular"
 
 
@@ -314,6 +314,6 @@ def test_dirty_files_are_hashed_within_the_size_and_time_bounds(repo, monkeypatc
         _git.dirty_fingerprint(repo)
     assert raised.value.code == "git.too_large" and "big.bin" in raised.value.message
     monkeypatch.setattr(_git, "MAX_FILE_BYTES", 1 << 30)
-    with pytest.raises(GitError) as raised:
-        _git._path_digest(str(repo), b"big.bin", "blake3", _git._Budget(seconds=0))
+    with pytest.raises(GitError) as raised, _git._Tree(str(repo)) as tree:
+        _git._path_digest(tree, b"big.bin", "blake3", _git._Budget(seconds=0))
     assert raised.value.code == "git.timeout"

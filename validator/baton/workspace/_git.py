@@ -262,11 +262,9 @@ def _filtered_changes(reader, top, known, budget):
         return []
     _, format_out = reader.run("rev-parse", "--show-object-format", check=False)
     algorithm = "sha256" if format_out.strip() == b"sha256" else "sha1"
-    changed = []
-    for path in filtered:
-        if _blob_id(top, path, algorithm, budget) != blobs.get(path):
-            changed.append(path)
-    return changed
+    with _Tree(top) as tree:
+        return [path for path in filtered
+                if _blob_id(tree, path, algorithm, budget) != blobs.get(path)]
 
 
 def dirty_fingerprint(workspace, algorithm=_digest.DEFAULT_ALGORITHM, *, algorithms=None,
@@ -281,12 +279,13 @@ def dirty_fingerprint(workspace, algorithm=_digest.DEFAULT_ALGORITHM, *, algorit
     budget = _Budget()
     top, paths = dirty_paths(workspace, budget=budget)
     rows = []
-    for raw_path in paths:
-        name = raw_path.decode("utf-8", "backslashreplace")
-        if leave_out is not None and leave_out(name):
-            continue
-        chosen = (algorithms or {}).get(name, algorithm)
-        rows.append({"path": name, "digest": _path_digest(top, raw_path, chosen, budget)})
+    with _Tree(top) as tree:
+        for raw_path in paths:
+            name = raw_path.decode("utf-8", "backslashreplace")
+            if leave_out is not None and leave_out(name):
+                continue
+            chosen = (algorithms or {}).get(name, algorithm)
+            rows.append({"path": name, "digest": _path_digest(tree, raw_path, chosen, budget)})
     return rows
 
 
@@ -304,17 +303,58 @@ class _Budget:
                            hint="commit or ignore large generated files, then read again")
 
 
-def _path_digest(top, raw_path, algorithm, budget):
+class _Tree:
+    """The checkout's folders, opened one at a time from the top level without following a
+    symbolic link; the open chain is kept while the (sorted) paths stay in it."""
+
+    def __init__(self, top):
+        self.top = top
+        self.chain = []  # [(folder name, fd)], the top level first
+
+    def __enter__(self):
+        self.chain = [(b"", os.open(self.top, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC))]
+        return self
+
+    def __exit__(self, *exc):
+        for _, fd in self.chain:
+            os.close(fd)
+        self.chain = []
+
+    def folder(self, parts, shown):
+        """The fd of the folder ``parts`` (names below the top level), or None when one of
+        them does not exist; a name that is a link or a file is ``git.not_regular``."""
+        keep = 1
+        while keep < len(self.chain) and keep - 1 < len(parts) \
+                and self.chain[keep][0] == parts[keep - 1]:
+            keep += 1
+        for _, fd in self.chain[keep:]:
+            os.close(fd)
+        del self.chain[keep:]
+        for part in parts[keep - 1:]:
+            try:
+                inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
+                                dir_fd=self.chain[-1][1])
+            except FileNotFoundError:
+                return None
+            except OSError as error:
+                if isinstance(error, NotADirectoryError) or error.errno == errno.ELOOP:
+                    raise _not_regular(shown, "leads through a symbolic link or a file") from None
+                raise _unreadable(shown, error) from None
+            self.chain.append((part, inner))
+        return self.chain[-1][1]
+
+
+def _path_digest(tree, raw_path, algorithm, budget):
     hasher = _digest.new_hasher(algorithm)
-    kind = _read_beneath(top, raw_path, hasher.update, budget)
+    kind = _read_beneath(tree, raw_path, hasher.update, budget)
     if kind == "directory":
-        code, out = _Reader(os.path.join(top, os.fsdecode(raw_path))).run(
+        code, out = _Reader(os.path.join(tree.top, os.fsdecode(raw_path))).run(
             "rev-parse", "-q", "--verify", "HEAD", check=False)
         hasher.update(out.strip() if code == 0 else b"")
     return f"{algorithm}:{hasher.hexdigest()}"
 
 
-def _blob_id(top, raw_path, algorithm, budget):
+def _blob_id(tree, raw_path, algorithm, budget):
     """The git object id of the file's raw bytes as a blob (what ``git hash-object
     --no-filters`` prints), or None when the path is not a regular file."""
     import hashlib
@@ -330,52 +370,38 @@ def _blob_id(top, raw_path, algorithm, budget):
         sizes.append(len(chunk))
         hasher.update(chunk)
 
-    if _read_beneath(top, raw_path, update, budget, begin=begin) != "file" \
+    if _read_beneath(tree, raw_path, update, budget, begin=begin) != "file" \
             or sum(sizes[1:]) != sizes[0]:  # not a file, or it changed size while read
         return None
     return hasher.hexdigest()
 
 
-def _read_beneath(top, raw_path, consume, budget, *, begin=None):
-    """Feed the content of ``raw_path`` (relative to ``top``) to ``consume`` and say what it
-    is: ``file`` (its bytes), ``link`` (its target text), ``missing`` (nothing: deleted) or
-    ``directory`` (nothing: a submodule or a nested repository). Every folder on the way is
-    opened without following a symbolic link; a FIFO, socket or device is never opened.
-    ``begin`` is told a file's size before its bytes."""
+def _read_beneath(tree, raw_path, consume, budget, *, begin=None):
+    """Feed the content of ``raw_path`` (relative to the top level) to ``consume`` and say
+    what it is: ``file`` (its bytes), ``link`` (its target text), ``missing`` (nothing:
+    deleted) or ``directory`` (nothing: a submodule or a nested repository). Every folder on
+    the way is opened without following a symbolic link; a FIFO, socket or device is never
+    opened. ``begin`` is told a file's size before its bytes."""
     shown = os.fsdecode(raw_path)
-    parts = raw_path.split(b"/")
-    folder = os.open(top, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    *parts, name = raw_path.split(b"/")
+    folder = tree.folder(parts, shown)
+    if folder is None:
+        return "missing"
     try:
-        for part in parts[:-1]:
-            try:
-                inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
-                                dir_fd=folder)
-            except FileNotFoundError:
-                return "missing"
-            except (NotADirectoryError, OSError) as error:
-                if isinstance(error, NotADirectoryError) or error.errno == errno.ELOOP:
-                    raise _not_regular(shown, "leads through a symbolic link or a file") from None
-                raise _unreadable(shown, error) from None
-            os.close(folder)
-            folder = inner
-        name = parts[-1]
-        try:
-            info = os.stat(name, dir_fd=folder, follow_symlinks=False)
-        except FileNotFoundError:
-            return "missing"
-        if stat.S_ISLNK(info.st_mode):
-            consume(os.readlink(name, dir_fd=folder))
-            return "link"
-        if stat.S_ISDIR(info.st_mode):
-            return "directory"
-        if not stat.S_ISREG(info.st_mode):
-            raise _not_regular(shown, "is a FIFO, socket or device")
-        if begin is not None:
-            begin(info.st_size)
-        _hash_file(folder, name, info, shown, consume, budget)
-        return "file"
-    finally:
-        os.close(folder)
+        info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return "missing"
+    if stat.S_ISLNK(info.st_mode):
+        consume(os.readlink(name, dir_fd=folder))
+        return "link"
+    if stat.S_ISDIR(info.st_mode):
+        return "directory"
+    if not stat.S_ISREG(info.st_mode):
+        raise _not_regular(shown, "is a FIFO, socket or device")
+    if begin is not None:
+        begin(info.st_size)
+    _hash_file(folder, name, info, shown, consume, budget)
+    return "file"
 
 
 def _hash_file(folder, name, info, shown, consume, budget):
