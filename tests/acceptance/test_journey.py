@@ -16,10 +16,8 @@ from pathlib import Path
 
 import pytest
 from blake3 import blake3
+from git_support import git, new_checkout
 
-GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
-           "GIT_CONFIG_NOSYSTEM": "1"}
 VERIFY = ("ack", "verify", "ack.json", "--packet", "continuation.packet.txt", "--registry",
           "registry.yaml", "--workspace", ".")
 
@@ -48,11 +46,6 @@ class Session:
         return json.loads(self.baton(*args, "--format", "json", expect=expect).stdout)
 
 
-def git(repo, *args) -> str:
-    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
-                          text=True, env={**os.environ, **GIT_ENV}).stdout
-
-
 def verdict(session, *args, expect: int, ack="ack.json") -> list[str]:
     out = session.json(*(ack if part == "ack.json" else part for part in VERIFY), *args,
                        expect=expect)
@@ -61,14 +54,8 @@ def verdict(session, *args, expect: int, ack="ack.json") -> list[str]:
 
 @pytest.fixture
 def repo(tmp_path):
-    repo = tmp_path / "ledger"
-    (repo / "ledger").mkdir(parents=True)
-    git(repo, "init", "-q", "-b", "main")
-    (repo / "ledger" / "parse.py").write_text("def parse(line):\n    return line.split(',')\n")
-    (repo / "README.md").write_text("# ledger\n")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "base")
-    return repo
+    return new_checkout(tmp_path / "ledger", {
+        "ledger/parse.py": "def parse(line):\n    return line.split(',')\n", "README.md": "# ledger\n"})
 
 
 def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path):
@@ -97,7 +84,7 @@ def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path):
     assert written["dirty_artifacts"] == [
         {"path": "ledger/parse.py", "digest": b3((repo / "ledger" / "parse.py").read_bytes())},
         {"path": "notes.md", "digest": b3(b"quoted fields: use csv\n")}]
-    assert written["checkout"]["head"] == git(repo, "rev-parse", "HEAD").strip()
+    assert written["checkout"]["head"] == git(repo, "rev-parse", "HEAD")
 
     # -- the source verifies it against its own fresh readback -------------------------------
     assert verdict(source, expect=0) == []
@@ -158,7 +145,8 @@ def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path):
     # -- the end: clean, and git shows only the user's work and the handoff's files ----------
     final = target.json("validate", ".")
     assert [f for f in final["findings"] if f["severity"] == "error"] == []
-    status = git(repo, "status", "--porcelain", "--untracked-files=all").splitlines()
+    status = subprocess.run(["git", "-C", repo, "status", "--porcelain", "--untracked-files=all"],
+                            check=True, capture_output=True, text=True).stdout.splitlines()
     assert sorted(status) == sorted([
         " M ledger/parse.py", "?? notes.md",  # the user's work
         "?? ack.json", "?? continuation.packet.txt", "?? registry.yaml",

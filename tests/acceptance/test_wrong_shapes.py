@@ -11,22 +11,18 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
-from authoring_support import run, run_json
+from authoring_support import members, run, run_json
+from git_support import new_checkout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from baton.authoring import Identity, Policy, init
 
-GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
-           "GIT_CONFIG_NOSYSTEM": "1"}
 #: One value of every JSON type.
 WRONG = {"null": None, "boolean": True, "integer": 42, "number": 1.5, "string": "x",
          "array": [], "object": {}}
@@ -75,21 +71,11 @@ READS_REGISTRY = [
 CODE = re.compile(r"^[a-z_]+(\.[a-z_]+)*$")
 
 
-def git(folder, *args):
-    subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True,
-                   env={**os.environ, **GIT_ENV})
-
-
 @pytest.fixture(scope="module")
 def handoff(tmp_path_factory):
     """A handoff in a git checkout, its attempt ``r1`` created, with uncommitted work and the
     target's ACK: the files every command below reads."""
-    folder = tmp_path_factory.mktemp("shapes") / "repo"
-    folder.mkdir()
-    git(folder, "init", "-q", "-b", "main")
-    (folder / "app.py").write_text("print(1)\n")
-    git(folder, "add", "-A")
-    git(folder, "commit", "-q", "-m", "base")
+    folder = new_checkout(tmp_path_factory.mktemp("shapes") / "repo", {"app.py": "print(1)\n"})
     init(folder, Identity(goal_id="goal-shapes", main_id="sess-a", outcome="the parser works",
                           first_step="Write the parser"),
          Policy(mode="adaptive", authorization_scope="restarts of MAIN", archive_consent=True))
@@ -118,17 +104,6 @@ def restore(folder: Path, files: dict[str, bytes]) -> None:
             path.unlink()
     for relative, data in files.items():
         (folder / relative).write_bytes(data)
-
-
-def members(value, prefix=()):
-    """Every path into ``value``, the root included."""
-    yield prefix
-    if isinstance(value, dict):
-        for key, child in value.items():
-            yield from members(child, (*prefix, key))
-    elif isinstance(value, list):
-        for index, child in enumerate(value):
-            yield from members(child, (*prefix, index))
 
 
 def type_of(value) -> str:
@@ -248,28 +223,17 @@ def _wrong_member(draw, folder: Path, relative: str):
     return replaced(document, path, WRONG[shape])
 
 
+@pytest.mark.parametrize("relative, commands", [(CHECKPOINT, READS_CHECKPOINT),
+                                                (REGISTRY, READS_REGISTRY)],
+                         ids=["checkpoint", "registry"])
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_every_command_answers_every_wrong_member_type_of_the_checkpoint(handoff, data):
+def test_every_command_answers_every_wrong_member_type(handoff, relative, commands, data):
     original = snapshot(handoff)
     try:
-        write(handoff, CHECKPOINT, _wrong_member(data.draw, handoff, CHECKPOINT))
-        args = data.draw(st.sampled_from([*READS_CHECKPOINT, ACK]), label="command")
-        before = snapshot(handoff)
-        check_answer(handoff, before, args, *invoke(handoff, args))
-    finally:
-        restore(handoff, original)
-
-
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(data=st.data())
-def test_every_command_answers_every_wrong_member_type_of_the_registry(handoff, data):
-    original = snapshot(handoff)
-    try:
-        write(handoff, REGISTRY, _wrong_member(data.draw, handoff, REGISTRY))
-        args = data.draw(st.sampled_from([*READS_REGISTRY, ACK]), label="command")
+        write(handoff, relative, _wrong_member(data.draw, handoff, relative))
+        args = data.draw(st.sampled_from([*commands, ACK]), label="command")
         before = snapshot(handoff)
         check_answer(handoff, before, args, *invoke(handoff, args))
     finally:

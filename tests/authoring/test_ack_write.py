@@ -6,29 +6,18 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 from authoring_support import registry_of, run, run_json
 from blake3 import blake3
+from git_support import git, new_checkout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from baton.authoring import Identity, Policy, init, write_ack
 from baton.errors import BatonError
 from baton.workspace._readback import read_and_verify
-
-GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
-           "GIT_CONFIG_NOSYSTEM": "1"}
-
-
-def git(folder, *args) -> str:
-    return subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True,
-                          text=True, env={**os.environ, **GIT_ENV}).stdout.strip()
-
 
 def b3(data: bytes) -> str:
     return "blake3:" + blake3(data).hexdigest()
@@ -43,13 +32,7 @@ def baton(folder, *args):
 def handoff(tmp_path):
     """A git checkout with ``baton init`` at its root, real uncommitted work, the attempt
     ``r1`` rendered and its successor ``sess-b`` created."""
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    (repo / "app.py").write_text("print(1)\n")
-    (repo / "lib.py").write_text("x = 1\n")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "base")
+    repo = new_checkout(tmp_path / "repo", {"app.py": "print(1)\n", "lib.py": "x = 1\n"})
     init(repo, Identity(goal_id="goal-ack", main_id="sess-a", outcome="the parser works",
                         first_step="Write the parser in app.py"),
          Policy(mode="adaptive", authorization_scope="restarts of MAIN", archive_consent=True))

@@ -7,6 +7,7 @@ import subprocess
 
 import pytest
 from blake3 import blake3
+from git_support import new_checkout
 
 from baton.workspace import _git
 from baton.workspace._git import GitError
@@ -251,12 +252,7 @@ def test_a_lying_clean_filter_cannot_hide_a_changed_file(repo, tmp_path):
 
 
 def test_a_submodule_is_compared_by_its_commit_and_no_git_runs_inside_it(repo, tmp_path):
-    inner = tmp_path / "inner"
-    inner.mkdir()
-    git(inner, "init", "-q", "-b", "main")
-    (inner / "f.txt").write_text("a\n")
-    git(inner, "add", "-A")
-    git(inner, "commit", "-q", "-m", "inner")
+    inner = new_checkout(tmp_path / "inner", {"f.txt": "a\n"})
     git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "sub")
     git(repo, "commit", "-q", "-m", "sub")
     program, marker = marker_program(tmp_path, "submodule-clean")

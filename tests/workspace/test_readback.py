@@ -3,35 +3,22 @@ files (ACK-128), a checkpoint path that would lead outside the handoff folder (R
 the clock at full precision (ACK-129)."""
 
 import os
-import subprocess
 
 import pytest
+from git_support import new_checkout
 
 from baton.errors import UnreadableInput
 from baton.formats import _clock
 from baton.workspace import _git, _readback
 
-GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.invalid", "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent"}
 OWN_NAMES = ("continuation.packet.txt", "continuation.packet.json", "registry.json", "registry.yaml",
              "registry.yml", "ack.json", "handoff.json", "handoff.pending.json", "relaunch-receipt.json",
              "rl-1.relaunch-receipt.json")
 
 
-def git(repo, *args):
-    subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=True,
-                   env={**os.environ, **GIT_ENV})
-
-
 @pytest.fixture
 def checkout(tmp_path):
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    (repo / "src.py").write_text("a = 1\n")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "base")
-    return repo
+    return new_checkout(tmp_path / "repo", {"src.py": "a = 1\n"})
 
 
 def dirty_names(repo, folder, given):

@@ -120,24 +120,31 @@ def register(registry: dict, *, source_id: str, checkpoint_digest: str,
     for attempt in superseded:
         attempt["state"] = ABANDONED
         attempt["note"] = f"superseded before transport by {new_id} (the content changed)"
-    record = {
-        "restart_id": new_id,
-        "state": REGISTERED,
-        "checkpoint_digest": checkpoint_digest,
-        "source_id": source_id,
-        "target_id": None,
-        "registered_at": now,
-        "creation": {"status": "not_sent", "sent_at": None, "receipt": None},
-        "ack": None,
-        "ownership": None,
-        "takeover": None,
-        "archive": {"status": "NOT_STARTED", "updated_at": None},
-    }
+    record = new_record(new_id, source_id=source_id, checkpoint_digest=checkpoint_digest,
+                        registered_at=now)
     if continue_digest is not None:
         record[CONTINUE_DIGEST] = continue_digest
     attempts.append(record)
     return Change(f"registered attempt {new_id}",
                   {"restart_id": new_id, "superseded": [a.get("restart_id") for a in superseded]})
+
+
+def new_record(restart_id: str, *, source_id: str, checkpoint_digest: str, registered_at: str,
+               state: str = REGISTERED, creation: str = "not_sent") -> dict:
+    """An attempt record as registration writes it: no step after ``creation`` yet."""
+    return {
+        "restart_id": restart_id,
+        "state": state,
+        "checkpoint_digest": checkpoint_digest,
+        "source_id": source_id,
+        "target_id": None,
+        "registered_at": registered_at,
+        "creation": {"status": creation, "sent_at": None, "receipt": None},
+        "ack": None,
+        "ownership": None,
+        "takeover": None,
+        "archive": {"status": "NOT_STARTED", "updated_at": None},
+    }
 
 
 def same_content(attempt: dict, source_id: str, checkpoint_digest: str,

@@ -78,22 +78,14 @@ def recover(directory: str | os.PathLike = ".", *, packet_path: str | None = Non
     restart_id = None
     if fields is not None:
         restart_id = fields.get("RESTART_ID")
-        registry["attempts"].append({
-            "restart_id": restart_id,
-            "state": _attempt.CREATION_UNKNOWN,
-            "checkpoint_digest": fields.get("CHECKPOINT_DIGEST"),
-            "source_id": main,
-            "target_id": None,
-            "registered_at": now,
-            "creation": {"status": "unknown", "sent_at": None, "receipt": None},
-            "ack": None,
-            "ownership": None,
-            "takeover": None,
-            "archive": {"status": "NOT_STARTED", "updated_at": None},
-            "note": (f"recovered from {os.path.basename(packet_path)} at {now}: whether a "
-                     "successor was created is unknown, and the checkpoint it was rendered "
-                     "from is not recorded"),
-        })
+        record = _attempt.new_record(restart_id, source_id=main,
+                                     checkpoint_digest=fields.get("CHECKPOINT_DIGEST"),
+                                     registered_at=now, state=_attempt.CREATION_UNKNOWN,
+                                     creation="unknown")
+        record["note"] = (f"recovered from {os.path.basename(packet_path)} at {now}: whether a "
+                          "successor was created is unknown, and the checkpoint it was "
+                          "rendered from is not recorded")
+        registry["attempts"].append(record)
     data = _editing.render(registry, syntax=registry_format)
     _store.check_valid(_store.REGISTRY, data, registry_path)
     _store.create(registry_path, data)

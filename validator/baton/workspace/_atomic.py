@@ -37,6 +37,8 @@ def bookkeeping_folder(path: str | os.PathLike) -> str:
     folder = os.path.dirname(os.path.abspath(os.fspath(path)))
     target = os.path.join(folder, BOOKKEEPING)
     marker = os.path.join(target, ".gitignore")
+    if os.path.islink(target):  # locks and temporary files never leave the file's folder
+        raise OSError(errno.ELOOP, f"{target} is a symbolic link")
     if os.path.isfile(marker):
         return target
     temp = tempfile.mkdtemp(prefix=f"{BOOKKEEPING}.", dir=folder)
