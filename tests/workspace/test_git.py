@@ -313,3 +313,14 @@ def test_dirty_files_are_hashed_within_the_size_and_time_bounds(repo, monkeypatc
     with pytest.raises(GitError) as raised, _git._Tree(str(repo)) as tree:
         _git._path_digest(tree, b"big.bin", "blake3", _git._Budget(seconds=0))
     assert raised.value.code == "git.timeout"
+
+
+def test_a_filter_driver_whose_name_cannot_be_switched_off_is_refused(repo, tmp_path):
+    program, marker = marker_program(tmp_path, "odd-clean")
+    git(repo, "config", "filter.a=b.clean", str(program))
+    (repo / ".git" / "info" / "attributes").write_text("edited.txt filter=a=b\n")
+    (repo / "edited.txt").write_text("after\n")
+    with pytest.raises(GitError) as raised:
+        _git.dirty_fingerprint(repo)
+    assert raised.value.code == "git.failed" and "a=b" in raised.value.message
+    assert not marker.exists()

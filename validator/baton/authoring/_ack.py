@@ -82,7 +82,7 @@ def write(packet_path: str | os.PathLike = _packet.TEXT_NAME, *, target_id: str,
     _store.check_valid("ack", data, output_path)
     try:
         with _atomic.file_lock(output_path):
-            _atomic.atomic_write(output_path, data)
+            _atomic.atomic_write(output_path, data, scratch=True)
     except OSError as error:
         raise _store.io_error(output_path, error) from None
     return _store.Outcome(

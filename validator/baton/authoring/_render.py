@@ -251,7 +251,7 @@ def _render_locked(registry_path, checkpoint_path, packet_path, source, restart_
         unchanged = False
     try:
         if not unchanged:
-            _atomic.atomic_write(packet_path, data)
+            _atomic.atomic_write(packet_path, data, scratch=True)
         check = _readback(packet_path, made["digest"])
     except OSError as error:  # the attempt stays registered: rendering again reuses it
         raise _store.io_error(packet_path, error) from None

@@ -317,7 +317,7 @@ def create(path: str | os.PathLike, data: bytes) -> None:
     path = os.fspath(path)
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        _atomic.atomic_write(path, data, exclusive=True)
+        _atomic.atomic_write(path, data, exclusive=True, scratch=True)
     except FileExistsError:
         raise exists_error(path) from None
     except OSError as error:

@@ -56,18 +56,18 @@ def bookkeeping_folder(path: str | os.PathLike) -> str:
             shutil.rmtree(temp, ignore_errors=True)
     if os.path.isdir(target) and not os.path.isfile(marker):
         with contextlib.suppress(FileExistsError):
-            atomic_write(marker, _IGNORE_EVERYTHING, exclusive=True, scratch=False)
+            atomic_write(marker, _IGNORE_EVERYTHING, exclusive=True)
     return target
 
 
 def atomic_write(path: str | os.PathLike, data: bytes, *, mode: int | None = None,
-                 exclusive: bool = False, scratch: bool = True) -> None:
+                 exclusive: bool = False, scratch: bool = False) -> None:
     """Replace ``path`` with ``data`` so readers see the old bytes or the new, never a mix.
 
     ``exclusive`` refuses to replace an existing file (``FileExistsError``). The new file keeps
     the old file's permission bits, or ``mode`` (default 0o644) for a new one. The temporary
-    file is written in the ``.baton/`` folder beside ``path`` (``scratch``), so a writer killed
-    mid-write leaves nothing git shows; ``scratch=False`` writes it beside ``path``."""
+    file is written beside ``path``, or with ``scratch`` in the ``.baton/`` folder beside it
+    (the artifacts' writers), so that a writer killed mid-write leaves nothing git shows."""
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
     if mode is None:
@@ -173,5 +173,5 @@ def read_modify_write(path: str | os.PathLike, transform: Callable[[bytes], byte
             current = handle.read()
         new = transform(current)
         if new != current:
-            atomic_write(path, new)
+            atomic_write(path, new, scratch=True)
         return new

@@ -44,9 +44,10 @@ DETACHED = "HEAD"
 _HEADS = "refs/heads/"
 _CHUNK = 1 << 20
 #: Configuration that could make a read start a program, switched off for every git call.
-_SAFE_CONFIG = ("core.fsmonitor=false", "core.quotepath=false", "core.hooksPath=/dev/null",
-                "core.pager=cat", "core.untrackedCache=false", "diff.external=",
-                "status.submoduleSummary=false", "submodule.recurse=false")
+_SAFE_CONFIG = ("core.fsmonitor=false", "core.useBuiltinFSMonitor=false", "core.quotepath=false",
+                "core.hooksPath=/dev/null", "core.pager=cat", "core.untrackedCache=false",
+                "diff.external=", "status.submoduleSummary=false", "submodule.recurse=false",
+                "gc.auto=0", "maintenance.auto=false")
 #: Environment variables (besides ``GIT_*``) through which git could start a program.
 _PROGRAM_VARIABLES = ("PAGER", "EDITOR", "VISUAL", "SSH_ASKPASS", "LESSOPEN", "LESSCLOSE")
 #: The filter driver keys that name a program.
@@ -108,6 +109,11 @@ class _Reader:
             if key.count(".") >= 2:
                 names.add(key[len("filter."):key.rindex(".")])
         for name in sorted(names):
+            if "=" in name:  # `-c filter.a=b.clean=` would set another key: fail closed
+                raise GitError(f"the filter driver {name!r} in {self.workspace} cannot be "
+                               "switched off on git's command line; the checkout is not read",
+                               code="git.failed",
+                               hint="rename the filter driver (no `=` in its name)")
             self.overrides += [f"filter.{name}.{key}=" for key in _FILTER_KEYS]
             self.overrides.append(f"filter.{name}.required=false")
         return names
