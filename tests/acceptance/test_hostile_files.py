@@ -75,6 +75,10 @@ HOSTILE = {
 }
 #: A directory named where an option takes a file (click's ``dir_okay=False``): a usage error.
 CLICK_DIRECTORY = ("usage", 2)
+#: The registry's checkpoint path read through a link that leaves the folder is refused
+#: before the file is opened (REG-027).
+ESCAPING_CHECKPOINT = {"dev_zero_link": ("registry.path_escape", 2),
+                       "dev_null_link": ("registry.path_escape", 2)}
 #: A lock is Baton's own file, never followed: any link is ``load.not_regular``.
 LOCK = {"link_loop": ("load.not_regular", 2)}
 
@@ -98,6 +102,12 @@ class Read:
     @property
     def id(self) -> str:
         return f"{' '.join(self.args[:2])}:{self.file}"
+
+
+def lock_of(name: str) -> str:
+    """Where Baton keeps the lock of ``name``: ``.baton/<file>.lock`` beside it."""
+    folder, _, file = name.rpartition("/")
+    return f"{folder + '/' if folder else ''}.baton/{file}.lock"
 
 
 def _reads(args, files, **answers):
@@ -146,18 +156,18 @@ READS = [
     *[read for change in CHECKPOINT_CHANGES
       for read in _reads(["checkpoint", *change, "--checkpoint", C], [C],
                          **{C: {"directory": CLICK_DIRECTORY}})],
-    *_reads(["checkpoint", "decision", "Locked", "--checkpoint", C], [C + ".lock"],
-            **{C + ".lock": LOCK}),
+    *_reads(["checkpoint", "decision", "Locked", "--checkpoint", C], [lock_of(C)],
+            **{lock_of(C): LOCK}),
     *_reads(["checkpoint", "show", "--checkpoint", C], [C], **{C: {"directory": CLICK_DIRECTORY}}),
-    *_reads(["consume", "--checkpoint", C], [C, C + ".lock"],
-            **{C: {"directory": CLICK_DIRECTORY}, C + ".lock": LOCK}),
-    *_reads(["packet", "render", "--source-id", "sess-a"], [C, R, P, R + ".lock"],
-            **{P: OUTPUT, R + ".lock": LOCK}),
+    *_reads(["consume", "--checkpoint", C], [C, lock_of(C)],
+            **{C: {"directory": CLICK_DIRECTORY}, lock_of(C): LOCK}),
+    *_reads(["packet", "render", "--source-id", "sess-a"], [C, R, P, lock_of(R)],
+            **{P: OUTPUT, lock_of(R): LOCK}),
     *[read for step in ATTEMPT_STEPS for read in _reads(["attempt", *step], [R])],
-    *_reads(["attempt", "created", "RID", "--unknown"], [R + ".lock"], **{R + ".lock": LOCK}),
+    *_reads(["attempt", "created", "RID", "--unknown"], [lock_of(R)], **{lock_of(R): LOCK}),
     *_reads(["attempt", "show"], [R]),
     *_reads(["attempt", "ack", "RID", A, "--workspace", "WORKSPACE"], [A, P, C],
-            **{A: {"directory": CLICK_DIRECTORY}}),
+            **{A: {"directory": CLICK_DIRECTORY}, C: ESCAPING_CHECKPOINT}),
     *_reads(["ack", "verify", A, "--packet", P, "--registry", R, "--checkpoint", C], [A, P, R, C],
             **{f: {"directory": CLICK_DIRECTORY} for f in (A, P, R, C)}),
     *_reads(["migrate", "legacy", "--goal-id", "g", "--main-id", "m", "--outcome", "o"],

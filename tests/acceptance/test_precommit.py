@@ -46,6 +46,38 @@ def test_the_hook_runs_baton_validate_in_its_own_python_env():
     assert entry["language"] == "python"
 
 
+def pre_commit_env(tmp_path):
+    return {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"),
+            "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+
+
+@pytest.mark.slow
+def test_pre_commit_fails_a_checkpoint_that_disagrees_with_its_registry(tmp_path):
+    """The hook names only the checkpoint the commit touches; the folder's cross-file rules
+    still run (DIG-058), so the goal that disagrees with the registry fails the commit."""
+    git = shutil.which("git")
+    assert git, "git is needed to run pre-commit"
+    work = tmp_path / "work"
+    make_project(work)
+    env = pre_commit_env(tmp_path)
+    subprocess.run([git, "init", "-q", str(work)], check=True, env=env)
+    subprocess.run([git, "-C", str(work), "add", "-A"], check=True, env=env)
+    subprocess.run([git, "-C", str(work), "commit", "-q", "-m", "handoff"], check=True, env=env)
+    path = work / "xbrief" / "continue.xbrief.json"
+    document = json.loads(path.read_text())
+    document["x-baton/checkpoint"]["goal_id"] = "goal-other"
+    path.write_text(json.dumps(document, indent=2))
+    subprocess.run([git, "-C", str(work), "add", "-A"], check=True, env=env)
+    hook_run = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(REPO),
+                               "baton-validate", "--files", "xbrief/continue.xbrief.json"],
+                              cwd=work, env=env, capture_output=True, text=True, timeout=600)
+    assert hook_run.returncode == 1, hook_run.stdout + hook_run.stderr
+    assert "Failed" in hook_run.stdout
+    assert "error crossfile.goal_mismatch $.policy.goal_id" in hook_run.stdout
+    assert "registry.yaml" in hook_run.stdout
+
+
 @pytest.mark.slow
 def test_pre_commit_try_repo_passes_good_and_fails_bad(tmp_path):
     git = shutil.which("git")

@@ -24,7 +24,10 @@ def project(tmp_path):
 
 
 def step(project, *args):
-    return run_json("attempt", *args, "--registry", registry_of(project))
+    """``baton attempt ARGS``; these projects are no git checkouts, so ``ack`` skips the
+    checkout comparison explicitly (tests/acceptance/test_journey.py compares it)."""
+    skip = ("--no-workspace",) if args[0] == "ack" else ()
+    return run_json("attempt", *args, *skip, "--registry", registry_of(project))
 
 
 def registered(project):
@@ -44,7 +47,7 @@ def write_ack(project, restart_id, **changes):
            "target_id": record["target_id"], "checkpoint_digest": record["checkpoint_digest"],
            "checkout": {"repository": "acme/ledger", "branch": "main", "head": "a" * 40},
            "dirty_artifacts": [], "first_safe_action": packet["NEXT_SAFE_ACTION"],
-           "read_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")}
+           "read_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="microseconds")}
     ack.update(changes)
     path = project / "ack.json"
     path.write_text(json.dumps(ack, indent=2))
@@ -94,11 +97,14 @@ def test_the_whole_sequence_to_completed(project):
     assert record["ownership"]["from_id"] == "sess-a" and record["ownership"]["to_id"] == "sess-b"
     assert record["takeover"] == {"readback_at": record["takeover"]["readback_at"],
                                   "verified": True, "source_retired": True}
-    assert errors_in(registry_of(project)) == []
     # the target now owns the goal: the old source can no longer start an attempt
     with pytest.raises(Exception) as caught:
         render_packet(project, source=SourceFacts(source_id="sess-a"))
     assert caught.value.code == "attempt.not_owner"
+    # once the new owner resumed from the handed-over checkpoint (PRC-063), the folder is clean
+    assert errors_in(registry_of(project)) == ["crossfile.checkpoint_not_consumed"]
+    assert run_json("consume", "--checkpoint", project / "xbrief" / "continue.xbrief.json")[0] == 0
+    assert errors_in(registry_of(project)) == []
 
 
 def test_every_step_is_idempotent_and_other_content_conflicts(project):
@@ -137,7 +143,8 @@ def test_every_step_is_idempotent_and_other_content_conflicts(project):
     assert step(project, "archive", restart_id, "--result", "archived")[1]["changed"] is True
     code, out = step(project, "archive", restart_id, "--result", "pending")
     assert (code, out["error"]["code"]) == (1, "attempt.conflict")
-    assert errors_in(registry_of(project)) == []
+    assert run_json("consume", "--checkpoint", project / "xbrief" / "continue.xbrief.json")[0] == 0
+    assert errors_in(registry_of(project)) == []  # the new owner resumed (PRC-063)
 
 
 def test_unknown_creation_is_reconciled_never_retried(project):
@@ -210,6 +217,27 @@ def test_a_stale_or_mismatched_ack_is_refused(project):
     assert (code, out["error"]["code"]) == (1, "attempt.ack_mismatch")
     assert "ack.checkpoint_changed" in out["error"]["message"]
     assert attempt(project, restart_id)["state"] == "created"
+
+
+def test_ack_compares_the_checkout_by_default_and_records_an_explicit_skip(project):
+    restart_id = registered(project)
+    step(project, "created", restart_id, "--target-id", "sess-b")
+    ack = write_ack(project, restart_id)
+    before = registry_of(project).read_bytes()
+    code, out = run_json("attempt", "ack", restart_id, ack, "--registry", registry_of(project))
+    assert (code, out["error"]["code"]) == (2, "git.not_a_repository")
+    assert "--no-workspace" in out["error"]["hint"]
+    assert registry_of(project).read_bytes() == before
+    code, out = run_json("attempt", "ack", restart_id, ack, "--no-workspace", "--registry",
+                         registry_of(project))
+    assert code == 0
+    assert out["result"] == {"state": "acknowledged", "skipped": ["checkout", "dirty_artifacts"]}
+    assert "not compared: checkout, dirty_artifacts" in out["message"]
+    assert attempt(project, restart_id)["ack"]["skipped"] == ["checkout", "dirty_artifacts"]
+    assert errors_in(registry_of(project)) == []
+    code, out = run_json("attempt", "ack", restart_id, ack, "--no-workspace", "--workspace",
+                         project, "--registry", registry_of(project))
+    assert (code, out["error"]["code"]) == (2, "usage")
 
 
 def test_takeover_must_read_back_the_committed_owner_and_epoch(project):

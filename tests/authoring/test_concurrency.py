@@ -127,7 +127,9 @@ def _crash_writer(path, started):
 
 
 def test_a_writer_killed_at_random_points_never_leaves_a_torn_file(tmp_path):
-    path = checkpoint_of(make_project(tmp_path))
+    project = make_project(tmp_path)
+    path = checkpoint_of(project)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
     rng = random.Random(20261014)
     revision = 1
     for _ in range(40):
@@ -148,9 +150,14 @@ def test_a_writer_killed_at_random_points_never_leaves_a_torn_file(tmp_path):
     # the kernel released the dead writers' locks: the next update goes through
     assert update_checkpoint(path, "add-pending", "after the crashes", timeout=5).revision \
         == revision + 1
-    # and it swept away the temporary files the killed writers left behind
-    assert sorted(p.name for p in path.parent.iterdir()) == [
-        "continue.xbrief.json", "continue.xbrief.json.lock"]
+    # and it swept away the temporary files the killed writers left behind; the lock and
+    # the temporary files live in .baton/, which git never shows
+    assert sorted(p.name for p in path.parent.iterdir()) == [".baton", "continue.xbrief.json"]
+    assert sorted(p.name for p in (path.parent / ".baton").iterdir()) == [
+        ".gitignore", "continue.xbrief.json.lock"]
+    status = subprocess.run(["git", "-C", str(project), "status", "--porcelain",
+                             "--untracked-files=all"], capture_output=True, text=True, check=True)
+    assert status.stdout.splitlines() == ["?? registry.yaml", "?? xbrief/continue.xbrief.json"]
 
 
 @pytest.mark.parametrize("registry_format", ["yaml", "json"])

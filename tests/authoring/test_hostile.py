@@ -8,7 +8,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from authoring_support import IDENTITY, POLICY
+from authoring_support import IDENTITY, POLICY, members
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -43,16 +43,6 @@ CHECKPOINT_CALLS = [
 ]
 
 
-def paths(value, prefix=()):
-    yield prefix
-    if isinstance(value, dict):
-        for key, child in value.items():
-            yield from paths(child, (*prefix, key))
-    elif isinstance(value, list):
-        for index, child in enumerate(value):
-            yield from paths(child, (*prefix, index))
-
-
 def replace(document, path, value):
     node = document
     for part in path[:-1]:
@@ -62,7 +52,7 @@ def replace(document, path, value):
 
 def broken(document, data, keep):
     """``document`` with one member (not one of ``keep``) replaced by arbitrary JSON."""
-    candidates = [p for p in paths(document) if p and p not in keep]
+    candidates = [p for p in members(document) if p and p not in keep]
     path = data.draw(st.sampled_from(candidates), label="path")
     replace(document, path, data.draw(JSON, label="value"))
     return document

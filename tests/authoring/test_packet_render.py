@@ -86,6 +86,22 @@ def test_changed_content_supersedes_an_attempt_never_sent(project):
     assert "Never run make golden" in packet_of(project).read_text()
 
 
+def test_a_checkpoint_change_the_packet_does_not_show_still_makes_a_new_attempt(project):
+    first = render(project)
+    packet_before = packet_of(project).read_text()
+    # the mission is in the checkpoint but not in the packet's fields
+    update_checkpoint(checkpoint_of(project), "set", "mission", "A mission the packet omits")
+    second = render(project)
+    assert second.result["restart_id"] != first.result["restart_id"]
+    assert second.result["superseded"] == [first.result["restart_id"]]
+    fields = lambda text: {k: v for k, v in _packet.parse(text).values().items()  # noqa: E731
+                           if k not in ("RESTART_ID", "CHECKPOINT_DIGEST")}
+    assert fields(packet_of(project).read_text()) == fields(packet_before)
+    record = load(registry_of(project))["attempts"][-1]
+    assert record["continue_checkpoint_digest"] == _digest.digest_file(
+        checkpoint_of(project), form="jcs") == second.result["continue_checkpoint_digest"]
+
+
 def test_a_given_restart_id_is_used_and_reused(project):
     out = render_packet(project, source=SourceFacts(source_id="sess-a"),
                         restart_id="rst-20261014-parser")

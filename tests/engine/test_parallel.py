@@ -49,5 +49,12 @@ def test_named_files_are_checked_in_workers_too_and_keep_their_order(many_handof
     parallel = validate_paths(named)
     monkeypatch.setattr(_validate, "PARALLEL_MIN_FILES", 10**9)
     serial = validate_paths(named)
-    assert parallel.files == serial.files == tuple(dict.fromkeys(named))
+    unique = tuple(dict.fromkeys(named))
+    assert parallel.files == serial.files
+    assert parallel.files[:len(unique)] == unique
+    # the named files' handoff folders get their cross-file rules: the broken checkpoints no
+    # longer match the digest their registry recorded, reported on those registries
+    partners = parallel.files[len(unique):]
+    assert partners and all(path.endswith("registry.yaml") for path in partners)
+    assert {f.code for f in parallel.findings if f.file in partners} == {"crossfile.checkpoint_changed"}
     assert _rows(parallel) == _rows(serial)

@@ -168,7 +168,8 @@ def test_work_committed_with_a_checkpoint_update_is_not_newer_than_it(repository
 
 def test_commits_of_baton_files_alone_are_not_work(repository):
     work = _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
-    _commit(repository, "Render the packet", "continuation.packet.txt", when="2026-10-14T10:05:00Z")
+    # a file named as a Baton artifact (in another folder, so this folder's checks do not read it)
+    _commit(repository, "Render a packet", "other/continuation.packet.txt", when="2026-10-14T10:05:00Z")
     done = run_hook("PreCompact", hook_input("pre_compact_auto", cwd=str(repository)))
     assert done.stdout == _stale_text(work, "Migrate reports", "2026-10-14T10:00:00.000Z")
 

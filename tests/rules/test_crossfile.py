@@ -12,6 +12,7 @@ from baton.engine._validate import validate_paths
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "handoff"
 RESTART_ID = "rst-20261014-0915-parser"
 CROSSFILE_CODES = {"crossfile.goal_mismatch", "crossfile.unknown_attempt", "crossfile.packet_digest",
+                   "crossfile.no_registry",
                    "crossfile.registry_digest", "crossfile.checkpoint_changed", *_ackcheck.FOLDER_CODES}
 
 
@@ -19,9 +20,9 @@ def b3(data: bytes) -> str:
     return "blake3:" + blake3(data).hexdigest()
 
 
-def found(folder):
-    """``{(code, file name, json path)}`` of the folder's cross-file findings."""
-    report = validate_paths([str(folder)])
+def found(*paths):
+    """``{(code, file name, json path)}`` of the cross-file findings of ``validate_paths``."""
+    report = validate_paths([str(path) for path in paths])
     return {(f.code, Path(f.file).name, f.json_path) for f in report.findings if f.code in CROSSFILE_CODES}
 
 
@@ -104,9 +105,42 @@ def test_fingerprints_are_not_compared_in_a_folder_check(folder):
 def test_a_folder_without_registry_or_ack_checks_what_it_can(folder):
     (folder / "registry.yaml").unlink()
     (folder / "ack.json").unlink()
-    assert found(folder) == set()
+    missing = ("crossfile.no_registry", "continuation.packet.txt", "$.restart_id")
+    assert found(folder) == {missing}
     _replace(folder / "continuation.packet.txt", "Blockers: none.", "Blockers: one.")
-    assert found(folder) == {("crossfile.packet_digest", "continuation.packet.txt", "$.checkpoint_digest")}
+    assert found(folder) == {missing, ("crossfile.packet_digest", "continuation.packet.txt", "$.checkpoint_digest")}
+
+
+def test_a_packet_without_its_registry_says_how_to_recover_it(folder):
+    (folder / "registry.yaml").unlink()
+    report = validate_paths([str(folder / "continuation.packet.txt")])
+    [finding] = [f for f in report.findings if f.code == "crossfile.no_registry"]
+    assert finding.is_error and finding.requirement == "DIG-059"
+    assert "`baton registry recover`" in finding.hint
+    assert report.exit_code() == 1
+
+
+@pytest.mark.parametrize("named", [["xbrief/continue.xbrief.json"], ["registry.yaml"], ["ack.json"],
+                                   ["continuation.packet.txt", "xbrief/continue.xbrief.json"]])
+def test_named_files_get_their_folders_cross_file_rules(folder, named, monkeypatch):
+    _replace(folder / "xbrief" / "continue.xbrief.json", '"goal_id": "goal-ledger-parser-refactor"',
+             '"goal_id": "goal-other"')
+    whole = found(folder)
+    assert ("crossfile.goal_mismatch", "registry.yaml", "$.policy.goal_id") in whole
+    assert found(*(folder / name for name in named)) == whole
+    monkeypatch.chdir(folder / "xbrief")  # named from inside the checkpoint's own folder
+    assert found("continue.xbrief.json") == whole
+
+
+def test_of_a_file_not_named_only_cross_file_and_loading_findings_are_reported(folder):
+    _replace(folder / "registry.yaml", "mode: adaptive", "mode: sometimes")  # a schema error
+    report = validate_paths([str(folder / "xbrief" / "continue.xbrief.json")])
+    assert not [f for f in report.findings if f.file.endswith("registry.yaml")]
+    (folder / "registry.yaml").write_bytes(b"\xef\xbb\xbf" + (folder / "registry.yaml").read_bytes())
+    report = validate_paths([str(folder / "xbrief" / "continue.xbrief.json")])
+    assert [(Path(f.file).name, f.code) for f in report.findings if f.is_error] == [
+        ("continuation.packet.txt", "crossfile.no_registry"), ("registry.yaml", "load.bom")]
+    assert report.unreadable == ()  # the named file was read
 
 
 @pytest.mark.parametrize("state", ["committed", "taken_over", "completed", "abandoned"])

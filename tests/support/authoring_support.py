@@ -82,3 +82,14 @@ def errors_in(*paths) -> list[str]:
     """The error codes ``baton.validate_paths`` reports for ``paths`` (empty: valid)."""
     report = baton.validate_paths([str(p) for p in paths])
     return sorted(f.code for f in report.findings if f.is_error)
+
+
+def members(value, prefix=()):
+    """Every path into the JSON value ``value`` (keys and indexes), the root ``()`` first."""
+    yield prefix
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from members(child, (*prefix, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from members(child, (*prefix, index))

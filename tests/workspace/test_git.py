@@ -2,10 +2,12 @@
 
 import hashlib
 import os
+import socket
 import subprocess
 
 import pytest
 from blake3 import blake3
+from git_support import new_checkout
 
 from baton.workspace import _git
 from baton.workspace._git import GitError
@@ -137,14 +139,30 @@ def test_unreadable_checkouts_are_errors_with_codes(tmp_path, setup, code):
     assert raised.value.exit_code == 2
 
 
-def test_a_git_command_that_overruns_its_bound_is_a_timeout(repo, monkeypatch):
-    def too_slow(*args, **kwargs):
-        raise subprocess.TimeoutExpired(args[0], kwargs.get("timeout"))
+def fake_git(tmp_path, monkeypatch, script):
+    """Put a ``git`` that runs ``script`` (sh) first on PATH."""
+    folder = tmp_path / "fake-bin"
+    folder.mkdir()
+    program = folder / "git"
+    program.write_text(f"#!/bin/sh\n{script}\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
 
-    monkeypatch.setattr(_git.subprocess, "run", too_slow)
+
+def test_a_git_command_that_overruns_its_bound_is_a_timeout(repo, tmp_path, monkeypatch):
+    fake_git(tmp_path, monkeypatch, "sleep 30")
+    monkeypatch.setattr(_git, "TIMEOUT", 0.5)
     with pytest.raises(GitError) as raised:
         _git.checkout_fingerprint(repo)
     assert raised.value.code == "git.timeout"
+
+
+def test_git_output_beyond_its_bound_is_refused(repo, tmp_path, monkeypatch):
+    fake_git(tmp_path, monkeypatch, "head -c 5000000 /dev/zero")
+    monkeypatch.setattr(_git, "MAX_OUTPUT_BYTES", 1 << 20)
+    with pytest.raises(GitError) as raised:
+        _git.toplevel(repo)
+    assert raised.value.code == "git.too_large"
 
 
 def test_a_missing_git_program_is_reported(repo, monkeypatch):
@@ -152,3 +170,157 @@ def test_a_missing_git_program_is_reported(repo, monkeypatch):
     with pytest.raises(GitError) as raised:
         _git.checkout_fingerprint(repo)
     assert raised.value.code == "git.not_found"
+
+
+# -- reading executes nothing from the checkout (ACK-127) ------------------------------------
+
+
+def marker_program(tmp_path, name):
+    """A program that leaves ``<name>.ran`` when it runs and behaves like ``cat``."""
+    marker = tmp_path / f"{name}.ran"
+    program = tmp_path / f"{name}.sh"
+    program.write_text(f"#!/bin/sh\ntouch {marker}\ncat\n")
+    program.chmod(0o755)
+    return program, marker
+
+
+def test_no_configured_command_runs_and_the_fingerprints_stay_right(repo, tmp_path, monkeypatch):
+    markers = {}
+
+    def program(name):
+        path, markers[name] = marker_program(tmp_path, name)
+        return str(path)
+
+    # every kind of command a repository's configuration can name, through its own config
+    # and through a file it includes
+    included = tmp_path / "included.gitconfig"
+    included.write_text(f"[filter \"inc\"]\n\tclean = {program('included-clean')}\n"
+                        f"\tsmudge = {program('included-smudge')}\n")
+    hooks = repo / ".git" / "custom-hooks"
+    hooks.mkdir()
+    for hook in ("post-index-change", "pre-commit", "post-checkout", "reference-transaction"):
+        (hooks / hook).write_text(f"#!/bin/sh\ntouch {tmp_path / (hook + '.ran')}\n")
+        (hooks / hook).chmod(0o755)
+        markers[hook] = tmp_path / f"{hook}.ran"
+    for key, value in (("filter.liar.clean", program("clean")),
+                       ("filter.liar.smudge", program("smudge")),
+                       ("filter.proc.process", program("process")),
+                       ("filter.proc.required", "true"),
+                       ("diff.text.textconv", program("textconv")),
+                       ("diff.text.command", program("diff-command")),
+                       ("diff.external", program("external-diff")),
+                       ("core.pager", program("pager")),
+                       ("pager.status", program("status-pager")),
+                       ("core.fsmonitor", program("fsmonitor")),
+                       ("core.hooksPath", str(hooks)),
+                       ("core.editor", program("editor")),
+                       ("core.askPass", program("askpass")),
+                       ("credential.helper", "!" + program("credential")),
+                       ("core.sshCommand", program("ssh")),
+                       ("include.path", str(included))):
+        git(repo, "config", key, value)
+    (repo / ".git" / "info" / "attributes").write_text(
+        "edited.txt filter=liar diff=text\nkept.txt filter=proc\ngone.txt filter=inc\n")
+    monkeypatch.setenv("GIT_EXTERNAL_DIFF", program("env-external-diff"))
+    monkeypatch.setenv("GIT_PAGER", program("env-pager"))
+    monkeypatch.setenv("PAGER", program("env-plain-pager"))
+    monkeypatch.setenv("GIT_ASKPASS", program("env-askpass"))
+    monkeypatch.setenv("GIT_CONFIG_PARAMETERS", f"'core.fsmonitor={program('env-fsmonitor')}'")
+    (repo / "edited.txt").write_text("after\n")
+    (repo / "gone.txt").write_text("gone, changed\n")
+    before = {name: path.exists() for name, path in markers.items()}
+    assert not any(before.values())
+    rows = _git.dirty_fingerprint(repo)
+    _git.checkout_fingerprint(repo)
+    ran = sorted(name for name, path in markers.items() if path.exists())
+    assert ran == []
+    assert rows == [{"path": "edited.txt", "digest": b3(b"after\n")},
+                    {"path": "gone.txt", "digest": b3(b"gone, changed\n")}]
+
+
+def test_a_lying_clean_filter_cannot_hide_a_changed_file(repo, tmp_path):
+    # the filter answers the committed bytes whatever the file holds; a plain `git status`
+    # (run here, as a user would) trusts it and stores the file's new stat data as clean
+    liar = tmp_path / "liar.sh"
+    liar.write_text("#!/bin/sh\ncat >/dev/null\nprintf 'before\\n'\n")
+    liar.chmod(0o755)
+    git(repo, "config", "filter.liar.clean", str(liar))
+    (repo / ".git" / "info" / "attributes").write_text("edited.txt filter=liar\n")
+    (repo / "edited.txt").write_text("BEFORE\n")  # as long as the committed bytes
+    assert git(repo, "status", "--porcelain") == ""  # the lie works on git itself
+    assert _git.dirty_fingerprint(repo) == [{"path": "edited.txt", "digest": b3(b"BEFORE\n")}]
+
+
+def test_a_submodule_is_compared_by_its_commit_and_no_git_runs_inside_it(repo, tmp_path):
+    inner = new_checkout(tmp_path / "inner", {"f.txt": "a\n"})
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "sub")
+    git(repo, "commit", "-q", "-m", "sub")
+    program, marker = marker_program(tmp_path, "submodule-clean")
+    git(repo / "sub", "config", "filter.s.clean", str(program))
+    (repo / ".git" / "modules" / "sub" / "info").mkdir(exist_ok=True)
+    (repo / ".git" / "modules" / "sub" / "info" / "attributes").write_text("f.txt filter=s\n")
+    (repo / "sub" / "f.txt").write_text("b\n")
+    os.utime(repo / "sub" / "f.txt", (1, 1))
+    assert _git.dirty_fingerprint(repo) == []
+    assert not marker.exists()
+    git(repo / "sub", "-c", "filter.s.clean=cat", "commit", "-q", "-am", "moved")
+    head = git(repo / "sub", "rev-parse", "HEAD")
+    assert _git.dirty_fingerprint(repo) == [{"path": "sub", "digest": b3(head.encode())}]
+    assert not marker.exists()
+
+
+# -- dirty paths are read within bounds, never through a FIFO, device or link (ACK-130) ----
+
+
+def test_a_dirty_fifo_or_socket_is_reported_never_opened(repo, tmp_path):
+    # git lists no untracked FIFO, but one that replaced a tracked file is a modified path
+    (repo / "edited.txt").unlink()
+    os.mkfifo(repo / "edited.txt")  # opened, it would block until a writer came
+    with pytest.raises(GitError) as raised:
+        _git.dirty_fingerprint(repo)
+    assert raised.value.code == "git.not_regular" and "edited.txt" in raised.value.message
+    assert raised.value.exit_code == 2
+    os.unlink(repo / "edited.txt")
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(repo / "edited.txt"))
+        with pytest.raises(GitError) as raised:
+            _git.dirty_fingerprint(repo)
+    assert raised.value.code == "git.not_regular"
+
+
+def test_a_link_to_a_device_is_hashed_as_its_target_text(repo):
+    os.symlink("/dev/zero", repo / "zero")
+    assert _git.dirty_fingerprint(repo) == [{"path": "zero", "digest": b3(b"/dev/zero")}]
+
+
+def test_a_path_through_a_symbolic_link_is_never_followed(repo, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("outside\n")
+    os.symlink(outside, repo / "linked")
+    with pytest.raises(GitError) as raised, _git._Tree(str(repo)) as tree:
+        _git._path_digest(tree, b"linked/secret.txt", "blake3", _git._Budget())
+    assert raised.value.code == "git.not_regular"
+
+
+def test_dirty_files_are_hashed_within_the_size_and_time_bounds(repo, monkeypatch):
+    (repo / "big.bin").write_bytes(b"x" * 4096)
+    monkeypatch.setattr(_git, "MAX_FILE_BYTES", 1024)
+    with pytest.raises(GitError) as raised:
+        _git.dirty_fingerprint(repo)
+    assert raised.value.code == "git.too_large" and "big.bin" in raised.value.message
+    monkeypatch.setattr(_git, "MAX_FILE_BYTES", 1 << 30)
+    with pytest.raises(GitError) as raised, _git._Tree(str(repo)) as tree:
+        _git._path_digest(tree, b"big.bin", "blake3", _git._Budget(seconds=0))
+    assert raised.value.code == "git.timeout"
+
+
+def test_a_filter_driver_whose_name_cannot_be_switched_off_is_refused(repo, tmp_path):
+    program, marker = marker_program(tmp_path, "odd-clean")
+    git(repo, "config", "filter.a=b.clean", str(program))
+    (repo / ".git" / "info" / "attributes").write_text("edited.txt filter=a=b\n")
+    (repo / "edited.txt").write_text("after\n")
+    with pytest.raises(GitError) as raised:
+        _git.dirty_fingerprint(repo)
+    assert raised.value.code == "git.failed" and "a=b" in raised.value.message
+    assert not marker.exists()

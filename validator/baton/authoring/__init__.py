@@ -13,6 +13,8 @@ their key order. Errors are :class:`~baton.errors.BatonError` subclasses with st
 - :func:`render_packet`: register the restart attempt, write the packet, read it back;
 - :func:`attempt_step`: a later step of one attempt (``STEPS``);
 - :func:`migrate`: a legacy vBRIEF checkpoint to xBRIEF;
+- :func:`write_ack`: the target's ACK from a fresh readback (``baton ack write``);
+- :func:`recover_registry`: a lost registry rebuilt from the packet and the checkpoint;
 - :class:`Outcome`: what a call did (``to_dict()`` is the CLI's JSON output).
 """
 
@@ -32,6 +34,8 @@ _LAZY = {
     "SourceFacts": ("baton.authoring._render", "SourceFacts"),
     "render_packet": ("baton.authoring._render", "render"),
     "Outcome": ("baton.authoring._store", "Outcome"),
+    "write_ack": ("baton.authoring._ack", "write"),
+    "recover_registry": ("baton.authoring._recover", "recover"),
 }
 
 __all__ = sorted(_LAZY)

@@ -15,7 +15,8 @@ from baton.formats._digest import CONTINUE_DIGEST_FIELD as CONTINUE_DIGEST
 from baton.errors import ConflictError, RefusedError, UsageError
 from baton.authoring import _registry, _store
 from baton.authoring._ids import new_ulid
-from baton.authoring._store import Change, utc_now
+from baton.authoring._store import Change
+from baton.formats._clock import utc_now
 
 REGISTERED = "registered"
 CREATION_UNKNOWN = "creation_unknown"
@@ -79,9 +80,10 @@ def _identity(value: str | None, what: str) -> str:
 
 def register(registry: dict, *, source_id: str, checkpoint_digest: str,
              restart_id: str | None = None, continue_digest: str | None = None) -> Change:
-    """Register an attempt before anything is sent. The same source and digest again reuse
-    the open attempt (and its RESTART_ID); a registered attempt that was never sent and names
-    other content is abandoned as superseded; any attempt further along blocks a new one."""
+    """Register an attempt before anything is sent. The same source and digests (the packet's
+    and the continue checkpoint's) again reuse the open attempt (and its RESTART_ID); a
+    registered attempt that was never sent and names other content is abandoned as
+    superseded; any attempt further along blocks a new one."""
     _identity(source_id, "source session id")
     current_owner = _registry.owner(registry)
     if source_id != current_owner:
@@ -94,11 +96,11 @@ def register(registry: dict, *, source_id: str, checkpoint_digest: str,
         existing = next((a for a in attempts if isinstance(a, dict)
                          and a.get("restart_id") == restart_id), None)
         if existing is not None:
-            if (existing.get("source_id"), existing.get("checkpoint_digest")) != \
-                    (source_id, checkpoint_digest):
-                raise _conflict(existing, "its source and digest",
-                                [existing.get("source_id"), existing.get("checkpoint_digest")],
-                                [source_id, checkpoint_digest])
+            if not same_content(existing, source_id, checkpoint_digest, continue_digest):
+                raise _conflict(existing, "its source and digests",
+                                [existing.get("source_id"), existing.get("checkpoint_digest"),
+                                 existing.get(CONTINUE_DIGEST)],
+                                [source_id, checkpoint_digest, continue_digest])
             return _reused(existing)
     superseded = []
     for attempt in attempts:
@@ -110,8 +112,8 @@ def register(registry: dict, *, source_id: str, checkpoint_digest: str,
                 code="attempt.in_flight",
                 hint="finish, reconcile or abandon that attempt first (`baton attempt`); "
                      "never start a second successor")
-        if restart_id is None and (attempt.get("source_id"), attempt.get("checkpoint_digest")) \
-                == (source_id, checkpoint_digest):
+        if restart_id is None and same_content(attempt, source_id, checkpoint_digest,
+                                               continue_digest):
             return _reused(attempt)
         superseded.append(attempt)
     new_id = restart_id or new_ulid()
@@ -119,24 +121,40 @@ def register(registry: dict, *, source_id: str, checkpoint_digest: str,
     for attempt in superseded:
         attempt["state"] = ABANDONED
         attempt["note"] = f"superseded before transport by {new_id} (the content changed)"
-    record = {
-        "restart_id": new_id,
-        "state": REGISTERED,
-        "checkpoint_digest": checkpoint_digest,
-        "source_id": source_id,
-        "target_id": None,
-        "registered_at": now,
-        "creation": {"status": "not_sent", "sent_at": None, "receipt": None},
-        "ack": None,
-        "ownership": None,
-        "takeover": None,
-        "archive": {"status": "NOT_STARTED", "updated_at": None},
-    }
+    record = new_record(new_id, source_id=source_id, checkpoint_digest=checkpoint_digest,
+                        registered_at=now)
     if continue_digest is not None:
         record[CONTINUE_DIGEST] = continue_digest
     attempts.append(record)
     return Change(f"registered attempt {new_id}",
                   {"restart_id": new_id, "superseded": [a.get("restart_id") for a in superseded]})
+
+
+def new_record(restart_id: str, *, source_id: str, checkpoint_digest: str, registered_at: str,
+               state: str = REGISTERED, creation: str = "not_sent") -> dict:
+    """An attempt record as registration writes it: no step after ``creation`` yet."""
+    return {
+        "restart_id": restart_id,
+        "state": state,
+        "checkpoint_digest": checkpoint_digest,
+        "source_id": source_id,
+        "target_id": None,
+        "registered_at": registered_at,
+        "creation": {"status": creation, "sent_at": None, "receipt": None},
+        "ack": None,
+        "ownership": None,
+        "takeover": None,
+        "archive": {"status": "NOT_STARTED", "updated_at": None},
+    }
+
+
+def same_content(attempt: dict, source_id: str, checkpoint_digest: str,
+                 continue_digest: str | None) -> bool:
+    """Whether ``attempt`` was registered by ``source_id`` for this packet digest and (when
+    given) this continue checkpoint digest: only then is it the same attempt again."""
+    return (attempt.get("source_id"), attempt.get("checkpoint_digest")) == (
+        source_id, checkpoint_digest) and (
+        continue_digest is None or attempt.get(CONTINUE_DIGEST) == continue_digest)
 
 
 def _reused(attempt: dict) -> Change:
@@ -239,9 +257,11 @@ def reconcile(registry: dict, restart_id: str, *, target_id: str | None = None,
 # -- ACK, commit, takeover -----------------------------------------------------------------
 
 def acknowledge(registry: dict, restart_id: str, *, ack_digest: str,
-                failures: tuple[str, ...] = ()) -> Change:
+                failures: tuple[str, ...] = (), skipped: tuple[str, ...] = ()) -> Change:
     """Record a READY_READONLY ACK (its digest) that matched a fresh readback. ``failures``
-    are the ACK rule codes the readback found (see :func:`verify_ack`); any refuses it."""
+    are the ACK rule codes the readback found (see :func:`verify_ack`); any refuses it.
+    ``skipped`` names the parts of the readback not compared (the checkout, when the caller
+    chose not to read one): recorded on the ACK record and said in the message."""
     attempt = find(registry, restart_id)
     state = attempt.get("state")
     if state in _AFTER_ACK:
@@ -260,9 +280,13 @@ def acknowledge(registry: dict, restart_id: str, *, ack_digest: str,
                                 "the packet and acknowledges again")
     attempt["ack"] = {"status": "READY_READONLY", "received_at": utc_now(), "matches": True,
                       "ack_digest": ack_digest}
+    note = ""
+    if skipped:
+        attempt["ack"]["skipped"] = sorted(skipped)
+        note = f" (not compared: {', '.join(sorted(skipped))})"
     attempt["state"] = ACKNOWLEDGED
-    return Change(f"ACK of {attempt.get('target_id')} accepted for {restart_id}",
-                  {"state": ACKNOWLEDGED})
+    return Change(f"ACK of {attempt.get('target_id')} accepted for {restart_id}{note}",
+                  {"state": ACKNOWLEDGED, "skipped": sorted(skipped)})
 
 
 def commit(registry: dict, restart_id: str, *, authority: str | None = None) -> Change:
@@ -468,14 +492,22 @@ def apply(registry_path, step: str, restart_id: str, *, expect_revision: int | N
 
 
 def verify_ack(ack_path, *, packet_path, registry_path, checkpoint_path=None,
-               workspace=None) -> dict:
-    """The keyword arguments of the ``ack`` step for the ACK file at ``ack_path``: its digest
-    and the codes of every rule a fresh readback of packet, registry, checkpoint (and, given
-    ``workspace``, the git checkout) finds broken (:func:`baton.workspace._readback.read_and_verify`)."""
+               workspace=None, clock_skew=None) -> dict:
+    """The keyword arguments of the ``ack`` step for the ACK file at ``ack_path``: its digest,
+    the codes of every rule a fresh readback of packet, registry, checkpoint (and, given
+    ``workspace``, the git checkout) finds broken, and the parts not compared
+    (:func:`baton.workspace._readback.read_and_verify`)."""
     from baton.formats import _digest
     from baton.workspace import _readback
 
+    # the authoring refusals first (a missing file, not an object), as every step gives them
+    registry = _store.read(registry_path, _store.REGISTRY)
+    _store.read(ack_path, "ack")
+    checkpoint = _readback.checkpoint_for(registry, registry_path, checkpoint_path)
+    if checkpoint is not None:
+        _store.read(checkpoint, _store.CHECKPOINT)
     verdict = _readback.read_and_verify(ack_path, packet_path, registry_path,
-                                        checkpoint_path=checkpoint_path, workspace=workspace)
+                                        checkpoint_path=checkpoint_path, workspace=workspace,
+                                        clock_skew=clock_skew)
     return {"ack_digest": _digest.digest_file(ack_path, form="jcs"),
-            "failures": tuple(verdict.codes)}
+            "failures": tuple(verdict.codes), "skipped": tuple(verdict.skipped)}

@@ -14,7 +14,8 @@ import re
 
 from baton.errors import RefusedError, UsageError
 from baton.authoring import _store
-from baton.authoring._store import Change, utc_now
+from baton.authoring._store import Change
+from baton.formats._clock import utc_now
 
 BLOCK = "x-baton/checkpoint"
 #: Where the checkpoint lives, relative to the project folder.
@@ -575,8 +576,10 @@ def show(path) -> _store.Outcome:
     whole document as the result (``baton checkpoint show``)."""
     document = _store.read(path, _store.CHECKPOINT)
     revision = _store.revision_of(document, _store.CHECKPOINT, path)
+    with _store.shape_guard(_store.CHECKPOINT, os.fspath(path)):
+        message = summary(document)
     return _store.Outcome(command="checkpoint show", path=os.fspath(path), changed=False,
-                          message=summary(document), revision=revision,
+                          message=message, revision=revision,
                           previous_revision=revision, result={"document": document})
 
 

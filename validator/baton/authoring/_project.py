@@ -7,10 +7,11 @@ cannot be created, the first is removed again, so a refused init leaves the fold
 from __future__ import annotations
 
 import os
+import shutil
 from dataclasses import dataclass
 
-from baton.workspace import _editing
-from baton.errors import BatonError
+from baton.workspace import _atomic, _editing
+from baton.errors import BatonError, RefusedError
 from baton.authoring import _checkpoint, _registry, _store
 from baton.authoring._ids import new_ulid
 
@@ -71,7 +72,13 @@ def init(directory: str | os.PathLike, identity: Identity, policy: Policy = Poli
     directory = os.fspath(directory)
     checkpoint_path = os.path.join(directory, _checkpoint.PATH)
     registry_path = os.path.join(directory, REGISTRY_FORMATS[registry_format])
-    for path in (checkpoint_path, *(os.path.join(directory, n) for n in _registry.NAMES)):
+    registries = [os.path.join(directory, name) for name in _registry.NAMES]
+    if os.path.lexists(checkpoint_path) and not any(map(os.path.lexists, registries)):
+        raise RefusedError(f"{checkpoint_path} already exists, without a registry",
+                           code="authoring.exists",
+                           hint="rebuild the lost registry from the packet and the checkpoint "
+                                "with `baton registry recover`")
+    for path in (checkpoint_path, *registries):
         if os.path.lexists(path):
             raise _store.exists_error(path)
     folder = os.path.dirname(checkpoint_path)
@@ -95,8 +102,11 @@ def init(directory: str | os.PathLike, identity: Identity, policy: Policy = Poli
     except BatonError:
         for path in created:  # created by us a moment ago: nothing else relies on it yet
             os.unlink(path)
-        if not folder_existed and os.path.isdir(folder) and not os.listdir(folder):
-            os.rmdir(folder)
+        if not folder_existed and os.path.isdir(folder):
+            # the folder is ours: remove the bookkeeping folder the write made in it too
+            shutil.rmtree(os.path.join(folder, _atomic.BOOKKEEPING), ignore_errors=True)
+            if not os.listdir(folder):
+                os.rmdir(folder)
         raise
     return _store.Outcome(command="init", path=directory, changed=True,
                           message=f"created {checkpoint_path} and {registry_path}",

@@ -7,7 +7,8 @@ import os
 
 from baton.engine import _detect
 from baton.errors import RefusedError, UsageError
-from baton.authoring._store import REGISTRY, missing_error, utc_now
+from baton.authoring._store import REGISTRY, missing_error
+from baton.formats._clock import utc_now
 from baton.rules.registry import OPEN_STATES
 
 #: The names a registry may have (the validator's, so both find the same files).

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from baton.workspace import _atomic
 from baton.formats import _digest, _files, _packet
+from baton.workspace._testpoints import point
 from baton.errors import RefusedError
 from baton.authoring import _attempt, _checkpoint, _registry, _store
 from baton.authoring._ids import new_ulid
@@ -188,17 +189,34 @@ def render(directory: str | os.PathLike = ".", *, source: SourceFacts,
            expect_revision: int | None = None) -> _store.Outcome:
     """Register the attempt, write the packet atomically, read it back and check its digest.
 
-    ``expect_revision`` applies to the registry, the file this step changes."""
+    One locked step (AUT-080): the checkpoint's lock and the packet's are held from the
+    checkpoint's read to the packet's readback, so the packet, the registered
+    ``continue_checkpoint_digest`` and the checkpoint describe one revision, and a concurrent
+    render never leaves a packet naming the attempt it superseded. ``expect_revision``
+    applies to the registry, the file this step changes."""
     directory = os.fspath(directory)
     registry_path = _registry.locate(directory, registry_path)
     checkpoint_path = os.fspath(checkpoint_path or os.path.join(directory, _checkpoint.PATH))
     packet_path = os.fspath(packet_path or os.path.join(directory, _packet.TEXT_NAME))
-    checkpoint = _store.read(checkpoint_path, _store.CHECKPOINT)
+    if not os.path.lexists(checkpoint_path):
+        raise _store.missing_error(_store.CHECKPOINT, checkpoint_path)
+    try:
+        with _atomic.file_lock(checkpoint_path), _atomic.file_lock(packet_path):
+            return _render_locked(registry_path, checkpoint_path, packet_path, source,
+                                  restart_id, expect_revision)
+    except OSError as error:  # a lock that cannot be taken (the folder is not writable)
+        raise _store.io_error(packet_path, error) from None
+
+
+def _render_locked(registry_path, checkpoint_path, packet_path, source, restart_id,
+                   expect_revision):
+    checkpoint = _store.read(checkpoint_path, _store.CHECKPOINT, valid=True)
     _checkpoint.check_open(checkpoint)
-    _store.require_valid(_store.CHECKPOINT, checkpoint_path)
-    _store.require_valid(_store.REGISTRY, registry_path)
+    _store.read(registry_path, _store.REGISTRY, valid=True)  # refused before anything changes
     checkpoint_ref = os.path.relpath(checkpoint_path, os.path.dirname(os.path.abspath(packet_path)))
-    continue_digest = _digest.digest_file(checkpoint_path, form="jcs")
+    # the digest of the very document read above, never of a second read of the file
+    continue_digest = _digest.digest_bytes(_digest.canonical_json(checkpoint))
+    point("render.checkpoint_read")
     made: dict = {}
 
     def change(registry: dict) -> _store.Change:
@@ -212,7 +230,10 @@ def render(directory: str | os.PathLike = ".", *, source: SourceFacts,
         reuse = None if restart_id else _open_attempt_id(registry, source.source_id)
         candidate = restart_id or reuse or new_ulid()
         text, digest = packet_text(values, candidate)
-        if reuse and not _registered_with(registry, reuse, digest):
+        if reuse and not any(isinstance(a, dict) and a.get("restart_id") == reuse
+                             and _attempt.same_content(a, source.source_id, digest,
+                                                       continue_digest)
+                             for a in registry.get("attempts") or ()):
             candidate = new_ulid()  # the content changed since that attempt: a new attempt
             text, digest = packet_text(values, candidate)
         made.update(text=text, digest=digest)
@@ -221,6 +242,7 @@ def render(directory: str | os.PathLike = ".", *, source: SourceFacts,
 
     registered = _store.update(registry_path, _store.REGISTRY, change, command="packet render",
                                expect_revision=expect_revision)
+    point("render.registered")
     data = made["text"].encode("utf-8")
     try:
         unchanged = _files.read_prefix(packet_path, len(data) + 1) == data
@@ -228,8 +250,7 @@ def render(directory: str | os.PathLike = ".", *, source: SourceFacts,
         unchanged = False
     try:
         if not unchanged:
-            with _atomic.file_lock(packet_path):
-                _atomic.atomic_write(packet_path, data)
+            _atomic.atomic_write(packet_path, data, scratch=True)
         check = _readback(packet_path, made["digest"])
     except OSError as error:  # the attempt stays registered: rendering again reuses it
         raise _store.io_error(packet_path, error) from None
@@ -251,11 +272,6 @@ def _open_attempt_id(registry: dict, source_id: str) -> str | None:
                 and attempt.get("source_id") == source_id:
             return attempt.get("restart_id")
     return None
-
-
-def _registered_with(registry: dict, restart_id: str, digest: str) -> bool:
-    return any(isinstance(a, dict) and a.get("restart_id") == restart_id
-               and a.get("checkpoint_digest") == digest for a in registry.get("attempts") or ())
 
 
 def _readback(packet_path: str, digest: str) -> str:

@@ -8,7 +8,7 @@ Creation (``create``) is the other half: an exclusive create that never replaces
 
 from __future__ import annotations
 
-import datetime
+import contextlib
 import json
 import os
 from collections.abc import Callable
@@ -59,12 +59,6 @@ class Change:
     message: str = ""
     result: dict = field(default_factory=dict)
     unchanged_message: str | None = None  # shown instead of ``message`` when nothing changed
-
-
-def utc_now() -> str:
-    """The current time as xBRIEF wants it: RFC 3339 with an explicit ``Z`` offset."""
-    now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-    return now.replace("+00:00", "Z")
 
 
 class Refusals:
@@ -146,15 +140,46 @@ def missing_error(kind: str, path: str) -> BatonError:
                            hint="check the path")
 
 
-def read(path: str | os.PathLike, kind: str):
-    """Load a document for reading only (``show``, packet rendering)."""
+def read_bytes(path: str | os.PathLike, kind: str) -> bytes:
+    """The bytes of the ``kind`` file at ``path``, within the size bound; a missing file is
+    the kind's missing error, any other problem its loading code."""
     path = os.fspath(path)
-    syntax = _document.syntax_of(path)
     try:
-        raw = _document.read_file(path)
+        return _document.read_file(path)
     except FileNotFoundError:
         raise missing_error(kind, path) from None
-    return _editing.parse(raw, source=path, syntax=syntax)
+    except OSError as error:
+        raise io_error(path, error) from None
+
+
+def read(path: str | os.PathLike, kind: str, *, valid: bool = False) -> dict:
+    """Load a document for reading only (``show``, packet rendering, ``ack write``): an
+    object, or ``authoring.not_an_object``. With ``valid`` the document must also validate
+    (``authoring.invalid_input``), checked on the same bytes that are returned as data."""
+    path = os.fspath(path)
+    raw = read_bytes(path, kind)
+    document = _editing.parse(raw, source=path, syntax=_document.syntax_of(path))
+    if not isinstance(document, dict):
+        raise _AUTHORING.not_an_object(kind, path)
+    if valid:
+        require_valid_bytes(kind, raw, path)
+    return document
+
+
+@contextlib.contextmanager
+def shape_guard(kind: str, path: str):
+    """Run code that reads members of the ``kind`` document at ``path``: a member of the
+    wrong type becomes ``authoring.bad_shape`` (with the validator's codes) when the file
+    does not validate; on a valid file it stays the defect it is."""
+    try:
+        yield
+    except (AttributeError, TypeError, KeyError, IndexError) as error:
+        try:
+            raw = read_bytes(path, kind)
+        except BatonError:
+            raise error from None
+        _explain_shape(kind, raw, path, error)
+        raise
 
 
 def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change], *,
@@ -196,7 +221,7 @@ def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change],
             return raw
         if finish is not None:
             finish(document)
-        _sweep_temporaries(path)
+        _atomic.sweep_temporaries(path)
         _set_revision(document, kind, current + 1)
         new = _editing.render(document, syntax=syntax, original=raw)
         if validate:
@@ -224,23 +249,6 @@ def io_error(path: str, error: OSError) -> BatonError:
     return UnreadableInput(f"{path}: {error.strerror or type(error).__name__}",
                            code="authoring.io_error",
                            hint="check that the path is a file you may read and write")
-
-
-def _sweep_temporaries(path: str) -> None:
-    """Remove the temporary files of writers that died mid-write (SIGKILL between the temp
-    write and the rename). Called under the file's lock, so no live writer owns one."""
-    folder, name = os.path.split(os.path.abspath(path))
-    prefix = f".{name}."
-    try:
-        entries = os.listdir(folder)
-    except OSError:
-        return
-    for entry in entries:
-        if entry.startswith(prefix) and entry.endswith(".tmp"):
-            try:
-                os.unlink(os.path.join(folder, entry))
-            except OSError:
-                pass
 
 
 def check_valid(kind: str, raw: bytes, path: str, *, before: bytes | None = None) -> None:
@@ -274,7 +282,11 @@ def _explain_shape(kind: str, raw: bytes, path: str, error: Exception) -> None:
 def require_valid(kind: str, path: str) -> None:
     """Refuse (``authoring.invalid_input``) a file that does not validate: a packet is
     rendered only from a checkpoint and a registry that do."""
-    raw = _document.read_file(path)
+    require_valid_bytes(kind, read_bytes(path, kind), path)
+
+
+def require_valid_bytes(kind: str, raw: bytes, path: str) -> None:
+    """:func:`require_valid` on bytes already read (the ones the caller goes on to use)."""
     errors = _errors(kind, raw, path)
     if errors:
         raise RefusedError(f"{path} does not validate ({_codes(errors)})",
@@ -298,7 +310,7 @@ def create(path: str | os.PathLike, data: bytes) -> None:
     path = os.fspath(path)
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        _atomic.atomic_write(path, data, exclusive=True)
+        _atomic.atomic_write(path, data, exclusive=True, scratch=True)
     except FileExistsError:
         raise exists_error(path) from None
     except OSError as error:

@@ -17,7 +17,7 @@ from baton._version import __version__
 _COMMANDS = {
     "validate": ("baton.cli._validate", "validate", "Validate and lint artifacts, files or whole handoff folders."),
     "digest": ("baton.cli._digest", "digest", "Print, check or record artifact digests."),
-    "ack": ("baton.cli._ack", "ack", "Verify an ACK against a fresh readback."),
+    "ack": ("baton.cli._ack", "ack", "Write an ACK, or verify one against a fresh readback."),
     "gate": ("baton.cli._gate", "gate", "Run a decision gate on JSON input."),
     "conformance": ("baton.cli._conformance", "conformance", "Check the conformance suite or run it against an implementation."),
     "init": ("baton.cli._authoring", "init", "Create a checkpoint and a registry with its policy record."),
@@ -25,6 +25,7 @@ _COMMANDS = {
     "packet": ("baton.cli._authoring", "packet", "Render the continuation packet and register the restart attempt."),
     "attempt": ("baton.cli._authoring", "attempt", "Record the later steps of one restart attempt."),
     "consume": ("baton.cli._authoring", "consume", "Mark the checkpoint consumed on resume."),
+    "registry": ("baton.cli._authoring", "registry", "Recover a lost restart registry from the packet and the checkpoint."),
     "migrate": ("baton.cli._authoring", "migrate", "Convert a legacy vBRIEF checkpoint to xBRIEF."),
     "schema": ("baton.cli._schema", "schema", "List, show or locate the packaged JSON Schemas."),
     "hook": ("baton.cli._hook", "hook", "Run a Claude Code hook, or install or uninstall Baton's hooks."),

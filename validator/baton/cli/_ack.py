@@ -1,6 +1,7 @@
-"""``baton ack verify``: re-read the packet, the registry, the continue checkpoint and the
-checkout, and say whether an ACK matches. Thin: the readback is :mod:`baton.workspace._readback`, the
-rules :mod:`baton.formats._ackcheck`."""
+"""``baton ack write`` and ``baton ack verify``: the target writes its ACK from a fresh readback
+of the packet, the registry, the continue checkpoint and the checkout; the source re-reads all
+of it and says whether the ACK matches. Thin: the writer is :mod:`baton.authoring._ack`, the
+readback :mod:`baton.workspace._readback`, the rules :mod:`baton.formats._ackcheck`."""
 
 from __future__ import annotations
 
@@ -9,19 +10,54 @@ import json
 import click
 
 from baton.errors import BatonError
-from baton.cli._options import fail, format_option
+from baton.cli._authoring import _Command, _run
+from baton.cli._options import clock_skew_option, fail, format_option
 
 _SKIPPED_BECAUSE = {
     "checkout": "checkout fingerprint not compared (no --workspace)",
     "dirty_artifacts": "dirty-artifact fingerprint not compared (no --workspace)",
-    "checkpoint": "the attempt records no continue_checkpoint_digest to compare",
+    "checkpoint": "no single attempt names the ACK's restart id: no checkpoint digest to compare",
     "clock": "read_at not compared with the clock",
 }
 
 
 @click.group("ack")
 def ack():
-    """Verify an ACK against a fresh readback."""
+    """Write an ACK (the target) or verify one (the source) against a fresh readback."""
+
+
+@ack.command("write", cls=_Command)
+@click.option("--packet", "packet_path", default="continuation.packet.txt", show_default=True,
+              type=click.Path(dir_okay=False), help="The continuation packet handed over.")
+@click.option("--target-id", required=True, help="This session's own exact id.")
+@click.option("--status", type=click.Choice(("READY_READONLY", "TAKEOVER")),
+              default="READY_READONLY", show_default=True,
+              help="READY_READONLY (read everything, wrote nothing) or TAKEOVER (read back "
+                   "the committed ownership).")
+@click.option("--registry", "registry_path", default=None, type=click.Path(dir_okay=False),
+              help="The restart registry [default: found beside the packet].")
+@click.option("--checkpoint", "checkpoint_path", default=None, type=click.Path(dir_okay=False),
+              help="The continue checkpoint [default: the registry policy's checkpoint_path].")
+@click.option("--output", "output_path", default=None, type=click.Path(dir_okay=False),
+              help="Where to write the ACK [default: ack.json beside the packet].")
+@click.option("--workspace", default=None, type=click.Path(file_okay=False),
+              help="The git checkout to fingerprint [default: the one holding the packet].")
+@format_option(("text", "json"))
+@_run("ack write")
+def write(packet_path, target_id, status, registry_path, checkpoint_path, output_path,
+          workspace):
+    """Read the packet, the registry, the checkpoint and the checkout, and write ack.json.
+
+    The checkout and dirty-artifact fingerprints are read exactly as `baton ack verify
+    --workspace` reads them (the handoff's own files left out), NEXT_SAFE_ACTION is copied
+    exactly and read_at is the clock at full precision. Refuses, writing nothing, when the
+    packet cannot be read or its digest does not verify (authoring.packet_unverified), or when the
+    attempt's state does not accept the status (attempt.state)."""
+    from baton.authoring import _ack
+
+    return _ack.write(packet_path, target_id=target_id, status=status,
+                      registry_path=registry_path, checkpoint_path=checkpoint_path,
+                      output_path=output_path, workspace=workspace)
 
 
 @ack.command("verify")
@@ -35,8 +71,10 @@ def ack():
 @click.option("--workspace", type=click.Path(file_okay=False),
               help="The git checkout the target read; without it the checkout and dirty-artifact "
                    "fingerprints are not compared.")
+@clock_skew_option
 @format_option(("text", "json"))
-def verify(ack_path, packet_path, registry_path, checkpoint_path, workspace, output_format):
+def verify(ack_path, packet_path, registry_path, checkpoint_path, workspace, clock_skew,
+           output_format):
     """Re-read everything, recompute the digests and fingerprints, and answer whether ACK is
     accepted.
 
@@ -47,7 +85,8 @@ def verify(ack_path, packet_path, registry_path, checkpoint_path, workspace, out
 
     try:
         verdict = read_and_verify(ack_path, packet_path, registry_path,
-                                  checkpoint_path=checkpoint_path, workspace=workspace)
+                                  checkpoint_path=checkpoint_path, workspace=workspace,
+                                  clock_skew=clock_skew)
     except BatonError as error:
         if output_format == "json":
             click.echo(json.dumps({"outcome": "unusable", "codes": [error.code], "skipped": [],

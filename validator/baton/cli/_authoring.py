@@ -1,5 +1,5 @@
-"""``baton init``, ``checkpoint``, ``packet``, ``attempt``, ``consume`` and ``migrate``: thin
-click commands over :mod:`baton.authoring`.
+"""``baton init``, ``checkpoint``, ``packet``, ``attempt``, ``consume``, ``registry`` and
+``migrate``: thin click commands over :mod:`baton.authoring`.
 
 Every command prints one result: a line of text, or with ``--format json`` one JSON object
 of a stable shape (``ok``, ``command``, ``path``, ``changed``, ``revision``,
@@ -16,7 +16,7 @@ import os
 import click
 
 from baton.errors import BatonError, UsageError
-from baton.cli._options import fail, format_option
+from baton.cli._options import clock_skew_option, fail, format_option
 
 _FORMATS = ("text", "json")
 
@@ -441,17 +441,39 @@ def _reconcile(restart_id, registry_path, target_id, absent, detail):
 @click.option("--checkpoint", "checkpoint_path", default=None,
               help="The checkpoint [default: the registry policy's checkpoint_path].")
 @click.option("--workspace", type=click.Path(file_okay=False), default=None,
-              help="Also compare the checkout and dirty-artifact fingerprints with this git "
-                   "checkout.")
-def _ack(restart_id, registry_path, ack_file, packet_path, checkpoint_path, workspace):
-    """Accept the target's READY_READONLY ACK after a fresh readback (as `baton ack verify`)."""
+              help="The git checkout whose fingerprints the ACK must match [default: the "
+                   "checkout holding the registry].")
+@click.option("--no-workspace", "skip_workspace", is_flag=True,
+              help="Do not compare the checkout and dirty-artifact fingerprints (no checkout "
+                   "here); the skip is reported and recorded in the registry.")
+@clock_skew_option
+def _ack(restart_id, registry_path, ack_file, packet_path, checkpoint_path, workspace,
+         skip_workspace, clock_skew):
+    """Accept the target's READY_READONLY ACK after a fresh readback (as `baton ack verify
+    --workspace`): by default the checkout holding the registry is compared too."""
     from baton.formats import _packet
     from baton.authoring import _attempt
 
+    if skip_workspace and workspace is not None:
+        raise UsageError("--workspace and --no-workspace exclude each other", code="usage",
+                         hint="give one of the two")
     if packet_path is None:
         packet_path = os.path.join(os.path.dirname(registry_path), _packet.TEXT_NAME)
-    return _attempt.verify_ack(ack_file, packet_path=packet_path, registry_path=registry_path,
-                               checkpoint_path=checkpoint_path, workspace=workspace)
+    if not skip_workspace and workspace is None:
+        workspace = os.path.dirname(os.path.abspath(registry_path))
+    from baton.workspace._git import GitError
+
+    try:
+        return _attempt.verify_ack(ack_file, packet_path=packet_path,
+                                   registry_path=registry_path, checkpoint_path=checkpoint_path,
+                                   workspace=workspace, clock_skew=clock_skew)
+    except GitError as error:
+        if error.code != "git.not_a_repository":
+            raise
+        raise GitError(error.message, code=error.code,
+                       hint="pass the checkout the target read with --workspace DIR, or "
+                            "--no-workspace to accept without comparing a checkout (the skip "
+                            "is reported and recorded in the registry)") from None
 
 
 @_attempt_command("commit")
@@ -508,8 +530,10 @@ def _attempt_show(restart_id, registry_path, gate_input):
     path = _registry.locate(".", registry_path)
     registry = _store.read(path, _store.REGISTRY)
     revision = _store.revision_of(registry, _store.REGISTRY, path)
-    chosen = _attempt.find(registry, restart_id) if restart_id else _attempt.latest_live(registry)
-    observations = _attempt.gate_input(registry, chosen)
+    with _store.shape_guard(_store.REGISTRY, path):
+        chosen = _attempt.find(registry, restart_id) if restart_id \
+            else _attempt.latest_live(registry)
+        observations = _attempt.gate_input(registry, chosen)
     if gate_input:
         _print_json(observations)
         return None
@@ -518,6 +542,39 @@ def _attempt_show(restart_id, registry_path, gate_input):
                else "no attempt in progress")
     return _store.Outcome(command="attempt show", path=path, changed=False, message=message,
                           revision=revision, previous_revision=revision, result=result)
+
+
+# -- registry ------------------------------------------------------------------------------
+
+@click.group()
+def registry():
+    """Recover the restart registry."""
+
+
+@registry.command("recover", cls=_Command)
+@click.argument("directory", type=click.Path(file_okay=False), default=".")
+@click.option("--packet", "packet_path", default=None,
+              help="The packet [default: DIRECTORY/continuation.packet.txt, when it exists].")
+@click.option("--checkpoint", "checkpoint_path", default=None,
+              help="The checkpoint [default: DIRECTORY/xbrief/continue.xbrief.json].")
+@click.option("--main-id", default=None,
+              help="The session that owns the goal's writes [default: the packet's source].")
+@click.option("--registry-format", type=click.Choice(("yaml", "json")), default="yaml",
+              show_default=True, help="Write registry.yaml or registry.json.")
+@format_option(_FORMATS)
+@_run("registry recover")
+def _recover(directory, packet_path, checkpoint_path, main_id, registry_format):
+    """Rebuild a lost registry in DIRECTORY from the packet and the checkpoint.
+
+    Records only what the files prove: the packet's source as MAIN, its policy mode and
+    archive consent, the checkpoint's epoch, and the packet's attempt as creation_unknown
+    (reconcile it from what the host shows; it records no checkpoint digest, so no ACK of it
+    is accepted). Refuses when a registry exists (authoring.exists) or the packet's digest
+    does not verify (authoring.packet_unverified)."""
+    from baton.authoring._recover import recover
+
+    return recover(directory, packet_path=packet_path, checkpoint_path=checkpoint_path,
+                   main_id=main_id, registry_format=registry_format)
 
 
 # -- migrate -------------------------------------------------------------------------------

@@ -21,3 +21,15 @@ def fail(error: BatonError) -> None:
         message += f"\n  hint: {error.hint}"
     click.echo(message, err=True)
     raise SystemExit(error.exit_code)
+
+
+def clock_skew_option(function):
+    """``--clock-skew SECONDS``: how far an ACK's read_at may lie after this host's clock."""
+    from baton.formats._ackcheck import CLOCK_SKEW_SECONDS
+
+    return click.option(
+        "--clock-skew", type=click.FloatRange(min=0, max=86400), default=CLOCK_SKEW_SECONDS,
+        show_default=True,
+        metavar="SECONDS",
+        help="How many seconds the ACK's read_at may lie after this host's clock (the two "
+             "hosts' clocks disagree by about this much).")(function)

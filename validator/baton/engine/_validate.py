@@ -4,7 +4,9 @@ bytes -> safe load (:mod:`baton.formats._loading`) -> the artifact kind (:mod:`b
 the schema check (:mod:`baton.engine._schemas`) -> the semantic rules of the kind
 (:mod:`baton.rules`) -> findings, with lines placed (:mod:`baton.engine._locate`) only for
 documents that have findings. A folder that holds a handoff (a checkpoint beside a packet,
-registry or ACK) also gets the cross-file rules of kind ``"handoff-dir"``.
+registry or ACK) also gets the cross-file rules of kind ``"handoff-dir"``, whether the folder
+was walked or a file in it was named (DIG-058): a pre-commit hook names only the files a commit
+touches, and a checkpoint that disagrees with its registry is caught all the same.
 """
 
 from __future__ import annotations
@@ -117,6 +119,8 @@ def validate_paths(paths, kind: str | None = None, *, limit: int = DEFAULT_MAX_B
         outcomes.extend(found or [_Outcome(path, findings=[_no_artifacts(path, kind)])])
     for folder, members in folders:
         outcomes.extend(_cross_file(folder, members))
+    walked = {os.path.abspath(folder) for folder, _ in folders}
+    outcomes.extend(_named_folders(checked, walked, limit))
     return _report(outcomes, named=named)
 
 
@@ -331,6 +335,59 @@ def _handoff_folders(by_folder: dict[str, list[_Outcome]]):
         kinds = {o.artifact.kind for o in nearby if o.artifact is not None}
         if "checkpoint" in kinds and kinds.intersection(_HANDOFF_PARTNERS):
             yield folder, nearby
+
+
+def _named_folders(checked: dict[str, _Outcome], walked: set[str], limit: int) -> list[_Outcome]:
+    """The cross-file rules of every handoff folder a named file belongs to (its own folder,
+    or the folder above the ``xbrief/`` or ``vbrief/`` folder of a checkpoint), unless a
+    folder walk covered it. The folder's other artifacts are read for these rules only: of
+    a file that was not named, only the cross-file findings (and a loading problem, which
+    stops the rules from seeing it) are reported."""
+    candidates: dict[str, str] = {}  # absolute folder -> the folder as the caller named it
+    for path, outcome in checked.items():
+        if outcome.artifact is None:
+            continue
+        folder = os.path.dirname(path) or "."
+        candidates.setdefault(os.path.abspath(folder), folder)
+        if os.path.basename(os.path.abspath(folder)) in _CHECKPOINT_DIRS:
+            above = os.path.normpath(os.path.join(folder, os.pardir))
+            candidates.setdefault(os.path.abspath(above), above)
+    known = {os.path.abspath(path): outcome for path, outcome in checked.items()}
+    reported: list[_Outcome] = []
+    for absolute, folder in candidates.items():
+        if absolute in walked:
+            continue
+        by_folder: dict[str, list[_Outcome]] = {}
+        partners: list[_Outcome] = []
+        for place in (folder, *(os.path.join(folder, sub) for sub in _CHECKPOINT_DIRS)):
+            for path in _artifact_files(place):
+                outcome = known.get(os.path.abspath(path))
+                if outcome is None:
+                    outcome = known[os.path.abspath(path)] = _check_file(path, None, limit)
+                    partners.append(outcome)
+                by_folder.setdefault(place, []).append(outcome)
+        marks = {id(outcome): len(outcome.findings) for outcome in partners}
+        for found_folder, members in _handoff_folders(by_folder):
+            if found_folder != folder:
+                continue
+            walked.add(absolute)
+            reported.extend(_cross_file(found_folder, members))
+            for outcome in partners:
+                own = [f for f in outcome.findings[:marks[id(outcome)]] if f.code.startswith("load.")]
+                added = outcome.findings[marks[id(outcome)]:] + own
+                if added:
+                    reported.append(_Outcome(outcome.file, findings=added))
+    return reported
+
+
+def _artifact_files(folder: str) -> list[str]:
+    """The artifact files directly in ``folder`` (found by name), sorted; none if unreadable."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    return [os.path.join(folder, name) for name in names
+            if _detect.by_filename(name) is not None and os.path.isfile(os.path.join(folder, name))]
 
 
 def _cross_file(folder: str, members: list[_Outcome]) -> list[_Outcome]:

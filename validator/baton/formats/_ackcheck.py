@@ -9,9 +9,7 @@ unusable. Reading files and git is the caller's job (the CLI, the handoff-folder
 
 from __future__ import annotations
 
-import datetime
-
-from baton.formats import _digest
+from baton.formats import _clock, _digest
 
 ACCEPTED = "accepted"
 REJECTED = "rejected"
@@ -49,7 +47,7 @@ RULES = (
      "the checkpoint changed since registration: render a new packet and attempt"),
     ("ack.stale", "ACK-111", "the ACK was read after the attempt and the checkpoint's last write",
      "ask the target for a fresh readback"),
-    ("ack.read_in_future", "ACK-112", "the ACK's read time is not later than now",
+    ("ack.read_in_future", "ACK-112", "the ACK's read time is not later than now plus the clock-skew tolerance",
      "check the target host's clock, then ask for a fresh readback"),
     ("ack.next_action_mismatch", "ACK-113", "the ACK's first_safe_action is the packet's NEXT_SAFE_ACTION",
      "the target must start with the packet's next safe action"),
@@ -67,8 +65,27 @@ CODES = tuple(code for code, *_ in RULES)
 FOLDER_CODES = tuple(code for code in CODES if code not in (
     "ack.packet_digest_mismatch", "ack.registry_digest_mismatch", "ack.checkpoint_changed",
     "ack.digest_unconfirmed", "ack.read_in_future", "ack.checkout_mismatch", "ack.dirty_mismatch"))
-#: Parts of the readback a caller may leave out; each is then reported as skipped.
+#: Parts of the readback a caller may leave out; each is then reported as skipped
+#: (``checkpoint``: no single attempt names the ACK's restart id, so no digest to compare).
 SKIPPABLE = ("checkout", "dirty_artifacts", "checkpoint", "clock")
+#: How far (seconds) a read_at may lie after the verifier's clock before it is
+#: ``ack.read_in_future`` (ACK-112): two hosts' clocks disagree by this much in practice.
+CLOCK_SKEW_SECONDS = 5
+#: The file names of a handoff's own files in its folder (the artifact kinds packet,
+#: registry, ACK, handoff record, pending confirmation and relaunch receipt): the dirty-artifact
+#: fingerprint leaves them out (ACK-128). A ``*`` stands for any text.
+OWN_FILE_NAMES = ("continuation.packet.txt", "continuation.packet.json", "registry.json",
+                  "registry.yaml", "registry.yml", "ack.json", "handoff.json",
+                  "handoff.pending.json", "relaunch-receipt.json", "*.relaunch-receipt.json")
+#: The folder beside a file that holds Baton's locks and temporary files.
+BOOKKEEPING_FOLDER = ".baton"
+
+
+def is_own_file_name(name):
+    """Whether the file name ``name`` is one of :data:`OWN_FILE_NAMES`."""
+    return any(name == pattern or (pattern.startswith("*") and name.endswith(pattern[1:])
+                                   and len(name) > len(pattern) - 1)
+               for pattern in OWN_FILE_NAMES)
 
 
 class Failure:
@@ -129,12 +146,15 @@ def unusable(field, message):
     return Verdict(UNUSABLE, [Failure("ack.input_invalid", field, message)])
 
 
-def verify(ack, packet_text, registry, *, checkout=None, dirty=None, checkpoint=None, now=None):
+def verify(ack, packet_text, registry, *, checkout=None, dirty=None, checkpoint=None, now=None,
+           clock_skew=None):
     """Compare ``ack`` with the fresh readback and answer a :class:`Verdict`.
 
     ``checkout`` (``{repository, branch, head}``), ``dirty`` (``[{path, digest}]``),
     ``checkpoint`` (the continue checkpoint document) and ``now`` (an RFC 3339 timestamp)
-    may be ``None``: their rules are then skipped and listed in ``skipped``."""
+    may be ``None``: their rules are then skipped and listed in ``skipped``. ``clock_skew``
+    is the tolerance, in seconds, for a ``read_at`` after ``now`` (default
+    :data:`CLOCK_SKEW_SECONDS`)."""
     for name, value, kinds in (("ack", ack, dict), ("packet_text", packet_text, str),
                                ("registry", registry, dict), ("checkout", checkout, (dict, type(None))),
                                ("dirty", dirty, (list, type(None))),
@@ -145,11 +165,23 @@ def verify(ack, packet_text, registry, *, checkout=None, dirty=None, checkpoint=
     now_time = _timestamp(now) if now is not None else None
     if now is not None and now_time is None:
         return unusable("now", "now is not an RFC 3339 timestamp with an offset")
-    return _Check(ack, packet_text, registry, checkout, dirty, checkpoint, now_time).run()
+    skew = _skew(CLOCK_SKEW_SECONDS if clock_skew is None else clock_skew)
+    if skew is None:
+        return unusable("clock_skew", "clock_skew is not a number of seconds, 0 or more")
+    return _Check(ack, packet_text, registry, checkout, dirty, checkpoint, now_time, skew).run()
+
+
+def _skew(value):
+    """``value`` (seconds) as an exact number, or ``None`` when it is not one, 0 or more."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e9:
+        return None
+    from fractions import Fraction
+
+    return Fraction(value)
 
 
 class _Check:
-    def __init__(self, ack, packet_text, registry, checkout, dirty, checkpoint, now):
+    def __init__(self, ack, packet_text, registry, checkout, dirty, checkpoint, now, skew):
         from baton.formats import _packet
 
         self.ack = ack
@@ -161,9 +193,10 @@ class _Check:
         self.checkpoint = checkpoint
         self.block = checkpoint.get("x-baton/checkpoint") if checkpoint is not None else None
         self.now = now
+        self.skew = skew
         self.failures = []
         self.skipped = []
-        self.attempt = _find_attempt(registry, ack.get("restart_id"))
+        self.attempt = find_attempt(registry, ack.get("restart_id"))
         self._canonical = None
 
     def fail(self, code, field, message):
@@ -274,9 +307,14 @@ class _Check:
             self.fail("ack.digest_unconfirmed", field, f"{label} {stated!r} is not a digest string")
 
     def continue_checkpoint(self):
-        stated = self.attempt.get(CONTINUE_DIGEST) if self.attempt else None
+        if self.attempt is None:
+            self.skipped.append("checkpoint")  # ACK-103 failed: no attempt to read it from
+            return
+        stated = self.attempt.get(CONTINUE_DIGEST)
         if stated is None:
-            self.skipped.append("checkpoint")
+            self.fail("ack.checkpoint_changed", f"attempt.{CONTINUE_DIGEST}",
+                      "the attempt records no continue_checkpoint_digest, so nothing confirms "
+                      "that the continue checkpoint is the one the packet was rendered from")
             return
         if self.checkpoint is None:
             self.fail("ack.checkpoint_changed", "checkpoint",
@@ -322,9 +360,10 @@ class _Check:
                           f"the ACK was read at {self.ack.get('read_at')}, before {event} ({stamp})")
         if self.now is None:
             self.skipped.append("clock")
-        elif read_at > self.now:
+        elif read_at > self.now + self.skew:
             self.fail("ack.read_in_future", "ack.read_at",
-                      f"the ACK claims a read at {self.ack.get('read_at')}, later than now")
+                      f"the ACK claims a read at {self.ack.get('read_at')}, more than "
+                      f"{float(self.skew):g} s after now")
 
     # -- content ------------------------------------------------------------------------------
 
@@ -402,7 +441,8 @@ class _Check:
 _SKIP = object()
 
 
-def _find_attempt(registry, restart_id):
+def find_attempt(registry, restart_id):
+    """The registry's single attempt with ``restart_id``, else ``None`` (ACK-103)."""
     attempts = registry.get("attempts")
     if not isinstance(attempts, list) or not isinstance(restart_id, str):
         return None
@@ -425,13 +465,6 @@ def _dirty_map(entries):
 
 
 def _timestamp(text):
-    """An RFC 3339 timestamp with an offset as an aware datetime, else ``None``."""
-    if not isinstance(text, str) or len(text) < 20 or len(text) > 64:
-        return None
-    normal = text[:10] + "T" + text[11:] if text[10:11] in ("t", " ") else text
-    normal = normal[:-1] + "+00:00" if normal[-1:] in ("Z", "z") else normal
-    try:
-        moment = datetime.datetime.fromisoformat(normal)
-    except ValueError:
-        return None
-    return moment if moment.tzinfo is not None else None
+    """An RFC 3339 timestamp with an offset as exact seconds since the epoch (every digit of
+    its fraction kept: ACK-111 and ACK-112 compare at full precision), else ``None``."""
+    return _clock.parse_exact(text)

@@ -4,7 +4,8 @@ Owns the timestamp form of ``spec/handoff-record.md`` (the shared ``timestamp`` 
 ``defs.schema.json``): ``YYYY-MM-DD``, ``T`` (or ``t`` or a space), ``HH:MM:SS``, an optional
 fraction, then ``Z`` (or ``z``) or ``+HH:MM`` / ``-HH:MM``; the date must exist, and a leap
 second (``:60``) is refused. Written timestamps are UTC with milliseconds
-(``2026-05-04T10:00:00.000Z``). Pure arithmetic: the gates may not import ``datetime`` at
+(``2026-05-04T10:00:00.000Z``). Two precisions: :func:`parse_ms` (the gates that count in
+milliseconds) and :func:`parse_exact` (every digit, for comparisons at full precision). Pure arithmetic: the gates may not import ``datetime`` at
 module level.
 """
 
@@ -51,6 +52,27 @@ def _civil_from_days(days):
 def parse_ms(text):
     """Epoch milliseconds of an RFC 3339 timestamp (fraction truncated to milliseconds),
     or ``None`` when ``text`` is not one."""
+    parts = _parse(text)
+    if parts is None:
+        return None
+    seconds, fraction = parts
+    return seconds * 1000 + int((fraction + "000")[:3])
+
+
+def parse_exact(text):
+    """The instant of an RFC 3339 timestamp as exact seconds since the epoch (a
+    :class:`fractions.Fraction`: every digit of the fraction kept), or ``None``."""
+    parts = _parse(text)
+    if parts is None:
+        return None
+    from fractions import Fraction
+
+    seconds, fraction = parts
+    return Fraction(seconds) + Fraction(int(fraction or "0"), 10 ** len(fraction))
+
+
+def _parse(text):
+    """``(whole seconds since the epoch, fraction digits)`` of a timestamp, or ``None``."""
     if not isinstance(text, str) or not 20 <= len(text) <= _MAX_LENGTH:
         return None
     if (text[4], text[7], text[13], text[16]) != ("-", "-", ":", ":") or text[10] not in "Tt ":
@@ -65,7 +87,7 @@ def parse_ms(text):
     if not 1 <= day <= days_in_month:
         return None
     position = 19
-    millis = 0
+    fraction = ""
     if position < len(text) and text[position] == ".":
         end = position + 1
         while end < len(text) and text[end] in _DIGITS:
@@ -73,7 +95,6 @@ def parse_ms(text):
         fraction = text[position + 1:end]
         if not fraction:
             return None
-        millis = int((fraction + "00")[:3])
         position = end
     zone = text[position:]
     if zone in ("Z", "z"):
@@ -87,7 +108,7 @@ def parse_ms(text):
         return None
     seconds = (_days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
                - offset * 60)
-    return seconds * 1000 + millis
+    return seconds, fraction
 
 
 def format_ms(millis):
@@ -98,3 +119,12 @@ def format_ms(millis):
     hour, rest = divmod(second_of_day, 3600)
     minute, second = divmod(rest, 60)
     return f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}.{millis:03d}Z"
+
+
+def utc_now():
+    """Now, as Baton writes it everywhere: RFC 3339 in UTC at full precision (microseconds),
+    with a ``Z`` offset, so a write and a readback in the same second still compare."""
+    import datetime
+
+    moment = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="microseconds")
+    return moment.replace("+00:00", "Z")

@@ -28,3 +28,13 @@ def is_clean_text(value, allowed_controls):
         if 0xD800 <= code <= 0xDFFF:
             return False
     return True
+
+
+def is_relative_path(value):
+    """A path that names one file inside a folder on every platform: relative, with ``/``
+    separators, without an empty, ``.`` or ``..`` segment, a backslash or a drive letter."""
+    if not isinstance(value, str) or not value:
+        return False
+    parts = value.split("/")
+    return not (value.startswith("/") or "\\" in value or (len(value) > 1 and value[1] == ":")
+                or ".." in parts or "" in parts or "." in parts)

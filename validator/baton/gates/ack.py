@@ -1,7 +1,7 @@
 """The ``ack`` gate: whether an ACK matches a fresh readback.
 
-Input ``{ack, packet_text, registry, checkout, dirty, checkpoint?, now?}`` (the readback, as
-JSON); output ``{outcome, codes, skipped}``: ``accepted`` (exit 0), ``rejected`` with every
+Input ``{ack, packet_text, registry, checkout, dirty, checkpoint?, now?, clock_skew?}`` (the
+readback, as JSON); output ``{outcome, codes, skipped}``: ``accepted`` (exit 0), ``rejected`` with every
 failed rule's code (exit 1), or ``unusable`` (exit 2). The rules live in
 :mod:`baton.formats._ackcheck`; this module only reads the gate's input and shapes its output.
 """
@@ -19,7 +19,7 @@ MAX_INPUT_BYTES = 24 << 20
 
 OUTCOMES = ("accepted", "rejected", "unusable")
 _REQUIRED = ("ack", "packet_text", "registry")
-_KEYS = frozenset((*_REQUIRED, "checkout", "dirty", "checkpoint", "now"))
+_KEYS = frozenset((*_REQUIRED, "checkout", "dirty", "checkpoint", "now", "clock_skew"))
 
 
 def _unusable(code):
@@ -41,5 +41,6 @@ def decide(value):
 
     verdict = _ackcheck.verify(value["ack"], value["packet_text"], value["registry"],
                                checkout=value.get("checkout"), dirty=value.get("dirty"),
-                               checkpoint=value.get("checkpoint"), now=value.get("now"))
+                               checkpoint=value.get("checkpoint"), now=value.get("now"),
+                               clock_skew=value.get("clock_skew"))
     return Decision(verdict.to_dict(), verdict.outcome, verdict.exit_code)

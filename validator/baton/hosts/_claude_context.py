@@ -100,15 +100,15 @@ def _newer_work(folder, checkpoint, written_at):
         return None
     try:
         top = _git.toplevel(folder)
-        done = _git._git(top, "log", "-n", str(MAX_COMMITS), "--no-renames", "--name-only",
-                         "--format=%x01%H%x00%ct%x00%s", check=False)
+        returncode, out = _git.log(top, "-n", str(MAX_COMMITS), "--no-renames", "--name-only",
+                                   "--format=%x01%H%x00%ct%x00%s")
     except _git.GitError:
         return None
-    if done.returncode != 0:
+    if returncode != 0:
         return None  # no commit yet
     own = os.path.relpath(os.path.realpath(checkpoint), top).replace(os.sep, "/")
     own_folder = own.rpartition("/")[0]
-    for record in done.stdout.decode("utf-8", "replace").split("\x01")[1:]:
+    for record in out.decode("utf-8", "replace").split("\x01")[1:]:
         header, _, names = record.partition("\n")
         commit, seconds, subject = (header.split("\x00") + ["", ""])[:3]
         paths = [name for name in names.split("\n") if name]

@@ -7,6 +7,7 @@ ACK gate's work, not these rules'.
 
 from __future__ import annotations
 
+from baton.formats._values import is_relative_path
 from baton.rules import Artifact, Hit, rule
 from baton.rules._shared import (
     blank,
@@ -76,9 +77,7 @@ def _path_form(artifact: Artifact):
         path = entry.get("path")
         if not isinstance(path, str):
             continue
-        parts = path.split("/")
-        if (path.startswith("/") or "\\" in path or (len(path) > 1 and path[1] == ":")
-                or ".." in parts or "" in parts or "." in parts):
+        if not is_relative_path(path):
             yield Hit(("dirty_artifacts", index, "path"),
                       "the path is not a clean path relative to the checkout root")
 

@@ -88,6 +88,20 @@ def _goal_mismatch(folder):
                       line=line)
 
 
+@rule(KIND, "crossfile.no_registry", requirement="DIG-059",
+      summary="a packet has its registry beside it",
+      hint="the registry holds the attempt the packet names: restore it, or rebuild it from the "
+           "packet and the checkpoint with `baton registry recover`")
+def _no_registry(folder):
+    _, packet, registry, _ = _artifacts(folder)
+    if packet is not None and registry is None:
+        _, parsed = _packet_fields(folder)
+        yield Hit(("packet", "restart_id"),
+                  f"the folder holds a packet for attempt {parsed.values().get('RESTART_ID')!r} but "
+                  "no readable registry, so nothing confirms the attempt or its digest",
+                  line=_line_of(parsed, "RESTART_ID"))
+
+
 @rule(KIND, "crossfile.unknown_attempt", requirement="DIG-051",
       summary="the packet's RESTART_ID names one attempt in the registry",
       hint="register the attempt before transport (`baton packet`), or fix the RESTART_ID")

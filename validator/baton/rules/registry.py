@@ -7,6 +7,7 @@ their base, start and zone, the observation's goal, timestamps, digests and the 
 from __future__ import annotations
 
 from baton._findings import WARNING
+from baton.formats._values import is_relative_path
 from baton.rules import Artifact, Hit, rule
 from baton.rules._shared import (
     blank,
@@ -329,6 +330,21 @@ def _goal_mismatch(artifact: Artifact):
     observed = inputs.get("goal_id") if isinstance(inputs, dict) else None
     if isinstance(goal, str) and isinstance(observed, str) and goal != observed:
         yield Hit(("observation", "inputs", "goal_id"), "the observed goal is not the policy's goal")
+
+
+@rule(KIND, "registry.path_escape", requirement="REG-027",
+      summary="the checkpoint path stays inside the registry's folder",
+      hint="name the checkpoint relative to the registry, inside its folder, with / "
+           "separators: e.g. xbrief/continue.xbrief.json")
+def _path_escape(artifact: Artifact):
+    data = artifact.data if isinstance(artifact.data, dict) else {}
+    policy = data.get("policy")
+    path = policy.get("checkpoint_path") if isinstance(policy, dict) else None
+    if isinstance(path, str) and not is_relative_path(path):
+        yield Hit(("policy", "checkpoint_path"),
+                  f"{_clip(path)} is not a path inside the registry's folder (absolute, `..`, "
+                  "`.`, an empty segment, a backslash or a drive letter): a reader will not "
+                  "follow it")
 
 
 @rule(KIND, "registry.main_unknown", requirement="REG-026", severity=WARNING,

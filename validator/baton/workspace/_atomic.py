@@ -1,7 +1,13 @@
-"""Writing files safely: atomically (temp file in the same folder, fsync, rename), under an
+"""Writing files safely: atomically (temp file on the same file system, fsync, rename), under an
 exclusive lock, and read-modify-write as one step so compare-and-swap on a revision holds.
 
 Every file Baton writes goes through here, so no writer anywhere can leave a torn file.
+
+Locks and temporary files are bookkeeping, not the user's work: they live in a ``.baton/``
+folder beside the file they serve, which holds a ``.gitignore`` of ``*`` from the moment it
+exists, so git never shows them (spec/authoring.md, AUT-012). A lock file is never deleted
+(deleting a lock another process holds or waits on would let two writers in); it is empty,
+and the kernel releases the lock when its holder ends, however it ends.
 """
 
 from __future__ import annotations
@@ -10,20 +16,59 @@ import contextlib
 import errno
 import fcntl
 import os
+import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 
 from baton.errors import LockTimeout
 from baton.formats import _files
+from baton.workspace._testpoints import point
+
+#: The folder beside a file that holds its lock and temporary files.
+BOOKKEEPING = ".baton"
+_IGNORE_EVERYTHING = b"*\n"
+
+
+def bookkeeping_folder(path: str | os.PathLike) -> str:
+    """The ``.baton/`` folder beside ``path``, made (with its ``.gitignore``) if missing.
+
+    It is built under a temporary name and renamed into place, so it is never seen without
+    its ``.gitignore``; two processes making it at once both end with the same folder."""
+    folder = os.path.dirname(os.path.abspath(os.fspath(path)))
+    target = os.path.join(folder, BOOKKEEPING)
+    marker = os.path.join(target, ".gitignore")
+    if os.path.islink(target):  # locks and temporary files never leave the file's folder
+        raise OSError(errno.ELOOP, f"{target} is a symbolic link")
+    if os.path.isfile(marker):
+        return target
+    temp = tempfile.mkdtemp(prefix=f"{BOOKKEEPING}.", dir=folder)
+    try:
+        os.chmod(temp, 0o755)
+        with open(os.path.join(temp, ".gitignore"), "wb") as handle:
+            handle.write(_IGNORE_EVERYTHING)
+        try:
+            os.rename(temp, target)
+            temp = None
+        except OSError:  # made meanwhile by another process, or by hand without its marker
+            pass
+    finally:
+        if temp is not None:
+            shutil.rmtree(temp, ignore_errors=True)
+    if os.path.isdir(target) and not os.path.isfile(marker):
+        with contextlib.suppress(FileExistsError):
+            atomic_write(marker, _IGNORE_EVERYTHING, exclusive=True)
+    return target
 
 
 def atomic_write(path: str | os.PathLike, data: bytes, *, mode: int | None = None,
-                 exclusive: bool = False) -> None:
+                 exclusive: bool = False, scratch: bool = False) -> None:
     """Replace ``path`` with ``data`` so readers see the old bytes or the new, never a mix.
 
     ``exclusive`` refuses to replace an existing file (``FileExistsError``). The new file keeps
-    the old file's permission bits, or ``mode`` (default 0o644) for a new one."""
+    the old file's permission bits, or ``mode`` (default 0o644) for a new one. The temporary
+    file is written beside ``path``, or with ``scratch`` in the ``.baton/`` folder beside it
+    (the artifacts' writers), so that a writer killed mid-write leaves nothing git shows."""
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
     if mode is None:
@@ -31,7 +76,9 @@ def atomic_write(path: str | os.PathLike, data: bytes, *, mode: int | None = Non
             mode = os.stat(path).st_mode & 0o7777
         except FileNotFoundError:
             mode = 0o644
-    fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    temp_folder = bookkeeping_folder(path) if scratch else folder
+    fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
+                                dir=temp_folder)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -48,6 +95,8 @@ def atomic_write(path: str | os.PathLike, data: bytes, *, mode: int | None = Non
             os.unlink(temp)
         raise
     _fsync_dir(folder)
+    if temp_folder != folder:
+        _fsync_dir(temp_folder)
 
 
 def _fsync_dir(folder: str) -> None:
@@ -65,8 +114,8 @@ def _fsync_dir(folder: str) -> None:
 
 @contextlib.contextmanager
 def file_lock(path: str | os.PathLike, *, timeout: float = 10.0) -> Iterator[None]:
-    """Hold an exclusive advisory lock on ``<path>.lock`` (a file kept beside ``path``)."""
-    lock_path = os.fspath(path) + ".lock"
+    """Hold an exclusive advisory lock on ``.baton/<name>.lock`` beside ``path``."""
+    lock_path = lock_file(path)
     fd = _files.open_lock(lock_path)  # never a link, a FIFO or a device
     try:
         deadline = time.monotonic() + timeout
@@ -78,6 +127,8 @@ def file_lock(path: str | os.PathLike, *, timeout: float = 10.0) -> Iterator[Non
             except OSError as error:
                 if error.errno not in (errno.EAGAIN, errno.EACCES):
                     raise
+                if delay == 0.001:
+                    point(f"lock.wait.{os.path.basename(os.fspath(path))}")
                 if time.monotonic() >= deadline:
                     raise LockTimeout(
                         f"{os.fspath(path)} stayed locked for {timeout:g} s",
@@ -90,6 +141,28 @@ def file_lock(path: str | os.PathLike, *, timeout: float = 10.0) -> Iterator[Non
         os.close(fd)  # closing releases the lock
 
 
+def sweep_temporaries(path: str | os.PathLike) -> None:
+    """Remove the temporary files of writers of ``path`` that died mid-write (SIGKILL between
+    the temporary write and the rename), in ``.baton/`` and beside ``path``. Call it only
+    under the file's lock, so that no live writer owns one."""
+    folder, name = os.path.split(os.path.abspath(os.fspath(path)))
+    prefix = f".{name}."
+    for where in (os.path.join(folder, BOOKKEEPING), folder):
+        try:
+            entries = os.listdir(where)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.startswith(prefix) and entry.endswith(".tmp"):
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(where, entry))
+
+
+def lock_file(path: str | os.PathLike) -> str:
+    """Where the lock of ``path`` is kept: ``.baton/<name>.lock`` beside it."""
+    return os.path.join(bookkeeping_folder(path), os.path.basename(os.fspath(path)) + ".lock")
+
+
 def read_modify_write(path: str | os.PathLike, transform: Callable[[bytes], bytes], *,
                       timeout: float = 10.0) -> bytes:
     """Under the file's lock: read the current bytes, ``transform`` them, write the result
@@ -99,5 +172,5 @@ def read_modify_write(path: str | os.PathLike, transform: Callable[[bytes], byte
         current = _files.read_regular(path, _files.DEFAULT_MAX_BYTES)  # never blocks, bounded
         new = transform(current)
         if new != current:
-            atomic_write(path, new)
+            atomic_write(path, new, scratch=True)
         return new

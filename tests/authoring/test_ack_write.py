@@ -1,0 +1,188 @@
+"""``baton ack write``: the target's ACK from a fresh readback, verified by the same readback
+``baton ack verify`` makes (spec/ack.md, "Writing an ACK"). Expected fingerprints are
+computed here with git and blake3, never with the code under test."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+import pytest
+from authoring_support import registry_of, run, run_json
+from blake3 import blake3
+from git_support import git, new_checkout
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from baton.authoring import Identity, Policy, init, write_ack
+from baton.errors import BatonError
+from baton.workspace._readback import read_and_verify
+
+def b3(data: bytes) -> str:
+    return "blake3:" + blake3(data).hexdigest()
+
+
+def baton(folder, *args):
+    with contextlib.chdir(folder):
+        return run_json(*args)
+
+
+@pytest.fixture
+def handoff(tmp_path):
+    """A git checkout with ``baton init`` at its root, real uncommitted work, the attempt
+    ``r1`` rendered and its successor ``sess-b`` created."""
+    repo = new_checkout(tmp_path / "repo", {"app.py": "print(1)\n", "lib.py": "x = 1\n"})
+    init(repo, Identity(goal_id="goal-ack", main_id="sess-a", outcome="the parser works",
+                        first_step="Write the parser in app.py"),
+         Policy(mode="adaptive", authorization_scope="restarts of MAIN", archive_consent=True))
+    (repo / "app.py").write_text("print(2)\n")
+    (repo / "notes.txt").write_text("wip\n")
+    assert baton(repo, "packet", "render", "--source-id", "sess-a", "--restart-id", "r1")[0] == 0
+    assert baton(repo, "attempt", "created", "r1", "--target-id", "sess-b")[0] == 0
+    return repo
+
+
+def verify(repo, ack="ack.json", **options):
+    return read_and_verify(str(repo / ack), str(repo / "continuation.packet.txt"),
+                           str(repo / "registry.yaml"), workspace=str(repo), **options)
+
+
+def packet_field(repo, key):
+    lines = (repo / "continuation.packet.txt").read_text().split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith(key + ": "))
+    value = [lines[start][len(key) + 2:]]
+    for line in lines[start + 1:]:
+        if not line.startswith("  "):
+            break
+        value.append(line[2:])
+    return "\n".join(value)
+
+
+def test_the_ack_holds_what_the_target_read_and_verifies_at_once(handoff):
+    code, out = baton(handoff, "ack", "write", "--target-id", "sess-b")
+    assert code == 0 and out["path"] == "ack.json"
+    ack = json.loads((handoff / "ack.json").read_text())
+    assert ack == out["result"]["ack"]
+    assert ack["status"] == "READY_READONLY" and ack["target_id"] == "sess-b"
+    assert (ack["goal_id"], ack["restart_id"], ack["source_id"]) == ("goal-ack", "r1", "sess-a")
+    assert ack["checkpoint_digest"] == packet_field(handoff, "CHECKPOINT_DIGEST")
+    assert ack["first_safe_action"] == packet_field(handoff, "NEXT_SAFE_ACTION")  # exactly
+    assert ack["checkout"] == {"repository": str(handoff.resolve()), "branch": "main",
+                               "head": git(handoff, "rev-parse", "HEAD")}
+    # the user's work only: none of the handoff's own files, nor Baton's locks
+    assert ack["dirty_artifacts"] == [{"path": "app.py", "digest": b3(b"print(2)\n")},
+                                      {"path": "notes.txt", "digest": b3(b"wip\n")}]
+    assert len(ack["read_at"].split(".")[1]) == 7  # microseconds and Z: full precision
+    assert verify(handoff).to_dict() == {"outcome": "accepted", "codes": [], "skipped": []}
+
+
+def test_the_cli_write_then_verify_is_accepted_and_a_changed_dirty_file_rejected(handoff):
+    assert baton(handoff, "ack", "write", "--target-id", "sess-b")[0] == 0
+    args = ("ack", "verify", "ack.json", "--packet", "continuation.packet.txt", "--registry",
+            "registry.yaml", "--workspace", ".", "--format", "json")
+    with contextlib.chdir(handoff):
+        result = run(*args)
+    assert (result.exit_code, json.loads(result.stdout)["outcome"]) == (0, "accepted")
+    (handoff / "notes.txt").write_text("changed after the ACK\n")
+    with contextlib.chdir(handoff):
+        result = run(*args)
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["codes"] == ["ack.dirty_mismatch"]
+
+
+def test_a_takeover_report_reads_back_the_committed_ownership(handoff):
+    assert baton(handoff, "ack", "write", "--target-id", "sess-b")[0] == 0
+    assert baton(handoff, "attempt", "ack", "r1", "ack.json")[0] == 0
+    assert baton(handoff, "attempt", "commit", "r1")[0] == 0
+    code, out = baton(handoff, "ack", "write", "--target-id", "sess-b", "--status", "TAKEOVER",
+                      "--output", "takeover.json")
+    assert code == 0
+    takeover = out["result"]["ack"]["takeover"]
+    assert (takeover["owner_id"], takeover["fencing_epoch"]) == ("sess-b", 1)
+    assert takeover["checkpoint_revision"] == json.loads(
+        (handoff / "xbrief" / "continue.xbrief.json").read_text())["x-baton/checkpoint"]["revision"]
+    assert verify(handoff, "takeover.json").outcome == "accepted"
+
+
+def edit_packet(repo):
+    path = repo / "continuation.packet.txt"
+    path.write_text(path.read_text().replace("GOAL_ID: goal-ack", "GOAL_ID: goal-other"))
+
+
+def registered_digest(repo, digest):
+    path = registry_of(repo)
+    text = path.read_text()
+    old = next(line for line in text.splitlines() if line.strip().startswith("checkpoint_digest:"))
+    path.write_text(text.replace(old, old.split(":")[0] + ": " + digest))
+
+
+@pytest.mark.parametrize("breaking, arguments, status, code", [
+    (lambda repo: (repo / "continuation.packet.txt").unlink(), (), 2, "load.unreadable"),
+    (lambda repo: (repo / "continuation.packet.txt").write_bytes(b"\xef\xbb\xbfGOAL_ID: x\n"), (),
+     2, "load.bom"),
+    (edit_packet, (), 1, "authoring.packet_unverified"),
+    (lambda repo: registered_digest(repo, b3(b"another packet")), (), 1,
+     "authoring.packet_unverified"),
+    (lambda repo: None, ("--status", "TAKEOVER"), 1, "attempt.state"),
+    (lambda repo: baton(repo, "attempt", "abandon", "r1", "--note", "stop"), (), 1, "attempt.state"),
+    (lambda repo: None, ("--target-id", " "), 2, "authoring.bad_value"),
+    (lambda repo: None, ("--workspace", "/"), 2, "git.not_a_repository"),
+], ids=["packet missing", "packet with a BOM", "packet edited", "registered digest differs",
+        "takeover before commit", "attempt abandoned", "blank target", "no checkout"])
+def test_a_refused_write_writes_nothing(handoff, breaking, arguments, status, code):
+    breaking(handoff)
+    code_, out = baton(handoff, "ack", "write", "--target-id", "sess-b", *arguments)
+    assert (code_, out["error"]["code"]) == (status, code), out
+    assert not (handoff / "ack.json").exists()
+
+
+def test_a_registered_attempt_not_yet_created_takes_no_ack(handoff):
+    assert baton(handoff, "attempt", "abandon", "r1", "--note", "again")[0] == 0
+    assert baton(handoff, "packet", "render", "--source-id", "sess-a", "--restart-id", "r2")[0] == 0
+    code, out = baton(handoff, "ack", "write", "--target-id", "sess-b")
+    assert (code, out["error"]["code"]) == (1, "attempt.state")
+    assert "'registered'" in out["error"]["message"]
+
+
+NAMES = st.sampled_from(["a.txt", "src/b.py", "deep/er/c.bin", "with space.md", "ünï.txt",
+                         "lib.py", "app.py"])
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(files=st.dictionaries(NAMES, st.binary(max_size=64), min_size=1, max_size=5),
+       deleted=st.booleans(), data=st.data())
+def test_write_then_verify_is_accepted_until_a_dirty_file_changes(handoff, files, deleted, data):
+    for name, content in files.items():
+        (handoff / name).parent.mkdir(parents=True, exist_ok=True)
+        (handoff / name).write_bytes(content)
+    if deleted and (handoff / "lib.py").exists():
+        (handoff / "lib.py").unlink()
+    try:
+        write_ack(handoff / "continuation.packet.txt", target_id="sess-b")
+        assert verify(handoff).accepted
+        dirty = [row["path"] for row in json.loads((handoff / "ack.json").read_text())["dirty_artifacts"]]
+        changed = data.draw(st.sampled_from(dirty), label="changed")
+        path = handoff / changed
+        path.write_bytes((path.read_bytes() if path.exists() else b"") + b"!")
+        verdict = verify(handoff)
+        assert verdict.outcome == "rejected" and verdict.codes == ["ack.dirty_mismatch"]
+    finally:
+        git(handoff, "checkout", "-q", "--", "app.py", "lib.py")
+        (handoff / "app.py").write_text("print(2)\n")
+        for name in files:
+            if name not in ("app.py", "lib.py"):
+                with contextlib.suppress(FileNotFoundError):
+                    (handoff / name).unlink()
+
+
+def test_the_library_call_returns_data_and_raises_baton_errors(handoff):
+    outcome = write_ack(handoff / "continuation.packet.txt", target_id="sess-b",
+                        output_path=str(handoff / "ack.json"))
+    assert outcome.to_dict()["result"]["ack"]["restart_id"] == "r1"
+    edit_packet(handoff)
+    with pytest.raises(BatonError) as raised:
+        write_ack(handoff / "continuation.packet.txt", target_id="sess-b")
+    assert raised.value.code == "authoring.packet_unverified"
+    assert Path(outcome.path).exists()

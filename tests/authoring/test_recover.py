@@ -1,0 +1,93 @@
+"""``baton registry recover``: a lost registry rebuilt from the packet and the checkpoint,
+recording only what they prove (spec/authoring.md, AUT-078), and the protocol goes on from
+it: the unknown creation is reconciled, never retried; no ACK of the recovered attempt is
+accepted; a new packet is rendered once it is settled."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+
+import pytest
+from authoring_support import checkpoint_of, errors_in, load, make_project, run, run_json
+
+from baton.authoring import SourceFacts, render_packet, update_checkpoint
+
+
+def baton(folder, *args):
+    with contextlib.chdir(folder):
+        return run_json(*args)
+
+
+@pytest.fixture
+def lost(tmp_path):
+    """A project whose registry was lost after the packet was rendered and sent."""
+    project = make_project(tmp_path)
+    update_checkpoint(checkpoint_of(project), "set", "epoch", 3)
+    render_packet(project, source=SourceFacts(source_id="sess-a"), restart_id="r1")
+    original = load(project / "registry.yaml")
+    (project / "registry.yaml").unlink()
+    return project, original
+
+
+def test_the_registry_holds_what_the_packet_and_checkpoint_prove(lost):
+    project, original = lost
+    report = run("validate", project, "--format", "json")
+    assert report.exit_code == 1
+    assert [f["code"] for f in json.loads(report.stdout)["findings"] if f["severity"] == "error"] \
+        == ["crossfile.no_registry"]
+    code, out = baton(project, "registry", "recover")
+    assert code == 0, out
+    assert out["result"]["restart_id"] == "r1" and out["result"]["state"] == "creation_unknown"
+    registry = load(project / "registry.yaml")
+    policy = registry["policy"]
+    for key in ("goal_id", "main_id", "checkpoint_path", "mode", "authorization_scope",
+                "archive_consent"):
+        assert policy[key] == original["policy"][key], key
+    assert registry["fencing_epoch"] == 3  # the checkpoint's epoch
+    [attempt] = registry["attempts"]
+    assert (attempt["restart_id"], attempt["state"], attempt["source_id"]) == \
+        ("r1", "creation_unknown", "sess-a")
+    assert attempt["checkpoint_digest"] == original["attempts"][0]["checkpoint_digest"]
+    assert "continue_checkpoint_digest" not in attempt  # the rendered-from checkpoint is unknown
+    assert attempt["creation"]["status"] == "unknown"
+    assert errors_in(project) == []
+
+
+def test_the_protocol_goes_on_from_a_recovered_registry(lost):
+    project, _ = lost
+    baton(project, "registry", "recover")
+    code, out = baton(project, "attempt", "created", "r1", "--target-id", "sess-b")
+    assert (code, out["error"]["code"]) == (1, "attempt.reconcile_required")
+    code, out = baton(project, "packet", "render", "--source-id", "sess-a")
+    assert (code, out["error"]["code"]) == (1, "attempt.in_flight")
+    assert baton(project, "attempt", "reconcile", "r1", "--absent")[0] == 0
+    code, out = baton(project, "packet", "render", "--source-id", "sess-a")
+    assert code == 0 and out["result"]["restart_id"] != "r1"
+    assert errors_in(project) == []
+
+
+def test_refusals_leave_the_folder_as_it_was(lost):
+    project, _ = lost
+    packet = project / "continuation.packet.txt"
+    packet.write_text(packet.read_text().replace("UNKNOWN", "unknown", 1))  # edited after render
+    code, out = baton(project, "registry", "recover")
+    assert (code, out["error"]["code"]) == (1, "authoring.packet_unverified")
+    assert not (project / "registry.yaml").exists()
+    packet.unlink()
+    code, out = baton(project, "registry", "recover")
+    assert (code, out["error"]["code"]) == (2, "authoring.missing_identity")
+    code, out = baton(project, "registry", "recover", "--main-id", "sess-a")
+    assert code == 0 and out["result"]["restart_id"] is None
+    assert load(project / "registry.yaml")["attempts"] == []
+    code, out = baton(project, "registry", "recover", "--main-id", "sess-a")
+    assert (code, out["error"]["code"]) == (1, "authoring.exists")
+    assert "move it away" in out["error"]["hint"]
+
+
+def test_init_in_a_folder_that_lost_its_registry_names_recover(lost):
+    project, _ = lost
+    code, out = baton(project, "init", "--goal-id", "g", "--main-id", "m", "--outcome", "o",
+                      "--next", "n")
+    assert (code, out["error"]["code"]) == (1, "authoring.exists")
+    assert "baton registry recover" in out["error"]["hint"]
