@@ -35,7 +35,9 @@ def documents():
 
 
 def render(document):
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    from baton.conformance.versions import stamp_document
+
+    return json.dumps(stamp_document(document), indent=2, ensure_ascii=False) + "\n"
 
 
 def main(argv):
