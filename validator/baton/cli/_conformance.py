@@ -257,7 +257,7 @@ def run(reference, harnesses, programs, gates, ids, requirements, tags, expected
                 _write(path, render(view))
         by_name = {entry.name: entry for entry in view.entries}
         for name, path in to_write.items():
-            _write(path, expected_failures_text(by_name[name].results, name))
+            _write(path, expected_failures_text(by_name[name].results, by_name[name].title))
     except BatonError as error:
         fail(error)
     finally:
@@ -290,16 +290,20 @@ def report(file, output_format, output):
 
 @conformance.command()
 @format_option(("text", "json"))
-def adapters(output_format):
+@click.option("--folder", is_flag=True, help="Print only the folder that holds them.")
+def adapters(output_format, folder):
     """Where the shipped example adapters are, and the exact commands that run them.
 
     They implement the restart and title gates from the spec alone; copy one as the start of
     your own. The folder is inside the installed package (or the checkout)."""
     import json
 
-    from baton.conformance._adapters import shipped
+    from baton.conformance import _adapters
 
-    found = shipped()
+    if folder:
+        click.echo(str(_adapters.folder()))
+        return
+    found = _adapters.shipped()
     if output_format == "json":
         click.echo(json.dumps([a.to_json() for a in found], indent=2))
         return

@@ -44,7 +44,7 @@ _SCRIPT = """
   var shown = document.getElementById("shown-count");
   function apply() {
     var count = 0;
-    document.querySelectorAll("#case-table tbody tr").forEach(function (row) {
+    document.querySelectorAll("#case-table > tbody > tr").forEach(function (row) {
       var statuses = row.getAttribute("data-statuses").split(" ");
       var visible = (!gate.value || row.getAttribute("data-gate") === gate.value)
         && (!status.value || statuses.indexOf(status.value) >= 0);

@@ -262,9 +262,10 @@ def expected_failures_text(results, name: str) -> str:
     """The strict expected-failures file of a run's failures: every case that failed or
     errored (and every listed one that still fails, with its reason), each new one with a
     placeholder reason to replace. A listed case that now passes is left out."""
-    lines = [f"# Cases {name} is known to fail, one `<case id or glob> <reason>` per line.",
-             "# Written by `baton conformance run --write-expected-failures`: replace each",
-             f"# {PLACEHOLDER!r} with the reason. A listed case that passes fails the run."]
+    lines = [f"# Expected failures of {name}:",
+             "# one `<case id or glob> <reason>` per line. Written by `baton conformance run",
+             f"# --write-expected-failures`: replace each {PLACEHOLDER!r} with the reason.",
+             "# A listed case that passes fails the run."]
     count = 0
     for result in results:
         listed_but_passed = result.status == FAILED and result.expected_failure is not None
