@@ -6,12 +6,10 @@
 # stdout: ## Baton conformance: 3 implementations compared
 # stdout: "color": "red"
 set -euo pipefail
-mkdir -p suite/title
-cp "$(dirname "$0")/../../conformance/examples/fixture.json" suite/title/example.json
-adapters="$(baton conformance adapters --folder)"
-baton conformance run --suite suite --reference \
-  --harness "python=env BATON_ADAPTER_FAULT=wrong python3 $adapters/python/baton_adapter.py" \
-  --harness "node=node $adapters/node/adapter.mjs" --jsonl run.jsonl > /dev/null || true
+# The run of conformance-compare.sh, which writes run.jsonl.
+sed -n '/^set -euo pipefail$/,/^# --8<-- \[end:example\]$/p' "$(dirname "$0")/conformance-compare.sh" \
+  | sed "s|\$(dirname \"\$0\")|$(dirname "$0")|" > compare.sh
+bash compare.sh > /dev/null
 # --8<-- [start:example]
 baton conformance report run.jsonl --format markdown
 baton conformance report run.jsonl --format badge

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from baton.cli import cli
-from browser_support import chromium, png_colours, wait
+from browser_support import png_colours, running_chromium, wait
 from docs_support import ROOT
 
 pytestmark = pytest.mark.slow
@@ -43,11 +43,8 @@ def report_page(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    driver = chromium(tmp_path_factory.mktemp("chromium-profile"))
-    try:
+    with running_chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def test_the_page_loads_nothing(report_page):

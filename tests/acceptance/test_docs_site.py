@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser_support import chromium, wait
+from browser_support import running_chromium, wait
 from docs_support import (
     ROOT, built_site, load_schema, requirement_ids, schema_files, schema_page_url, spec_pages,
 )
@@ -45,11 +45,8 @@ def served_site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    driver = chromium(tmp_path_factory.mktemp("chromium-profile"))
-    try:
+    with running_chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 _wait = wait

@@ -304,11 +304,15 @@ class TestStream:
                                             "-o", str(tmp_path / "r.html")])
         assert rendered.exit_code == 0 and (tmp_path / "r.html").read_text().startswith("<!DOCTYPE html>")
 
-    def test_a_stream_cut_short_still_renders_as_unfinished(self, tmp_path):
+    @staticmethod
+    def stream_of_a_run(tmp_path):
         stream = tmp_path / "run.jsonl"
         CliRunner().invoke(cli, ["conformance", "run", "--suite", str(toy.CASES), "--harness", HARNESS,
                                  "--jsonl", str(stream)])
-        lines = stream.read_text().splitlines()
+        return stream, stream.read_text().splitlines()
+
+    def test_a_stream_cut_short_still_renders_as_unfinished(self, tmp_path):
+        stream, lines = self.stream_of_a_run(tmp_path)
         stream.write_text("\n".join(lines[:4]) + "\n")
         view = _stream.read(stream)
         assert not view.finished and view.exit_code == 1 and len(view.entries[0].results) == 2
@@ -327,10 +331,7 @@ class TestStream:
         assert result.exit_code == 2 and "conformance.report_file" in result.output and message in result.output
 
     def test_a_newer_stream_version_and_a_line_after_the_footer_are_refused(self, tmp_path):
-        stream = tmp_path / "run.jsonl"
-        CliRunner().invoke(cli, ["conformance", "run", "--suite", str(toy.CASES), "--harness", HARNESS,
-                                 "--jsonl", str(stream)])
-        lines = stream.read_text().splitlines()
+        _, lines = self.stream_of_a_run(tmp_path)
         (tmp_path / "after.jsonl").write_text("\n".join(lines + [lines[-1]]) + "\n")
         result = CliRunner().invoke(cli, ["conformance", "report", str(tmp_path / "after.jsonl")])
         assert result.exit_code == 2 and f":{len(lines) + 1}: a line after the footer" in result.output

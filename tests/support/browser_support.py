@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,16 @@ def chromium(profile_dir: Path):
     driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
     driver.set_page_load_timeout(WAIT_SECONDS)
     return driver
+
+
+@contextmanager
+def running_chromium(profile_dir: Path):
+    """:func:`chromium`, quit on the way out (for a fixture: ``with ... as driver: yield driver``)."""
+    driver = chromium(profile_dir)
+    try:
+        yield driver
+    finally:
+        driver.quit()
 
 
 def wait(driver):
