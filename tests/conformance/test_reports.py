@@ -182,6 +182,8 @@ class TestJunit:
         assert (root.get("tests"), root.get("failures"), root.get("errors"), root.get("skipped")) == ("6", "1", "0", "1")
         [suite] = root.findall("testsuite")
         assert suite.get("name") == "shout" and len(suite.findall("testcase")) == 6
+        assert {p.get("name"): p.get("value") for p in suite.findall("properties/property")} == {
+            "gate_version": "1.0.0", "implemented_version": "not stated"}
         failure = suite.find("testcase[@name='shout.basic.float']/failure")
         assert failure.get("message") == "the output differs" and failure.text == '$.text: expected "A", got "a"'
         assert suite.find("testcase[@name='shout.basic.word']/skipped").get("message") == "expected failure: lowercase answers"

@@ -130,3 +130,18 @@ def test_a_harness_that_stops_reading_and_floods_stdout_costs_the_bound_not_giga
     # The bound is 1 MiB of stdout; unbounded, ten seconds of flood is gigabytes.
     assert int(peak_kib) < 250 * 1024, f"the runner peaked at {int(peak_kib) // 1024} MiB"
     assert marked_processes() == []
+
+
+def test_a_sweep_ends_one_implementation_s_processes_and_no_other_s():
+    from baton.conformance._process import Child, family, sweep
+
+    mine, theirs = family(), family()
+    sleeping = [sys.executable, "-c", "import time; time.sleep(60)"]
+    children = [Child(sleeping, out_limit=1024, family=mark) for mark in (mine, theirs)]
+    try:
+        sweep(mine)
+        assert wait_dead([children[0].pid]) == [] and alive(children[1].pid)
+    finally:
+        for child in children:
+            child.kill()
+    assert wait_dead([child.pid for child in children]) == []

@@ -12,7 +12,7 @@ import time
 from baton.errors import BatonError
 from baton.conformance import _protocol
 from baton.conformance._implementations import ANSWERED, Answer, errored, skipped
-from baton.conformance._process import Child, ChildGone, ChildTimeout, OutputTooLarge, sweep
+from baton.conformance._process import Child, ChildGone, ChildTimeout, OutputTooLarge, family, sweep
 
 #: How long a harness may take to exit after ``stop`` before its group is killed.
 STOP_GRACE = 1.0
@@ -36,6 +36,7 @@ class Harness:
         self._restarts_left = restarts
         self.restarts = 0
         self._env = env
+        self._family = family()
         self._child: Child | None = None
         self._seq = 0
         self._gave_up: str | None = None
@@ -47,7 +48,7 @@ class Harness:
     def start(self) -> None:
         """Start the harness and read its ``ready`` line; :class:`HarnessFailed` if it fails."""
         try:
-            child = Child(self._argv, env=self._env, out_limit=_protocol.MAX_REPLY_BYTES)
+            child = Child(self._argv, env=self._env, out_limit=_protocol.MAX_REPLY_BYTES, family=self._family)
         except OSError as error:
             raise HarnessFailed(f"cannot start {self._argv[0]!r}: {error.strerror or error}",
                                 hint="check the --harness command and that it is executable") from None
@@ -82,7 +83,7 @@ class Harness:
         finally:
             if child is not None:
                 child.kill()
-            sweep()
+            sweep(self._family)
 
     def _abandon(self) -> None:
         if self._child is not None:

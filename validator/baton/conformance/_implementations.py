@@ -11,7 +11,7 @@ import traceback
 from dataclasses import dataclass
 
 from baton.formats._loading import load_bytes
-from baton.conformance._process import Child, ChildTimeout, OutputTooLarge, sweep
+from baton.conformance._process import Child, ChildTimeout, OutputTooLarge, family, sweep
 
 ANSWERED, SKIPPED, ERRORED = "answered", "skipped", "errored"
 #: Why a case was skipped: the implementation does not list its gate, implements another
@@ -108,6 +108,7 @@ class Program:
         self._argv = list(argv)
         self._timeout = timeout
         self._env = env
+        self._family = family()
         self.versions = None
         self.info = {"name": " ".join(argv), "language": "unknown", "version": "unknown",
                      "gates": None}
@@ -118,7 +119,7 @@ class Program:
         env = dict(os.environ if self._env is None else self._env,
                    BATON_CASE_ID=case.id, BATON_GATE_VERSION=case.gate_version)
         try:
-            child = Child(self._argv + [case.gate], env=env, out_limit=MAX_OUTPUT_BYTES)
+            child = Child(self._argv + [case.gate], env=env, out_limit=MAX_OUTPUT_BYTES, family=self._family)
         except OSError as error:
             return errored(f"cannot start {self._argv[0]!r}: {error.strerror or error}")
         with child:
@@ -149,7 +150,7 @@ class Program:
         return Answer(ANSWERED, output=loaded.data, exit_code=status, stdout=text, stderr=stderr)
 
     def close(self) -> None:
-        sweep()
+        sweep(self._family)
 
 
 def _skip_of(raw: bytes, stderr: str) -> Answer:

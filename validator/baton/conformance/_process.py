@@ -55,13 +55,20 @@ class OutputTooLarge(Exception):
     """The child wrote more than the bound allows."""
 
 
+def family() -> str:
+    """A new mark for the children of one implementation (and so for their descendants), a
+    prefix of every :class:`Child` token made with it: :func:`sweep` of it ends them all."""
+    return f"{_RUN}.{next(_NUMBERS)}."
+
+
 class Child:
     """One child process in its own session and process group, spoken to through pipes.
-    ``out_limit`` bounds the stdout held at any time."""
+    ``out_limit`` bounds the stdout held at any time; ``family`` (from :func:`family`) marks
+    it as one of an implementation's processes."""
 
-    def __init__(self, argv: list[str], *, env: dict | None = None, out_limit: int):
+    def __init__(self, argv: list[str], *, env: dict | None = None, out_limit: int, family: str | None = None):
         self.argv = argv
-        self.token = f"{_RUN}.{next(_NUMBERS)}"
+        self.token = f"{family or _RUN + '.'}{next(_NUMBERS)}"
         environment = dict(os.environ if env is None else env)
         environment[TOKEN_VARIABLE] = self.token
         self._proc = subprocess.Popen(
@@ -385,11 +392,11 @@ def _end(pids: set[int]) -> None:
             time.sleep(0.01)
 
 
-def sweep() -> None:
-    """End every process the children of this run started and left behind (by their token),
-    and, when this process adopts orphans, every orphan it adopted."""
-    found = _marked(_RUN + ".")
-    if _ADOPTING:
+def sweep(marked: str | None = None) -> None:
+    """End every process left behind by the children of one :func:`family` (``marked``), or
+    by every child of this process and, when it adopts orphans, every orphan it adopted."""
+    found = _marked(marked or _RUN + ".")
+    if marked is None and _ADOPTING:
         found |= _adopted()
     if found:
         _end(found)

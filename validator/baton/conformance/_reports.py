@@ -278,6 +278,12 @@ def junit(view) -> str:
                 "skipped": str(gate_counts[SKIPPED_STATUS] + gate_counts[XFAILED]),
                 "time": f"{sum(r.duration for r in gate_results):.3f}",
             })
+            properties = ET.SubElement(suite, "properties")
+            ET.SubElement(properties, "property", {"name": "gate_version",
+                                                   "value": view.suite.get("gates", {}).get(gate, "?")})
+            implemented = (entry.versions or {}).get(gate)
+            ET.SubElement(properties, "property", {"name": "implemented_version",
+                                                   "value": implemented or "not stated"})
             for result in gate_results:
                 _junit_case(ET, suite, prefix, gate, result)
     ET.indent(root)
