@@ -522,3 +522,33 @@ class TestCheckCommand:
     def test_a_missing_suite_folder_exits_2(self, tmp_path):
         result = invoke("check", "--suite", str(tmp_path / "missing"))
         assert result.exit_code == 2 and "no suite folder" in result.output
+
+
+class TestSeveralImplementations:
+    def test_a_harness_that_does_not_start_fails_the_run_and_the_others_still_run(self):
+        environment = {"TOY_MODE": "noready"}
+        result = CliRunner().invoke(cli, ["conformance", "run", "--suite", str(toy.CASES), "--timeout", "2",
+                                          "--harness", f"broken={HARNESS}", "--program", f"toy={HARNESS}"],
+                                    env=environment)
+        assert result.exit_code == 1
+        assert "baton: conformance.harness_failed: broken: the harness did not start: protocol error" in result.output
+        assert "toy: 6 passed, 0 failed, 0 errored, 0 skipped" in result.output
+        assert "broken: 0 passed, 0 failed, 0 errored, 0 skipped" in result.output
+
+    def test_names_order_and_defaults(self):
+        result = invoke("run", "--suite", str(toy.CASES), "--program", HARNESS, "--program", HARNESS,
+                        "--harness", f"h={HARNESS}", "--format", "json")
+        document = json.loads(result.output)
+        assert [r["name"] for r in document["reports"]] == ["h", "program-1", "program-2"]
+        assert [r["runner"]["mode"] for r in document["reports"]] == ["harness", "program", "program"]
+        assert result.exit_code == 0
+
+    def test_expected_failures_by_name(self, tmp_path):
+        listed = tmp_path / "xfail.txt"
+        listed.write_text("shout.basic.float lowercase answers\nshout.basic.word lowercase answers\n")
+        result = invoke("run", "--suite", str(toy.CASES), "--program", f"wrong={HARNESS}",
+                        "--harness", f"right={HARNESS}", "--expected-failures", f"wrong={listed}",
+                        env={"TOY_MODE": "wrong"})
+        # both answer wrong here (one environment), and only "wrong" lists its failures
+        assert "wrong: 4 passed, 0 failed, 0 errored, 0 skipped, 2 expected failures" in result.output
+        assert "right: 4 passed, 2 failed, 0 errored, 0 skipped" in result.output

@@ -263,6 +263,9 @@ def run(reference, harnesses, programs, gates, ids, requirements, tags, expected
     finally:
         if writer is not None:
             writer.close()
+    for entry in view.entries:
+        if entry.error:  # said where CI logs show it, whatever the report's format
+            click.echo(f"baton: conformance.harness_failed: {entry.name}: {entry.error}", err=True)
     click.echo(_reports.FORMATS[output_format](view), nl=False)
     sys.exit(view.exit_code)
 

@@ -79,7 +79,7 @@ def _summary(view) -> list[str]:
     for entry in view.entries:
         counts = entry.counts()
         counts["total"] = len(entry.results)
-        note = f'<div class="desc failed">did not start: {_safe(entry.error)}</div>' if entry.error else ""
+        note = f'<div class="desc failed">{_safe(entry.error)}</div>' if entry.error else ""
         out.append(f"<tr><td><strong>{_safe(entry.name)}</strong></td><td>{_safe(entry.title)}{note}</td>"
                    f"<td>{_safe(versions_line(entry))}</td>"
                    + "".join(f'<td class="num {c if c in STATUSES and counts[c] else ""}">{counts[c]}</td>'

@@ -72,7 +72,8 @@ def run_all(entrants, cases, *, suite_root: str, timeout: float, restarts: int, 
                 try:
                     implementation.start()
                 except HarnessFailed as error:
-                    record(_stream.implementation(entrant.name, entrant.mode, None, None, error.message))
+                    message = error.message + (f"\n  hint: {error.hint}" if error.hint else "")
+                    record(_stream.implementation(entrant.name, entrant.mode, None, None, message))
                     continue
             record(_stream.implementation(entrant.name, entrant.mode, implementation.info,
                                           implementation.versions))

@@ -138,7 +138,7 @@ def _details(entry) -> list[str]:
         times = "once" if entry.restarts == 1 else f"{entry.restarts} times"
         lines += ["", f"the harness was restarted {times}"]
     if entry.error:
-        lines += ["", f"did not start: {entry.error}"]
+        lines += ["", entry.error]
     elif entry.ran_nothing:
         lines += ["", "no case ran: the implementation implements none of the selected gates"
                       " (or none of their versions)"]
@@ -366,7 +366,7 @@ def _md_details(entry, heading: str) -> list[str]:
         lines += [f"- {count}: {_md(message)}" + (f" ({_md_link(url)})" if url else "")
                   for message, url, count in reasons]
     if entry.error:
-        lines += ["", f"**did not start:** {_md(entry.error)}"]
+        lines += ["", f"**{_md(entry.error)}**"]
     return lines
 
 
