@@ -343,9 +343,23 @@ class TestStream:
         result = CliRunner().invoke(cli, ["conformance", "report", str(tmp_path / "newer.jsonl")])
         assert result.exit_code == 2 and ":1: not a report stream line" in result.output
 
+    @pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full")
+    def test_a_stream_that_cannot_be_written_is_said_never_a_traceback(self):
+        result = CliRunner().invoke(cli, ["conformance", "run", "--suite", str(toy.CASES), "--jsonl", "/dev/full"])
+        assert result.exit_code == 2 and result.exception.__class__ is SystemExit
+        assert "conformance.report_file: cannot write the report stream /dev/full: No space left on device" in result.output
+
     def test_a_missing_file_exits_2(self, tmp_path):
         result = CliRunner().invoke(cli, ["conformance", "report", str(tmp_path / "none.jsonl")])
         assert result.exit_code == 2 and "cannot read the report stream" in result.output
+
+    def test_a_fifo_or_a_device_is_refused_not_waited_on(self, tmp_path):
+        import os
+
+        os.mkfifo(tmp_path / "fifo")
+        for path in (tmp_path / "fifo", "/dev/zero"):
+            result = CliRunner().invoke(cli, ["conformance", "report", str(path)])
+            assert result.exit_code == 2 and "cannot read the report stream: not a regular file" in result.output
 
 
 def test_cli_writes_every_report(tmp_path):

@@ -8,12 +8,12 @@
 - A program's answer is complete when the program itself exits, not when every copy of its
   stdout is closed: a descendant that keeps the pipe open (a daemon, a ``setsid`` grandchild)
   cannot turn an answered case into a timeout.
-- Every process the child started is ended with it: its process group and session, and every
-  process carrying its token (an environment variable each child's descendants inherit, so
-  one that left the session with ``setsid`` is found too). :func:`sweep` ends whatever a run
-  left behind; with :func:`adopt_orphans` (the CLI's own process only) orphans are re-parented
-  to the runner rather than to init, so the sweep finds even those that cleared their
-  environment.
+- Every process a child started is ended: its process group with it, and every process
+  carrying its token (an environment variable each child's descendants inherit, so one that
+  left the session with ``setsid`` is found too) with it while one still holds its pipes, else
+  by :func:`sweep` when the implementation is done. With :func:`adopt_orphans` (the CLI's own
+  process only) orphans are re-parented to the runner rather than to init, so the last sweep
+  finds even those that cleared their environment.
 """
 
 from __future__ import annotations

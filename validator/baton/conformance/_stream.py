@@ -87,7 +87,7 @@ class Entry(Tally):
 
     @property
     def exit_code(self) -> int:
-        return 1 if self.error else Tally.exit_code.fget(self)
+        return 1 if self.error else super().exit_code
 
     @property
     def title(self) -> str:
@@ -347,10 +347,7 @@ def read(path: str | Path) -> RunView:
         where = f"{path}:{line_number}: " if line_number else f"{path}: "
         raise UnreadableInput(where + message, code="conformance.report_file", hint=hint)
 
-    try:
-        handle = open(path, "rb")
-    except OSError as error:
-        refuse(0, f"cannot read the report stream: {error.strerror or error}")
+    handle = _open_regular(path, lambda message: refuse(0, message))
     records = []
     with handle:
         for number, line in enumerate(_lines(handle, lambda n: refuse(n, f"a line longer than {MAX_LINE_BYTES} bytes")), 1):
@@ -376,6 +373,23 @@ def read(path: str | Path) -> RunView:
     if not records:
         refuse(0, "the file is empty")
     return view(records)
+
+
+def _open_regular(path, refuse):
+    """The file opened for reading, if it is a regular file: a FIFO or a device is refused,
+    never waited on or read without end."""
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        refuse(f"cannot read the report stream: {error.strerror or error}")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        refuse("cannot read the report stream: not a regular file")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
 
 
 def _lines(handle, too_long):
@@ -410,8 +424,15 @@ class Writer:
 
     def write(self, record: dict) -> None:
         # ASCII: every string travels, lone surrogates included
-        self._handle.write(json.dumps(record, separators=(",", ":")) + "\n")
-        self._handle.flush()
+        try:
+            self._handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+            self._handle.flush()
+        except OSError as error:
+            raise UnreadableInput(f"cannot write the report stream {self.path}: {error.strerror or error}",
+                                  code="conformance.report_file", hint="free some space, or name another file") from None
 
     def close(self) -> None:
-        self._handle.close()
+        try:
+            self._handle.close()
+        except OSError:  # what could not be written was said when it was written
+            pass
