@@ -1,7 +1,8 @@
-"""The HTML conformance report in a real browser: a run comparing the reference, the Python
-adapter and the Node.js adapter (one of them answering wrong) writes one self-contained page;
-headless Chromium opens it from the file, shows the summary table and a failure's
-differences, filters by gate and status, and its screenshot is not blank."""
+"""A run comparing the reference, the Python adapter and the Node.js adapter (the Python one
+answering wrong) in one command: the comparison in every format, and the HTML report in a
+real browser: headless Chromium opens the self-contained page from the file, shows the
+summary table and a failure's differences, filters by gate and status, and its screenshot is
+not blank."""
 
 from __future__ import annotations
 
@@ -96,9 +97,28 @@ def test_filters_by_status_and_gate(browser, report_page):
     assert visible and all(row.text.split()[-3:] == ["passed", "skipped", "skipped"] for row in visible)
 
 
-def test_the_report_stream_renders_the_same_page(report_page):
-    again = CliRunner().invoke(cli, ["conformance", "report", str(report_page.parent / "run.jsonl"),
-                                     "--format", "html"])
-    assert again.exit_code == 0
-    assert again.output == report_page.read_text(encoding="utf-8")
+def test_the_comparison_is_in_every_format(report_page):
+    from xml.etree import ElementTree
+
+    stream = str(report_page.parent / "run.jsonl")
+
+    def rendered(output_format):
+        result = CliRunner().invoke(cli, ["conformance", "report", stream, "--format", output_format])
+        assert result.exit_code == 0
+        return result.output
+
+    text = rendered("text").splitlines()
+    assert text[0] == "baton conformance: 3 implementations compared"
+    row = next(line for line in text if line.startswith(WRONG_CASE))
+    assert row.split() == [WRONG_CASE, "passed", "failed", "passed"]
+    assert "  $.assessment.horizon_calls: expected 3, got 10" in text
+    markdown = rendered("markdown")
+    assert "| gate | version | reference | python | node |" in markdown
+    assert f"| `{WRONG_CASE}` | passed | failed | passed |" in markdown
+    suites = ElementTree.fromstring(rendered("junit")).findall("testsuite")
+    assert {suite.get("name").split(".")[0] for suite in suites} == {"reference", "python", "node"}
+    badge = json.loads(rendered("badge"))
+    assert badge["message"].startswith("reference 100% passing | python ") and badge["color"] != "brightgreen"
+    assert json.loads(rendered("json"))["kind"] == "conformance_comparison"
+    assert rendered("html") == report_page.read_text(encoding="utf-8")
     assert os.path.getsize(report_page) < 5_000_000
