@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
-from baton.conformance._reports import gate_cell, skip_reasons, versions_line
+from baton.conformance._reports import gate_cell, gates_of, skip_reasons, versions_line
 from baton.conformance._runner import ERRORED, FAILED, SKIPPED_STATUS, STATUSES, XFAILED
 
 _STYLE = """
@@ -90,10 +90,7 @@ def _summary(view) -> list[str]:
 
 def _gates(view) -> list[str]:
     gates = view.suite.get("gates", {})
-    names = []
-    for case, _ in view.case_rows():
-        if case.gate not in names:
-            names.append(case.gate)
+    names = gates_of(view)
     out = ['<table id="gate-table"><thead><tr><th>gate</th><th>version</th>',
            *(f"<th>{_safe(e.name)}</th>" for e in view.entries), "</tr></thead><tbody>"]
     for gate in names:
@@ -147,10 +144,7 @@ def _cell(outcome) -> str:
 def _cases(view) -> list[str]:
     names = [e.name for e in view.entries]
     rows = view.case_rows()
-    gates = []
-    for case, _ in rows:
-        if case.gate not in gates:
-            gates.append(case.gate)
+    gates = gates_of(view)
     out = ['<div class="filters">',
            '<label>Gate <select id="filter-gate"><option value="">every gate</option>',
            *(f'<option value="{_safe(g)}">{_safe(g)}</option>' for g in gates), "</select></label>",

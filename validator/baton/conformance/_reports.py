@@ -164,7 +164,7 @@ def text(view) -> str:
     lines.append("")
     rows = [["gate", "version", *(e.name for e in view.entries)]]
     gates = view.suite.get("gates", {})
-    for gate in _gates_of(view):
+    for gate in gates_of(view):
         rows.append([gate, gates.get(gate, "?"),
                      *(gate_cell(e.counts(e.by_gate().get(gate, []))) for e in view.entries)])
     lines += _table(rows, right_from=99)
@@ -186,7 +186,8 @@ def text(view) -> str:
     return _safe("\n".join(lines) + "\n")
 
 
-def _gates_of(view) -> list[str]:
+def gates_of(view) -> list[str]:
+    """The gates of a run's cases, in suite order."""
     gates: dict[str, None] = {}
     for case, _ in view.case_rows():
         gates.setdefault(case.gate)
@@ -390,7 +391,7 @@ def markdown(view) -> str:
                               *(str(counts[c]) for c in (*_COLUMNS, XFAILED))]))
     lines += ["", _md_row(["gate", "version", *(_md(e.name) for e in view.entries)]),
               "|---|---|" + "---|" * len(view.entries)]
-    for gate in _gates_of(view):
+    for gate in gates_of(view):
         lines.append(_md_row([gate, gates.get(gate, "?"),
                               *(gate_cell(e.counts(e.by_gate().get(gate, []))) for e in view.entries)]))
     listed, quiet = failed_rows(view)
