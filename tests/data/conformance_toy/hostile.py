@@ -42,19 +42,40 @@ def shout(raw):
     return output, 0
 
 
-def setsid_holder():
+def _started(child):
+    """Fork; in the child, run ``child(ready)`` where ``ready()`` tells the parent the child
+    has noted its pid; the parent returns once it has (so no test races the note)."""
+    read_end, write_end = os.pipe()
     if os.fork() == 0:
+        os.close(read_end)
+
+        def ready():
+            os.write(write_end, b"x")
+            os.close(write_end)
+
+        child(ready)
+        os._exit(0)
+    os.close(write_end)
+    os.read(read_end, 1)
+    os.close(read_end)
+
+
+def setsid_holder():
+    def child(ready):
         os.setsid()
         note_pid()
+        ready()
         time.sleep(60)
-        os._exit(0)
+
+    _started(child)
 
 
 def daemon():
-    if os.fork() == 0:
+    def child(ready):
         os.setsid()
         if os.fork() == 0:
             note_pid()
+            ready()
             for fd in range(0, 256):
                 try:
                     os.close(fd)
@@ -62,7 +83,8 @@ def daemon():
                     pass
             os.execve("/bin/sleep", ["sleep", "60"], {})
         os._exit(0)
-    os.wait()
+
+    _started(child)
 
 
 def program(mode):
