@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A CI step: run the suite, keep the JUnit report and the badge, and add the Markdown
-# summary to the job's summary page even when the run fails.
+# A CI step: run the suite, keep the JUnit report, the badge, the HTML page and the report
+# stream, and add the Markdown summary to the job's summary page even when the run fails.
 # needs: conformance run
 # exit: 0
 # stdout: step exit status 0
@@ -13,11 +13,13 @@ cat > ci-step.sh <<'STEP'
 # --8<-- [start:example]
 status=0
 baton conformance run --harness "python3 adapter.py" --junit conformance.xml \
-  --markdown conformance.md --badge conformance-badge.json || status=$?
+  --markdown conformance.md --badge conformance-badge.json --html conformance.html \
+  --jsonl conformance.jsonl || status=$?
 cat conformance.md >> "$GITHUB_STEP_SUMMARY"
 exit "$status"
 # --8<-- [end:example]
 STEP
 bash ci-step.sh && echo "step exit status 0"
 cat "$GITHUB_STEP_SUMMARY"
-test -s conformance.xml && test -s conformance-badge.json
+test -s conformance.xml && test -s conformance-badge.json && test -s conformance.html
+test -s conformance.jsonl

@@ -13,7 +13,7 @@ import json
 import subprocess
 import sys
 
-GATES = ["ack"]  # the gates implemented; the runner skips the others
+GATES = {"ack": "1.0.0"}  # the gates implemented, with their versions
 
 
 def implementation(gate: str, raw: bytes) -> tuple[str, int]:
@@ -29,8 +29,8 @@ def input_bytes(case: dict) -> bytes:
         return base64.b64decode(case["input_base64"])
     if "input_text" in case:
         return case["input_text"].encode("utf-8")
-    # Compact JSON; escaping non-ASCII keeps lone surrogates representable.
-    return json.dumps(case["input"], separators=(",", ":")).encode("utf-8")
+    # A value: the bytes of spec/conformance.md, "The bytes of an input value".
+    return json.dumps(case["input"], separators=(",", ":")).encode("ascii")
 
 
 def send(message: dict) -> None:

@@ -5,5 +5,5 @@
 # stdout: 0 failed, 0 errored
 set -euo pipefail
 # --8<-- [start:example]
-baton conformance run --program "baton gate" --id "ack.digest.*"
+baton conformance run --program "baton gate" --id "ack.digest.*" -j 2
 # --8<-- [end:example]

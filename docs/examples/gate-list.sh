@@ -3,7 +3,7 @@
 # needs: gate
 # exit: 0
 # stdout: restart    v2.2.1
-# stdout: title      v1.0
+# stdout: title      v1.0.0
 set -euo pipefail
 # --8<-- [start:example]
 baton gate --list

@@ -15,20 +15,12 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from browser_support import running_chromium, wait
 from docs_support import (
     ROOT, built_site, load_schema, requirement_ids, schema_files, schema_page_url, spec_pages,
 )
 
 pytestmark = pytest.mark.slow
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-BROWSER_FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--window-size=1280,900",
-)
-WAIT_SECONDS = 20
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -53,30 +45,11 @@ def served_site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    missing = [str(path) for path in (CHROMIUM, CHROMEDRIVER) if not path.is_file()]
-    if missing:
-        pytest.skip(f"headless Chromium is not installed ({', '.join(missing)} missing): "
-                    "apt-get install -y chromium chromium-driver")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in BROWSER_FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
-    driver.set_page_load_timeout(WAIT_SECONDS)
-    try:
+    with running_chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
-def _wait(driver):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, WAIT_SECONDS)
+_wait = wait
 
 
 def _heading(driver) -> str:

@@ -89,3 +89,17 @@ def test_installed_schemas_and_findings(installed, tmp_path):
     broken.write_text('{"kind": "ack", "kind": "ack"}', encoding="utf-8")
     result = _run([bin_dir / "baton", "validate", broken], cwd=work)
     assert result.returncode == 2 and "load.duplicate_key" in result.stdout
+
+
+def test_the_shipped_adapters_are_found_and_run_after_install(installed):
+    import shlex
+
+    _, bin_dir, work = installed
+    listed = json.loads(_run([bin_dir / "baton", "conformance", "adapters", "--format", "json"], cwd=work).stdout)
+    assert [adapter["name"] for adapter in listed] == ["python", "node"]
+    for adapter in listed:
+        path = Path(adapter["path"])
+        assert path.is_file() and work in path.parents and path.parent.parent.name == "adapters"
+    command = shlex.split(listed[0]["harness_command"])
+    result = _run([bin_dir / "baton", *command[1:], "--id", "title.worked.*"], cwd=work)
+    assert result.returncode == 0 and result.stdout.endswith(" passed, 0 failed, 0 errored, 0 skipped\n")

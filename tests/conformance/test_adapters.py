@@ -58,7 +58,7 @@ def test_the_real_suite_passes_for_the_gates_the_adapters_implement(adapter):
     summary = report["summary"]
     assert summary["total"] > 0 and {g["gate"] for g in report["gates"]} == {"restart", "title"}
     assert (summary["passed"], result.exit_code) == (summary["total"], 0), [
-        (c["id"], c.get("message"), c.get("diff")) for c in report["cases"] if c["status"] != "passed"][:5]
+        (c["id"], c.get("message"), c.get("differences")) for c in report["cases"] if c["status"] != "passed"][:5]
 
 
 def test_generated_cases_pass(adapter, tmp_path):
@@ -66,13 +66,14 @@ def test_generated_cases_pass(adapter, tmp_path):
     report = harness_run(adapter, load_suite(tmp_path).cases)
     assert written > 500
     assert report.counts()["passed"] == written, [
-        (r.case.id, r.message, r.diff) for r in report.results if r.status != "passed"][:3]
+        (r.case.id, r.message, r.mismatch) for r in report.results if r.status != "passed"][:3]
 
 
 def test_metadata(adapter, example_cases):
     report = harness_run(adapter, example_cases)
     info = report.implementation
-    assert info["gates"] == ["restart", "title"] and info["version"] == "1.0.0"
+    assert info["gates"] == {"restart": "2.2.1", "title": "1.0.0"} and info["version"] == "1.1.0"
+    assert report.versions == {"restart": "2.2.1", "title": "1.0.0"}
     assert info["language"] in ("python", "javascript")
 
 
@@ -82,8 +83,8 @@ def test_a_wrong_answer_is_caught_with_the_right_diff(adapter, example_cases):
     assert results["title.example.blank_title"].status == "passed"
     wrong = results[MIDNIGHT]
     assert wrong.status == "failed" and wrong.message == "the output differs"
-    assert '-  "display_title": "Ship the parser | started 06-09",' in wrong.diff.splitlines()
-    assert '+  "display_title": "Ship the parser | started 05-09",' in wrong.diff.splitlines()
+    assert [d.line() for d in wrong.mismatch.differences] == [
+        '$.display_title: expected "Ship the parser | started 06-09", got "Ship the parser | started 05-09"']
     assert report.exit_code == 1
 
 
@@ -114,3 +115,37 @@ def test_program_mode(adapter, example_cases):
     crash = run(example_cases, Program(adapter, timeout=10, env=fault_env("crash", MIDNIGHT)), mode="program")
     assert [r.status for r in crash.results] == ["errored", "passed"]
     assert "crashing on title.example.crosses_midnight" in crash.results[0].answer.stderr
+
+
+def test_program_mode_skips_what_it_does_not_implement_with_exit_status_77(adapter, tmp_path):
+    """Run without --gate, an adapter of two gates answers the others with exit status 77:
+    skipped with the reason, never errored."""
+    suite = load_suite(toy.REPO / "conformance" / "cases")
+    picked = [c for c in suite.cases if c.gate == "ack"][:3] + [c for c in suite.cases if c.gate == "title"][:2]
+    report = run(picked, Program(adapter, timeout=10, env=fault_env()), mode="program")
+    assert report.summary_line() == "2 passed, 0 failed, 0 errored, 3 skipped"
+    assert {r.message for r in report.results if r.status == "skipped"} == {"the ack gate is not implemented"}
+    newer = json.loads(EXAMPLE.read_text())
+    newer["gate_version"] = "1.1.0"
+    (tmp_path / "title").mkdir()
+    (tmp_path / "title" / "newer.json").write_text(json.dumps(newer))
+    report = run(load_suite(tmp_path).cases, Program(adapter, timeout=10, env=fault_env()), mode="program")
+    assert {(r.status, r.message) for r in report.results} == {
+        ("skipped", "the cases are for title 1.1.0; this adapter implements title 1.0.0")}
+
+
+def test_the_adapters_command_names_them_and_its_commands_run(tmp_path):
+    listed = json.loads(CliRunner().invoke(cli, ["conformance", "adapters", "--format", "json"]).output)
+    assert [a["name"] for a in listed] == ["python", "node"]
+    assert [a["path"] for a in listed] == [str(PYTHON[1]), str(NODE[1])]
+    assert listed[0]["harness_command"] == (
+        f"baton conformance run --harness 'python3 {PYTHON[1]}' --gate restart --gate title")
+    text = CliRunner().invoke(cli, ["conformance", "adapters"]).output
+    assert f"python: {PYTHON[1]}\n" in text and f"  program: baton conformance run --program 'python3 {PYTHON[1]}'" in text
+    import shlex
+
+    for adapter in listed:
+        for key in ("harness_command", "program_command"):
+            argv = shlex.split(adapter[key])[1:] + ["--id", "title.worked.*", "--format", "json"]
+            result = CliRunner().invoke(cli, argv)
+            assert result.exit_code == 0 and json.loads(result.output)["summary"]["failed"] == 0, (adapter, key)

@@ -13,6 +13,7 @@ from conformance_toy import shout_gate, toy
 
 FIXTURE = {
     "gate": "shout",
+    "gate_version": "1.0.0",
     "description": "a file for the tests",
     "cases": [{
         "id": "shout.t.one",
@@ -80,9 +81,19 @@ class TestSchema:
         {"expected": {"output": 1, "exit_code": 0, "extra": True}},
         {"tags": ["Not A Slug"]},
         {"surprise": 1},
+        {"expected": {"output": 1, "exit_code": 77}},  # 77 means "skipped" in program mode
     ])
     def test_rejects(self, change):
         document = fixture(**change)
+        assert list(jsonschema.Draft202012Validator(schema()).iter_errors(document))
+
+    @pytest.mark.parametrize("version", [None, "1.0", "v1.0.0", "1.0.0-rc1", "01.0.0", 1])
+    def test_every_file_states_its_gate_version_in_the_one_shape(self, version):
+        document = copy.deepcopy(FIXTURE)
+        if version is None:
+            del document["gate_version"]
+        else:
+            document["gate_version"] = version
         assert list(jsonschema.Draft202012Validator(schema()).iter_errors(document))
 
     def test_rejects_a_case_without_input(self):
@@ -125,6 +136,20 @@ class TestLoadSuite:
         suite = load_suite(write_suite(tmp_path, {"shout/x.json": fixture(input_text="{}")}))
         [finding] = suite.findings
         assert finding.message == "give exactly one of input, input_text and input_base64"
+
+    def test_a_file_without_gate_version_is_named_with_the_command_that_adds_it(self, tmp_path):
+        document = fixture()
+        del document["gate_version"]
+        suite = load_suite(write_suite(tmp_path, {"shout/x.json": document}))
+        [finding] = suite.findings
+        assert (finding.code, finding.json_path) == ("fixture.gate_version_missing", "$")
+        assert finding.hint == f"add it: python -m baton.conformance.versions --write {tmp_path}/shout/x.json"
+
+    def test_schema_errors_on_text_with_a_lone_surrogate_are_findings(self, tmp_path):
+        document = fixture(description="\ud800", expected={"output": "\udc80"})
+        suite = load_suite(write_suite(tmp_path, {"shout/x.json": document}))
+        [finding] = suite.findings
+        assert (finding.code, finding.json_path) == ("fixture.schema", "$.cases[0].expected")
 
     def test_file_outside_its_gate_folder(self, tmp_path):
         suite = load_suite(write_suite(tmp_path, {"other/x.json": fixture()}))
@@ -183,7 +208,7 @@ class TestCheck:
         broken["description"] = "Bad file description."
         broken["cases"][0]["expected"] = {"output": {"text": "x"}, "exit_code": 0, "stdout": "{}\n"}
         result = check_toy(write_suite(tmp_path, {"shout/a.json": broken, "nope/b.json": {
-            "gate": "nope", "description": "an unknown gate", "cases": [{
+            "gate": "nope", "gate_version": "1.0.0", "description": "an unknown gate", "cases": [{
                 "id": "nope.one", "description": "d", "requirements": ["CNF-901"], "input": 1,
                 "expected": {"output": 1, "exit_code": 0}}]}}))
         assert codes(result.findings) == sorted([
@@ -199,7 +224,7 @@ class TestCheck:
         untestable = next(f for f in result.findings if f.code == "fixture.untestable_requirement")
         assert untestable.severity == "warning"
         fails = next(f for f in result.findings if f.code == "reference.fails")
-        assert fails.json_path == "$.cases[0]" and '+{"length": 1, "text": "X"}' in fails.message
+        assert fails.json_path == "$.cases[0]" and '\n$.text: expected "x", got "X"\n$.length: expected absent, got 1' in fails.message
 
     def test_gate_without_cases_and_gate_that_cannot_load(self, tmp_path):
         class Broken:
@@ -213,6 +238,27 @@ class TestCheck:
         assert codes(result.findings) == ["suite.gate_unavailable", "suite.gate_without_cases"]
         assert "empty gate has no cases" in next(f.message for f in result.findings
                                                  if f.code == "suite.gate_without_cases")
+
+    @pytest.mark.parametrize("version, reason", [
+        ("1.1.0", "the implementation implements shout 1.0.0, an older version"),
+        ("2.0.0", "the implementation implements shout 1.0.0, another major version"),
+    ])
+    def test_a_file_for_a_version_the_reference_does_not_run(self, tmp_path, version, reason):
+        files = {name: json.loads(toy.CASES.joinpath("shout", name).read_text()) for name in ("basic.json", "bytes.json")}
+        files["bytes.json"]["gate_version"] = version
+        result = check_toy(write_suite(tmp_path, {f"shout/{n}": d for n, d in files.items()}))
+        [finding] = [f for f in result.findings if f.code == "fixture.gate_version"]
+        assert finding.file.endswith("bytes.json") and finding.json_path == "$.gate_version"
+        assert finding.message == f"the reference does not run these cases: the cases are for shout {version}; {reason}"
+        assert "reference.fails" not in codes(result.findings)
+
+    def test_an_older_version_of_the_same_major_is_run(self, tmp_path):
+        files = {name: json.loads(toy.CASES.joinpath("shout", name).read_text()) for name in ("basic.json", "bytes.json")}
+        files["bytes.json"]["gate_version"] = "0.9.0"
+        result = check_toy(write_suite(tmp_path, {f"shout/{n}": d for n, d in files.items()}))
+        assert "fixture.gate_version" in codes(result.findings)  # another major: 0 is not 1
+        files["bytes.json"]["gate_version"] = "1.0.0"
+        assert check_toy(write_suite(tmp_path, {f"shout/{n}": d for n, d in files.items()})).findings == ()
 
     def test_outcome_the_gate_does_not_list(self, tmp_path):
         class Liar:

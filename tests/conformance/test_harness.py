@@ -44,10 +44,11 @@ class TestHappyPath:
         report = run_toy()
         assert report.summary_line() == "6 passed, 0 failed, 0 errored, 0 skipped"
         assert report.implementation == {"name": "toy", "language": "python", "version": "0.1", "gates": ["shout"]}
+        assert report.versions == {"shout": None}  # the protocol's first form: no versions stated
         assert report.restarts == 0
 
     def test_cases_of_gates_the_harness_does_not_list_are_not_sent(self, tmp_path):
-        other = {"gate": "other", "description": "another gate", "cases": [{
+        other = {"gate": "other", "gate_version": "1.0.0", "description": "another gate", "cases": [{
             "id": "other.one", "description": "d", "requirements": ["CNF-901"], "input": 1,
             "expected": {"output": 1, "exit_code": 0}}]}
         (tmp_path / "other").mkdir()
@@ -55,12 +56,14 @@ class TestHappyPath:
         # the toy harness would crash on a case of an unknown gate: it is never sent one
         report = run_toy(cases=load_suite(tmp_path).cases)
         [result] = report.results
-        assert result.status == "skipped" and result.message == "the harness does not implement the other gate"
+        assert result.status == "skipped" and result.message == "the other gate is not implemented"
+        assert result.answer.skip_code == "gate_not_listed"
         assert report.exit_code == 1 and report.ran_nothing
 
     def test_skipped_and_errored_replies(self):
         skipped = {r.case.id: r for r in run_toy("skip").results}[FLOAT]
         assert (skipped.status, skipped.message) == ("skipped", "not today")
+        assert (skipped.answer.skip_code, skipped.answer.issue_url) == ("by_implementation", "https://example.org/toy/issues/7")
         errored = {r.case.id: r for r in run_toy("error").results}[FLOAT]
         assert (errored.status, errored.message) == ("errored", "boom")
         assert errored.answer.context == {"message": "boom", "traceback": "line 1"}
@@ -71,13 +74,11 @@ class TestHappyPath:
 
 
 class TestBrokenHarness:
-    def test_wrong_answers_fail_with_the_right_diff(self):
+    def test_wrong_answers_fail_with_the_right_differences(self):
         report = run_toy("wrong")
         result = {r.case.id: r for r in report.results}[FLOAT]
         assert result.status == "failed" and result.message == "the output differs"
-        assert result.diff.splitlines() == [
-            "--- expected output", "+++ actual output", "@@ -1,5 +1,5 @@", " {", '   "length": 1,',
-            '   "scaled": 3.0,', '-  "text": "A"', '+  "text": "a"', " }"]
+        assert [d.line() for d in result.mismatch.differences] == ['$.text: expected "A", got "a"']
 
     def test_a_crash_is_errored_with_stderr_and_the_harness_restarted(self):
         report = run_toy("crash")
@@ -99,7 +100,7 @@ class TestBrokenHarness:
         assert report.restarts == 1 and report.counts()["passed"] == 5
 
     def test_a_harness_that_stops_reading_times_out_on_a_large_input(self, tmp_path):
-        big = {"gate": "shout", "description": "a large input", "cases": [{
+        big = {"gate": "shout", "gate_version": "1.0.0", "description": "a large input", "cases": [{
             "id": "shout.big.one", "description": "a megabyte of text", "requirements": ["CNF-902"],
             "input_text": "x" * (1 << 20), "expected": {"output": {"error": "invalid_input"}, "exit_code": 2}}]}
         (tmp_path / "shout").mkdir()
@@ -156,7 +157,7 @@ class TestBrokenHarness:
 
 
 class TestSchemas:
-    names = ("start", "ready", "run", "result", "stop")
+    names = ("start", "ready", "run", "result", "stop", "skipped")
 
     def test_are_valid_with_titles_and_examples(self):
         import jsonschema
@@ -207,6 +208,24 @@ class TestSchemas:
     def test_invalid_replies(self, line, fragment):
         with pytest.raises(_protocol.ProtocolError, match=fragment):
             _protocol.decode(line, "result")
+
+    @pytest.mark.parametrize("gates, versions", [
+        ({"restart": "2.2.1", "title": "1.0.0"}, {"restart": "2.2.1", "title": "1.0.0"}),
+        (["restart"], {"restart": None}),
+        ({}, {}),
+    ])
+    def test_ready_lists_gates_with_versions_or_in_the_first_form(self, gates, versions):
+        line = json.dumps({"ready": True, "version": 1, "implementation": {
+            "name": "x", "language": "go", "version": "1", "gates": gates}}).encode()
+        assert _protocol.gate_versions(_protocol.decode(line, "ready")) == versions
+
+    @pytest.mark.parametrize("gates", [{"restart": "2.2"}, {"restart": "v2.2.1"}, {"Restart": "1.0.0"},
+                                       {"restart": "01.0.0"}, ["restart", "restart"]])
+    def test_ready_refuses_other_version_shapes(self, gates):
+        line = json.dumps({"ready": True, "version": 1, "implementation": {
+            "name": "x", "language": "go", "version": "1", "gates": gates}}).encode()
+        with pytest.raises(_protocol.ProtocolError, match="not a valid ready message"):
+            _protocol.decode(line, "ready")
 
     def test_an_int_output_stays_an_int(self):
         assert _protocol.decode(b'{"seq": 1, "output": {"n": 1.0, "m": 1}, "exit_code": 0}', "result")["output"] == {

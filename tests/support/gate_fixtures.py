@@ -38,9 +38,12 @@ def documents():
 
 
 def render(document):
-    """The fixture file's text: UTF-8, with lone surrogates (which UTF-8 cannot hold) as
-    ``\\uXXXX`` escapes; a raw surrogate can only stand inside a JSON string."""
-    return printable(json.dumps(document, indent=2, ensure_ascii=False)) + "\n"
+    """The fixture file's text: UTF-8, stamped with the gate's version, with lone surrogates
+    (which UTF-8 cannot hold) as ``\\uXXXX`` escapes; a raw surrogate can only stand inside a
+    JSON string."""
+    from baton.conformance.versions import stamp_document
+
+    return printable(json.dumps(stamp_document(document), indent=2, ensure_ascii=False)) + "\n"
 
 
 def main(argv):

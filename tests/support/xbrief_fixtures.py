@@ -699,8 +699,10 @@ def documents(folder: Path) -> dict[str, dict]:
 
 def render(document: dict) -> str:
     """The fixture file: indented, except each case's document, which is one line (the cases
-    repeat the same small checkpoint hundreds of times)."""
-    documents, marked = [], copy.deepcopy(document)
+    repeat the same small checkpoint hundreds of times), stamped with the gate's version."""
+    from baton.conformance.versions import stamp_document
+
+    documents, marked = [], stamp_document(copy.deepcopy(document))
     for case in marked["cases"]:
         documents.append(case["input"]["document"])
         case["input"]["document"] = f"@document {len(documents) - 1}@"

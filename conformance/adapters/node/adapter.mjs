@@ -5,10 +5,13 @@
 // `title` (spec/gates/title.md). Copy it as the starting point for your own adapter and
 // replace the two gate functions with calls into your implementation.
 //
-//   harness mode (persistent, fast):
-//     baton conformance run --harness "node adapter.mjs" --gate restart --gate title
-//   program mode (one process per case; gate name as last argument, input on stdin):
-//     baton conformance run --program "node adapter.mjs" --gate restart --gate title
+// `baton conformance adapters` prints both commands with this file's full path, in a
+// checkout or an installed package:
+//   harness mode (persistent, fast; `ready` lists the gates with their versions):
+//     baton conformance run --harness "node conformance/adapters/node/adapter.mjs"
+//   program mode (one process per case; gate name as last argument, input on stdin; a case
+//   of a gate or version it does not implement exits with status 77, which means skipped):
+//     baton conformance run --program "node conformance/adapters/node/adapter.mjs"
 //
 // Both gates are defined over JSON as Python reads and writes it, so this file carries a
 // small JSON reader that keeps integers apart from floats (and exact, as BigInt) and
@@ -25,7 +28,11 @@ import { existsSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const NAME = "baton-adapter-node";
-const VERSION = "1.0.0";
+const VERSION = "1.1.0";
+// The gates implemented, with the version of each (the runner sends only their cases).
+const GATE_VERSIONS = { restart: "2.2.1", title: "1.0.0" };
+// The exit status that tells the runner, in program mode, that a case is skipped.
+const SKIP_STATUS = 77;
 const FAULT = process.env.BATON_ADAPTER_FAULT || "";
 const FAULT_CASE = process.env.BATON_ADAPTER_FAULT_CASE || "*";
 
@@ -742,7 +749,7 @@ function serve() {
       }
       send({ ready: true, version: 1, implementation: {
         name: NAME, language: "javascript", version: VERSION,
-        homepage: "https://spec.baton.dev/conformance/", gates: Object.keys(GATES).sort() } });
+        homepage: "https://spec.baton.dev/conformance/", gates: GATE_VERSIONS } });
     } else if (command === "run") {
       const seq = Number(request.get("seq"));
       try {
@@ -756,9 +763,22 @@ function serve() {
   });
 }
 
+function notRun(gate, wanted) {
+  // Why this adapter does not run a case of `gate` written for version `wanted`: a gate it does
+  // not implement, another major version, or a newer one; else null.
+  if (!Object.hasOwn(GATE_VERSIONS, gate)) return `the ${gate} gate is not implemented`;
+  if (!wanted) return null;
+  const have = GATE_VERSIONS[gate].split(".").map(Number);
+  const want = wanted.split(".").map(Number);
+  const older = have[1] < want[1] || (have[1] === want[1] && have[2] < want[2]);
+  if (have[0] !== want[0] || older) return `the cases are for ${gate} ${wanted}; this adapter implements ${gate} ${GATE_VERSIONS[gate]}`;
+  return null;
+}
+
 function program(gate) {
+  const reason = notRun(gate, process.env.BATON_GATE_VERSION || "");
+  if (reason) { process.stdout.write(JSON.stringify({ skipped: true, message: reason }) + "\n"); process.exitCode = SKIP_STATUS; return; }
   const entry = GATES[gate];
-  if (!entry) { process.stderr.write(`adapter.mjs: unknown gate ${gate}\n`); process.exitCode = 64; return; }
   const chunks = [];
   process.stdin.on("data", (chunk) => chunks.push(chunk));
   process.stdin.on("end", () => {

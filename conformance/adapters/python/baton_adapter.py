@@ -5,21 +5,25 @@ It implements two gates from their spec pages, without importing Baton: ``restar
 (spec/gates/restart.md) and ``title`` (spec/gates/title.md). Copy it as the starting point
 for your own adapter: replace the two gate functions with calls into your implementation.
 
-Two ways to run it:
+Two ways to run it (``baton conformance adapters`` prints both commands with this file's
+full path, in a checkout or an installed package):
 
 - harness mode (persistent, fast)::
 
-      baton conformance run --harness "python3 baton_adapter.py" --gate restart --gate title
+      baton conformance run --harness "python3 conformance/adapters/python/baton_adapter.py"
 
   It reads JSON Lines on stdin (``start``, ``run``, ``stop``) and answers on stdout, one line
-  per message, as conformance/protocol/v1/ describes.
+  per message, as conformance/protocol/v1/ describes. Its ``ready`` line lists the gates it
+  implements with their versions; the runner skips the cases of other gates and versions.
 
 - program mode (one process per case)::
 
-      baton conformance run --program "python3 baton_adapter.py" --gate restart --gate title
+      baton conformance run --program "python3 conformance/adapters/python/baton_adapter.py"
 
   With the gate name as its last argument it reads the input bytes on stdin, prints the
-  gate's output and exits with the gate's exit status.
+  gate's output and exits with the gate's exit status. For a gate it does not implement,
+  or cases of a version it does not (``BATON_GATE_VERSION``), it exits with status 77 and
+  prints why: the runner counts the case as skipped.
 
 For the runner's own tests, ``BATON_ADAPTER_FAULT`` makes it misbehave on the cases whose
 id matches the glob ``BATON_ADAPTER_FAULT_CASE`` (default: every case): ``wrong`` (the title
@@ -36,7 +40,11 @@ import time
 from datetime import datetime, timezone
 
 NAME = "baton-adapter-python"
-VERSION = "1.0.0"
+VERSION = "1.1.0"
+#: The gates implemented, with the version of each (the runner sends only their cases).
+GATE_VERSIONS = {"restart": "2.2.1", "title": "1.0.0"}
+#: The exit status that tells the runner, in program mode, that a case is skipped.
+SKIP_STATUS = 77
 FAULT = os.environ.get("BATON_ADAPTER_FAULT", "")
 FAULT_CASE = os.environ.get("BATON_ADAPTER_FAULT_CASE", "*")
 
@@ -302,7 +310,7 @@ def serve():
                 return 1
             _send({"ready": True, "version": 1, "implementation": {
                 "name": NAME, "language": "python", "version": VERSION,
-                "homepage": "https://spec.baton.dev/conformance/", "gates": sorted(GATES)}})
+                "homepage": "https://spec.baton.dev/conformance/", "gates": GATE_VERSIONS}})
         elif command == "run":
             try:
                 reply = answer(request["seq"], request["case"])
@@ -318,11 +326,26 @@ def serve():
     return 0
 
 
+def _not_run(gate, wanted):
+    """Why this adapter does not run a case of ``gate`` written for version ``wanted``: a gate
+    it does not implement, another major version, or a newer one; else ``None``."""
+    if gate not in GATE_VERSIONS:
+        return f"the {gate} gate is not implemented"
+    if not wanted:
+        return None
+    have = tuple(int(part) for part in GATE_VERSIONS[gate].split("."))
+    want = tuple(int(part) for part in wanted.split("."))
+    if have[0] != want[0] or have < want:
+        return f"the cases are for {gate} {wanted}; this adapter implements {gate} {GATE_VERSIONS[gate]}"
+    return None
+
+
 def program(gate):
-    entry = GATES.get(gate)
-    if entry is None:
-        sys.stderr.write(f"baton_adapter: unknown gate {gate!r}\n")
-        return 64
+    reason = _not_run(gate, os.environ.get("BATON_GATE_VERSION", ""))
+    if reason:
+        sys.stdout.write(json.dumps({"skipped": True, "message": reason}) + "\n")
+        return SKIP_STATUS
+    entry = GATES[gate]
     _misbehave(os.environ.get("BATON_CASE_ID", "*"))
     output, exit_code, text = entry[1](sys.stdin.buffer.read())
     sys.stdout.write(text)

@@ -112,6 +112,7 @@ def write_suite(root, gates=("restart", "title"), count=300, seed=2026):
                                        "stdout": decision.text}})
         (root / gate).mkdir(parents=True, exist_ok=True)
         (root / gate / "generated.json").write_text(
-            json.dumps({"gate": gate, "description": "generated", "cases": cases}), encoding="utf-8")
+            json.dumps({"gate": gate, "gate_version": module.VERSION, "description": "generated", "cases": cases}),
+            encoding="utf-8")
         written += len(cases)
     return written

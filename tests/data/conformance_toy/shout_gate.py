@@ -5,7 +5,7 @@ import json
 from baton.gates import Decision
 
 NAME = "shout"
-VERSION = "1"
+VERSION = "1.0.0"
 SUMMARY = "shout a text back"
 OUTCOMES = ("SHOUTED", "INVALID")
 MAX_INPUT_BYTES = 64

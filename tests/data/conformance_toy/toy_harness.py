@@ -2,7 +2,9 @@
 protocol, or runs one case in program mode (gate name as last argument). TOY_MODE makes it
 misbehave: wrong, crash, silent, garbage, badseq, noready, slowstart, stderr, exit_wrong,
 skip, error, crash_always, orphan (leaves a sleeping child, its pid in TOY_PIDFILE), deaf
-(stops reading stdin after start)."""
+(stops reading stdin after start), and in program mode skip77, skip77_bare, skip77_bad
+(exit status 77 with a skip object, nothing, or garbage). TOY_GATES (JSON) replaces the
+gates its ready line lists (default: the protocol's first form, ["shout"])."""
 
 import base64
 import json
@@ -65,8 +67,9 @@ def harness():
             if MODE == "crash_always":
                 sys.stderr.write("cannot start: missing dependency\n")
                 sys.exit(3)
+            gates = json.loads(os.environ.get("TOY_GATES") or '["shout"]')
             send({"ready": True, "version": 1, "implementation": {
-                "name": "toy", "language": "python", "version": "0.1", "gates": ["shout"]}})
+                "name": "toy", "language": "python", "version": "0.1", "gates": gates}})
             if MODE == "deaf":
                 time.sleep(120)
         elif request["cmd"] == "run":
@@ -87,7 +90,7 @@ def harness():
             if hit and MODE == "badseq":
                 seq += 100
             if hit and MODE == "skip":
-                send({"seq": seq, "skipped": True, "message": "not today"})
+                send({"seq": seq, "skipped": True, "message": "not today", "issue_url": "https://example.org/toy/issues/7"})
                 continue
             if hit and MODE == "error":
                 send({"seq": seq, "errored": True, "context": {"message": "boom", "traceback": "line 1"}})
@@ -104,6 +107,15 @@ def harness():
 
 def program(gate):
     raw = sys.stdin.buffer.read()
+    if MODE == "skip77":
+        print(json.dumps({"skipped": True, "message": f"no {os.environ['BATON_GATE_VERSION']} here",
+                          "issue_url": "https://example.org/toy/issues/8"}))
+        return 77
+    if MODE == "skip77_bare":
+        return 77
+    if MODE == "skip77_bad":
+        print("nope")
+        return 77
     if MODE == "crash":
         sys.stderr.write("toy: crashing\n")
         sys.exit(1)

@@ -1,6 +1,7 @@
 """``baton conformance``: ``check`` lints the suite and prints its coverage, ``run`` runs it
-against an implementation (the built-in reference, ``--harness`` or ``--program``), ``list``
-shows the cases a selection picks. Thin: options in, library calls out."""
+against one implementation or several (the built-in reference, ``--harness``, ``--program``),
+``report`` renders a run's report stream again, ``list`` shows the cases a selection picks,
+``adapters`` says where the shipped adapters are. Thin: options in, library calls out."""
 
 from __future__ import annotations
 
@@ -75,14 +76,14 @@ def _write(path: Path, content: str) -> None:
     from baton.workspace._atomic import atomic_write
 
     try:
-        atomic_write(path, content.encode("utf-8"))
+        atomic_write(path, content.encode("utf-8", "backslashreplace"))
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror or error}", code="usage") from None
 
 
 @click.group()
 def conformance():
-    """Check the conformance suite, or run it against an implementation.
+    """Check the conformance suite, run it against implementations, render its reports.
 
     \b
     Exit status: 0 every selected case passed (or the suite is clean), 1 a case failed or
@@ -119,70 +120,204 @@ def check(suite_dir, output_format):
     sys.exit(result.exit_code)
 
 
+def _named(values) -> list[tuple[str | None, str]]:
+    """``[NAME=]VALUE`` entries of a repeatable option: ``(NAME or None, VALUE)``."""
+    import re
+
+    found = []
+    for value in values:
+        match = re.fullmatch(r"([A-Za-z0-9][A-Za-z0-9_.-]{0,63})=(.*)", value, re.DOTALL)
+        found.append((match.group(1), match.group(2)) if match else (None, value))
+    return found
+
+
+def _entrants(reference, harnesses, programs):
+    """The implementations of the run, each with its run name: the reference first, then
+    every harness, then every program, each in the order given."""
+    from baton.conformance._plan import Entrant
+
+    wanted = [("harness", name, _command(command, "--harness")) for name, command in _named(harnesses)]
+    wanted += [("program", name, _command(command, "--program")) for name, command in _named(programs)]
+    entrants = [Entrant("reference", "reference")] if reference or not wanted else []
+    counts = {mode: sum(1 for m, _, _ in wanted if m == mode) for mode in ("harness", "program")}
+    numbers = dict.fromkeys(counts, 0)
+    for mode, name, argv in wanted:
+        numbers[mode] += 1
+        if name is None:
+            name = mode if counts[mode] == 1 else f"{mode}-{numbers[mode]}"
+        entrants.append(Entrant(name, mode, tuple(argv)))
+    seen = set()
+    for entrant in entrants:
+        if entrant.name in seen:
+            raise UsageError(f"two implementations are named {entrant.name!r}", code="usage",
+                             hint="name each one: --harness NAME=CMD, --program NAME=CMD")
+        seen.add(entrant.name)
+    return entrants
+
+
+def _per_implementation(values, option: str, entrants, *, every: bool) -> dict[str, Path]:
+    """``[NAME=]FILE`` options: the file for each run name. Without a NAME the file is for
+    every implementation (``every``) or for the only one."""
+    names = [e.name for e in entrants]
+    chosen: dict[str, Path] = {}
+    for name, value in _named(values):
+        if name is not None and name not in names:  # not a run name: the whole value is a path
+            name, value = None, f"{name}={value}"
+        targets = [name] if name is not None else names
+        if name is None and not every and len(names) > 1:
+            raise UsageError(f"{option} {value}: the run has {len(names)} implementations; say which: NAME=FILE",
+                             code="usage", hint="names: " + ", ".join(names))
+        for target in targets:
+            if target in chosen:
+                raise UsageError(f"{option} is given twice for {target!r}", code="usage")
+            chosen[target] = Path(value)
+    return chosen
+
+
+def _default_jobs() -> int:
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+_WRITTEN_FORMATS = ("text", "json", "markdown", "html", "junit", "badge")
+
+
 @conformance.command()
-@click.option("--harness", metavar="CMD", help="A persistent process speaking the harness protocol (JSON Lines).")
-@click.option("--program", metavar="CMD", help="One process per case: the gate name as last argument, input on stdin.")
+@click.option("--reference", is_flag=True,
+              help="Run the built-in reference too (it runs alone when no --harness or --program is given).")
+@click.option("--harness", "harnesses", multiple=True, metavar="[NAME=]CMD",
+              help="A persistent process speaking the harness protocol (JSON Lines). Repeatable; NAME names it in the reports.")
+@click.option("--program", "programs", multiple=True, metavar="[NAME=]CMD",
+              help="One process per case: the gate name as last argument, input on stdin; exit status 77 means skipped. Repeatable.")
 @_selection_options
-@click.option("--expected-failures", "expected_failures", type=click.Path(dir_okay=False, path_type=Path),
-              help="Cases known to fail: one `<id or glob> <reason>` per line. Strict: a listed case that passes fails the run. "
+@click.option("--expected-failures", "expected_failures", multiple=True, metavar="[NAME=]FILE",
+              help="Cases known to fail: one `<id or glob> <reason>` per line. Strict: a listed case that passes fails the run. Without NAME=, for every implementation. "
                    "A bare name such as restart-gate-v2.2.1 names a list shipped with the suite.")
+@click.option("--write-expected-failures", "write_failures", multiple=True, metavar="[NAME=]FILE",
+              help="Write the strict expected-failures file of this run's failures, each with a placeholder reason to fill in.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1, max=256), default=None,
+              help="Cases answered at once in program mode (default: the number of cores).")
 @click.option("--timeout", type=click.FloatRange(min=0.01, max=3600), default=5.0, show_default=True,
               callback=lambda ctx, param, value: _finite(value, param),
               help="Seconds an implementation may take to answer one case.")
 @click.option("--restarts", type=click.IntRange(min=0), default=10, show_default=True,
               help="How often a crashed or stuck harness is started again.")
 @_SUITE
-@format_option(("text", "json"))
+@format_option(_WRITTEN_FORMATS)
+@click.option("--jsonl", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the report stream (JSON Lines) as the run goes; `baton conformance report FILE` renders it again.")
 @click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), help="Also write a JUnit XML report.")
 @click.option("--markdown", type=click.Path(dir_okay=False, path_type=Path), help="Also write a Markdown summary (for CI step summaries).")
+@click.option("--html", type=click.Path(dir_okay=False, path_type=Path), help="Also write the HTML report: one self-contained page.")
 @click.option("--badge", type=click.Path(dir_okay=False, path_type=Path), help="Also write a shields.io endpoint badge (JSON).")
-def run(harness, program, gates, ids, requirements, tags, expected_failures, timeout, restarts,
-        suite_dir, output_format, junit, markdown, badge):
-    """Run the suite against an implementation (default: the built-in reference).
+def run(reference, harnesses, programs, gates, ids, requirements, tags, expected_failures, write_failures,
+        jobs, timeout, restarts, suite_dir, output_format, jsonl, junit, markdown, html, badge):
+    """Run the suite against one implementation or several (default: the built-in reference).
 
-    Prints a summary per gate, a diff for every failure, and a final line
-    `N passed, N failed, N errored, N skipped`."""
-    from baton.conformance import ExpectedFailures, Harness, Program, Reference, _reports
-    from baton.conformance import run as run_cases
+    Prints a summary per gate, the differences of every failure (the JSON path of each
+    differing value, expected and got), and a final line `N passed, N failed, N errored,
+    N skipped`. With several implementations it opens with a comparison: who passed, who
+    failed and who skipped, per gate and for each case one of them failed."""
+    from baton.conformance import ExpectedFailures, _process, _reports, _stream
+    from baton.conformance._plan import run_all
     from baton.conformance._progress import Progress
+    from baton.conformance._runner import expected_failures_text
 
+    writer = None
     try:
-        if harness and program:
-            raise UsageError("give --harness or --program, not both", code="usage")
+        entrants = _entrants(reference, harnesses, programs)
         suite = _load(suite_dir)
         selected = _select(suite, gates, ids, requirements, tags)
-        failures = None
-        if expected_failures is not None:
-            failures = ExpectedFailures.read(_expected_failures_file(expected_failures))
-            failures.check_against(case.id for case in suite.cases)
-        if harness:
-            implementation, mode = Harness(_command(harness, "--harness"), timeout=timeout,
-                                           restarts=restarts), "harness"
-        elif program:
-            implementation, mode = Program(_command(program, "--program"), timeout=timeout), "program"
-        else:
-            implementation, mode = Reference(), "reference"
-        progress = Progress.for_terminal()
-        previous = _on_sigterm(_terminated)  # unwind, so the harness is killed too
+        failures = {}
+        for name, path in _per_implementation(expected_failures, "--expected-failures", entrants, every=True).items():
+            failures[name] = ExpectedFailures.read(_expected_failures_file(path))
+            failures[name].check_against(case.id for case in suite.cases)
+        to_write = _per_implementation(write_failures, "--write-expected-failures", entrants, every=False)
+        if jsonl is not None:
+            try:
+                writer = _stream.Writer(jsonl)
+            except OSError as error:
+                raise UsageError(f"cannot write {jsonl}: {error.strerror or error}", code="usage") from None
+        _process.adopt_orphans()
+        previous = _on_sigterm(_terminated)  # unwind, so every process is ended too
         try:
-            if mode == "harness":
-                implementation.start()
-            report = run_cases(selected, implementation, mode=mode, expected_failures=failures,
-                               progress=progress)
+            view = run_all(entrants, selected, suite_root=str(suite_dir or "conformance/cases"),
+                           timeout=timeout, restarts=restarts, jobs=jobs or _default_jobs(),
+                           expected_failures=failures, emit=writer.write if writer else None,
+                           progress=Progress.for_terminal())
         finally:
-            implementation.close()
             _on_sigterm(previous)
-            if progress is not None:
-                progress.finish()
+            _process.sweep()
         for path, render in ((junit, _reports.junit), (markdown, _reports.markdown),
-                             (badge, _reports.badge_text)):
+                             (html, _reports.html), (badge, _reports.badge_text)):
             if path is not None:
-                _write(path, render(report))
+                _write(path, render(view))
+        by_name = {entry.name: entry for entry in view.entries}
+        for name, path in to_write.items():
+            _write(path, expected_failures_text(by_name[name].results, by_name[name].title))
     except BatonError as error:
         fail(error)
-    render = _reports.json_text if output_format == "json" else _reports.text
-    click.echo(render(report), nl=False)
-    sys.exit(report.exit_code)
+    finally:
+        if writer is not None:
+            writer.close()
+    for entry in view.entries:
+        if entry.error:  # said where CI logs show it, whatever the report's format
+            click.echo(f"baton: conformance.harness_failed: {entry.name}: {entry.error}", err=True)
+    click.echo(_reports.FORMATS[output_format](view), nl=False)
+    sys.exit(view.exit_code)
+
+
+@conformance.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@format_option(_WRITTEN_FORMATS)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the report to this file instead of stdout.")
+def report(file, output_format, output):
+    """Render a report stream (written by `run --jsonl FILE`) again, in any format.
+
+    Exit status: 0 rendered, 2 the file is unreadable or not a report stream."""
+    from baton.conformance import _reports, _stream
+
+    try:
+        rendered = _reports.FORMATS[output_format](_stream.read(file))
+        if output is not None:
+            _write(output, rendered)
+            return
+    except BatonError as error:
+        fail(error)
+    click.echo(rendered, nl=False)
+
+
+@conformance.command()
+@format_option(("text", "json"))
+@click.option("--folder", is_flag=True, help="Print only the folder that holds them.")
+def adapters(output_format, folder):
+    """Where the shipped example adapters are, and the exact commands that run them.
+
+    They implement the restart and title gates from the spec alone; copy one as the start of
+    your own. The folder is inside the installed package (or the checkout)."""
+    import json
+
+    from baton.conformance import _adapters
+
+    if folder:
+        click.echo(str(_adapters.folder()))
+        return
+    found = _adapters.shipped()
+    if output_format == "json":
+        click.echo(json.dumps([a.to_json() for a in found], indent=2))
+        return
+    for number, adapter in enumerate(found):
+        if number:
+            click.echo("")
+        click.echo(f"{adapter.name}: {adapter.path}")
+        click.echo(f"  {adapter.summary}")
+        click.echo(f"  harness: {adapter.harness_command}")
+        click.echo(f"  program: {adapter.program_command}")
 
 
 def _expected_failures_file(path: Path) -> Path:

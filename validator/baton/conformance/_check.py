@@ -3,8 +3,8 @@
 On top of the structural findings of :mod:`baton.conformance._suite` it checks the
 description style, that every requirement a case names exists, that pinned stdout parses to
 the pinned output, that every gate of the gate table has cases, that every MUST-level
-requirement has a case (unless the spec marks it not fixture-testable), and, by running the
-reference on every case, that the reference passes them all and that every outcome code of
+requirement has a case (unless the spec marks it not fixture-testable), that every fixture
+file's ``gate_version`` is one the reference runs, and, by running the reference on every case, that the reference passes them all and that every outcome code of
 every gate is expected by at least one case (a case's outcome is the reference's
 ``Decision.outcome`` on it)."""
 
@@ -17,6 +17,7 @@ from baton._findings import ERROR, WARNING, Finding, json_path
 from baton.conformance._compare import same
 from baton.conformance._implementations import Reference
 from baton.conformance._runner import PASSED, verdict
+from baton.conformance.versions import mismatch as version_mismatch
 from baton.conformance._suite import Suite
 from baton.conformance.requirements import MUST_LEVEL
 
@@ -143,12 +144,27 @@ def _gate_modules(names, module_of, grouped):
     return modules, findings
 
 
+def _versions(suite: Suite, modules):
+    """A finding for each fixture file written for a version of its gate the reference does
+    not run (a newer one, or another major): its cases would be skipped, never checked."""
+    for fixture in suite.files:
+        if fixture.gate not in modules:
+            continue
+        version = getattr(modules[fixture.gate][0], "VERSION", None)
+        reason = version_mismatch(fixture.gate, fixture.gate_version, version)
+        if reason:
+            yield _finding(fixture.file, "$.gate_version", "fixture.gate_version",
+                           f"the reference does not run these cases: {reason}",
+                           f"state the version the cases pin; the gate is at {version}", "CNF-026")
+
+
 def _run_reference(suite: Suite, modules):
     """Findings from running the reference, and the outcomes each gate's cases expect."""
     findings, outcomes = [], {}
     reference = Reference({gate: module for gate, (module, _) in modules.items()})
     for case in suite.cases:
-        if case.gate not in modules:
+        if case.gate not in modules or version_mismatch(case.gate, case.gate_version,
+                                                        getattr(modules[case.gate][0], "VERSION", None)):
             continue
         answer = reference.answer(case)
         result = verdict(case, answer, 0.0, None)
@@ -156,8 +172,10 @@ def _run_reference(suite: Suite, modules):
             outcomes.setdefault(case.gate, set()).add(answer.outcome)
             continue
         detail = result.message or "no answer"
-        if result.diff:
-            detail += "\n" + result.diff
+        if result.mismatch:
+            detail += "".join("\n" + d.line() for d in result.mismatch.differences)
+            if result.mismatch.stdout_diff:
+                detail += "\n" + result.mismatch.stdout_diff
         findings.append(_finding(case.file, json_path(("cases", case.index)), "reference.fails",
                                  f"{case.id}: the reference does not pass this case: {detail}",
                                  "fix the case's expectation or the gate", "CNF-012"))
@@ -187,6 +205,7 @@ def check(suite: Suite, catalogue, *, table: dict | None = None,
                                      "name a gate of the table, or add the gate", "CNF-010"))
     modules, unavailable = _gate_modules(names, module_of, grouped)
     findings += unavailable
+    findings += _versions(suite, modules)
     reference_findings, outcomes = _run_reference(suite, modules)
     findings += reference_findings
     coverage = []

@@ -1,8 +1,9 @@
 """The harness client: one persistent process speaking the harness protocol
-(:mod:`baton.conformance._protocol`). It times out a silent harness, captures its stderr,
-restarts it after a crash, a timeout or a broken reply (up to a bound) and carries on, and
-kills its process group when done. Nothing here can hang: every read and write has a
-deadline."""
+(:mod:`baton.conformance._protocol`). It reads the gates and versions the harness implements
+from its ``ready`` line, times out a silent harness, captures its stderr, restarts it after a
+crash, a timeout or a broken reply (up to a bound) and carries on, and ends it with
+everything it started when done. Nothing here can hang or grow without bound: every read and
+write has a deadline, and what a harness writes is capped while it is read."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import time
 from baton.errors import BatonError
 from baton.conformance import _protocol
 from baton.conformance._implementations import ANSWERED, Answer, errored, skipped
-from baton.conformance._process import Child, ChildGone, ChildTimeout, OutputTooLarge
+from baton.conformance._process import Child, ChildGone, ChildTimeout, OutputTooLarge, family, sweep
 
 #: How long a harness may take to exit after ``stop`` before its group is killed.
 STOP_GRACE = 1.0
@@ -35,24 +36,26 @@ class Harness:
         self._restarts_left = restarts
         self.restarts = 0
         self._env = env
+        self._family = family()
         self._child: Child | None = None
         self._seq = 0
         self._gave_up: str | None = None
         self.info: dict | None = None
+        self.versions: dict[str, str | None] | None = None
 
     # -- lifecycle -----------------------------------------------------------------------
 
     def start(self) -> None:
         """Start the harness and read its ``ready`` line; :class:`HarnessFailed` if it fails."""
         try:
-            child = Child(self._argv, env=self._env)
+            child = Child(self._argv, env=self._env, out_limit=_protocol.MAX_REPLY_BYTES, family=self._family)
         except OSError as error:
             raise HarnessFailed(f"cannot start {self._argv[0]!r}: {error.strerror or error}",
                                 hint="check the --harness command and that it is executable") from None
         deadline = time.monotonic() + self._timeout
         try:
             child.send(_protocol.start(), deadline)
-            line = child.read_line(deadline, _protocol.MAX_REPLY_BYTES)
+            line = child.read_line(deadline)
             ready = _protocol.decode(line, "ready")
         except (ChildTimeout, ChildGone, OutputTooLarge, _protocol.ProtocolError) as error:
             reason = _describe(error, child, self._timeout, "ready")
@@ -64,20 +67,23 @@ class Harness:
         self._seq = 0
         if self.info is None:
             self.info = dict(ready["implementation"])
+            self.versions = _protocol.gate_versions(ready)
 
     def close(self) -> None:
-        """Send ``stop``, give the harness a moment to exit, then kill its process group."""
+        """Send ``stop``, give the harness a moment to exit, then end it and everything any
+        of its incarnations started."""
         child, self._child = self._child, None
-        if child is None:
-            return
         try:
-            child.send(_protocol.stop(), time.monotonic() + STOP_GRACE)
-            child.close_stdin()
-            child.wait(STOP_GRACE)
-        except (ChildGone, ChildTimeout):
+            if child is not None:
+                child.send(_protocol.stop(), time.monotonic() + STOP_GRACE)
+                child.close_stdin()
+                child.wait(STOP_GRACE)
+        except (ChildGone, ChildTimeout, OutputTooLarge):
             pass
         finally:
-            child.kill()
+            if child is not None:
+                child.kill()
+            sweep(self._family)
 
     def _abandon(self) -> None:
         if self._child is not None:
@@ -107,9 +113,6 @@ class Harness:
     # -- cases ---------------------------------------------------------------------------
 
     def answer(self, case) -> Answer:
-        gates = self.info.get("gates") if self.info else None
-        if gates is not None and case.gate not in gates:
-            return skipped(f"the harness does not implement the {case.gate} gate")
         problem = self._ensure_running()
         if problem:
             return errored(problem)
@@ -120,7 +123,7 @@ class Harness:
         try:
             child.take_stderr()  # what came before this case belongs to no case
             child.send(_protocol.run(seq, case), deadline)
-            line = child.read_line(deadline, _protocol.MAX_REPLY_BYTES)
+            line = child.read_line(deadline)
             reply = _protocol.decode(line, "result")
             if reply["seq"] != seq:
                 raise _protocol.ProtocolError(f"the reply carries seq {reply['seq']}, expected {seq}")
@@ -131,7 +134,7 @@ class Harness:
             return errored(reason + "; the harness will be restarted", {}, stderr)
         stderr = child.take_stderr()
         if reply.get("skipped"):
-            return skipped(reply.get("message") or "skipped by the harness")
+            return skipped(reply.get("message") or "skipped by the harness", issue_url=reply.get("issue_url"))
         if reply.get("errored"):
             context = reply.get("context") or {}
             message = context.get("message") if isinstance(context.get("message"), str) else None
@@ -144,7 +147,7 @@ def _describe(error, child, timeout, expected) -> str:
     if isinstance(error, ChildTimeout):
         return f"no {expected} line within {timeout:g} s"
     if isinstance(error, OutputTooLarge):
-        return f"a line longer than {_protocol.MAX_REPLY_BYTES} bytes"
+        return f"more than {_protocol.MAX_REPLY_BYTES} bytes of output without a complete {expected} line"
     if isinstance(error, ChildGone):
         status = child.wait(0.5)
         how = "exited" if status is None or status >= 0 else "was killed"

@@ -1,7 +1,8 @@
 """What the runner runs cases against, behind one small interface: ``info`` (what it is),
-``answer(case) -> Answer`` and ``close()``. Two live here: :class:`Reference`, the gate
-table in-process, and :class:`Program`, one process per case. The persistent harness is in
-:mod:`baton.conformance._harness`."""
+``versions`` (``{gate: version}`` it implements, a version ``None`` where it states none, or
+``None`` when it does not say which gates), ``answer(case) -> Answer`` and ``close()``. Two
+live here: :class:`Reference`, the gate table in-process, and :class:`Program`, one process
+per case. The persistent harness is in :mod:`baton.conformance._harness`."""
 
 from __future__ import annotations
 
@@ -10,18 +11,24 @@ import traceback
 from dataclasses import dataclass
 
 from baton.formats._loading import load_bytes
-from baton.conformance._process import Child, ChildTimeout, OutputTooLarge
+from baton.conformance._process import Child, ChildTimeout, OutputTooLarge, family, sweep
 
 ANSWERED, SKIPPED, ERRORED = "answered", "skipped", "errored"
-#: Program output larger than this is not an answer.
-MAX_OUTPUT_BYTES = 16 * 1024 * 1024
+#: Why a case was skipped: the implementation does not list its gate, implements another
+#: version of it, or said so itself (a harness's skipped result, a program's exit status 77).
+GATE_NOT_LISTED, VERSION_MISMATCH, BY_IMPLEMENTATION = "gate_not_listed", "version_mismatch", "by_implementation"
+#: One case's output larger than this is not an answer (every gate's output is a few KiB).
+MAX_OUTPUT_BYTES = 1024 * 1024
+#: The exit status with which a program says it does not run a case (as automake's tests do).
+SKIP_STATUS = 77
 
 
 @dataclass(frozen=True)
 class Answer:
     """An implementation's answer to one case. ``kind`` is ``answered`` (with output, exit
-    code and, where known, the printed text), ``skipped`` or ``errored`` (with a message and
-    context: stderr, a traceback, what the harness said)."""
+    code and, where known, the printed text), ``skipped`` (with a message, the ``skip_code``
+    saying why, and where the gap is tracked) or ``errored`` (with a message and context:
+    stderr, a traceback, what the harness said)."""
 
     kind: str
     output: object = None
@@ -31,10 +38,12 @@ class Answer:
     message: str | None = None
     context: dict | None = None
     stderr: str | None = None
+    skip_code: str | None = None
+    issue_url: str | None = None
 
 
-def skipped(message: str) -> Answer:
-    return Answer(SKIPPED, message=message)
+def skipped(message: str, code: str = BY_IMPLEMENTATION, issue_url: str | None = None) -> Answer:
+    return Answer(SKIPPED, message=message, skip_code=code, issue_url=issue_url or None)
 
 
 def errored(message: str, context: dict | None = None, stderr: str | None = None) -> Answer:
@@ -47,19 +56,14 @@ class Reference:
 
     def __init__(self, table: dict | None = None):
         from baton._version import __version__
+        from baton.conformance.versions import reference_versions
 
         self._table = table
+        self.versions = reference_versions(table)
         self.info = {
             "name": "baton", "language": "python", "version": __version__,
-            "homepage": "https://spec.baton.dev/", "gates": list(self._names()),
+            "homepage": "https://spec.baton.dev/", "gates": list(self.versions),
         }
-
-    def _names(self):
-        if self._table is not None:
-            return tuple(self._table)
-        from baton.gates import gate_names
-
-        return gate_names()
 
     def _module(self, gate):
         if self._table is not None:
@@ -72,7 +76,7 @@ class Reference:
         try:
             module = self._module(case.gate)
         except KeyError:
-            return skipped(f"the gate table has no gate {case.gate!r}")
+            return skipped(f"the {case.gate} gate is not implemented", GATE_NOT_LISTED)
         except ImportError as error:
             return errored(f"the {case.gate} gate cannot be loaded: {error}",
                            {"traceback": traceback.format_exc()})
@@ -93,28 +97,35 @@ class Reference:
 
 class Program:
     """One process per case: ``argv`` plus the gate name as its last argument, the input
-    bytes on stdin and the case id in ``BATON_CASE_ID`` (for the program's own logs); its
-    stdout must be the gate's JSON output, its status the exit code."""
+    bytes on stdin, the case id in ``BATON_CASE_ID`` and the version its fixture is for in
+    ``BATON_GATE_VERSION``; its stdout must be the gate's JSON output, its status the exit
+    code, or status 77 (and nothing, or a skip object, on stdout) for a case it does not run.
+    Safe to call from several threads at once."""
+
+    concurrent = True
 
     def __init__(self, argv: list[str], *, timeout: float, env: dict | None = None):
         self._argv = list(argv)
         self._timeout = timeout
         self._env = env
+        self._family = family()
+        self.versions = None
         self.info = {"name": " ".join(argv), "language": "unknown", "version": "unknown",
                      "gates": None}
 
     def answer(self, case) -> Answer:
         import os
 
-        env = dict(os.environ if self._env is None else self._env, BATON_CASE_ID=case.id)
+        env = dict(os.environ if self._env is None else self._env,
+                   BATON_CASE_ID=case.id, BATON_GATE_VERSION=case.gate_version)
         try:
-            child = Child(self._argv + [case.gate], env=env)
+            child = Child(self._argv + [case.gate], env=env, out_limit=MAX_OUTPUT_BYTES, family=self._family)
         except OSError as error:
             return errored(f"cannot start {self._argv[0]!r}: {error.strerror or error}")
         with child:
             deadline = time.monotonic() + self._timeout
             try:
-                raw = child.communicate(case.raw_input(), deadline, MAX_OUTPUT_BYTES)
+                raw = child.communicate(case.raw_input(), deadline)
                 status = child.wait(deadline - time.monotonic())
                 if status is None:
                     raise ChildTimeout()
@@ -122,11 +133,13 @@ class Program:
                 return errored(f"no answer within {self._timeout:g} s; the process was killed",
                                stderr=child.take_stderr())
             except OutputTooLarge:
-                return errored(f"the output exceeded {MAX_OUTPUT_BYTES} bytes",
+                return errored(f"the output exceeded {MAX_OUTPUT_BYTES} bytes; the process was killed",
                                stderr=child.take_stderr())
             stderr = child.take_stderr()
         if status < 0:
             return errored(f"the process was killed by signal {-status}", stderr=stderr)
+        if status == SKIP_STATUS:
+            return _skip_of(raw, stderr)
         text = raw.decode("utf-8", "replace")
         if not raw.strip():
             return errored(f"the process printed nothing (exit status {status})", stderr=stderr)
@@ -137,4 +150,19 @@ class Program:
         return Answer(ANSWERED, output=loaded.data, exit_code=status, stdout=text, stderr=stderr)
 
     def close(self) -> None:
-        pass
+        sweep(self._family)
+
+
+def _skip_of(raw: bytes, stderr: str) -> Answer:
+    """A program's exit status 77: skipped, with the reason it printed (if any)."""
+    if not raw.strip():
+        return skipped(f"the program does not run this case (exit status {SKIP_STATUS})")
+    from baton.conformance import _protocol
+
+    try:
+        message = _protocol.decode(raw.strip(), "skipped")
+    except _protocol.ProtocolError as error:
+        return errored(f"exit status {SKIP_STATUS} means skipped, but stdout is not a skip object: {error}",
+                       {"stdout": raw[:2000].decode("utf-8", "replace")}, stderr)
+    return skipped(message.get("message") or f"the program does not run this case (exit status {SKIP_STATUS})",
+                   issue_url=message.get("issue_url"))

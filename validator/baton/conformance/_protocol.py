@@ -1,20 +1,22 @@
 """The harness protocol, version 1: JSON Lines on a harness's stdin and stdout, one message
 per line. The runner writes ``start``, then ``run`` per case, then ``stop``; the harness
 answers ``start`` with ``ready`` and each ``run`` with one ``result``. Every message has a
-JSON Schema under ``conformance/protocol/v1/``; this module owns reading them, encoding the
-runner's lines and checking every line a harness sends."""
+JSON Schema under ``conformance/protocol/v1/`` (and so does the skip object a program prints
+with exit status 77); this module owns reading them, encoding the runner's lines, checking
+every line a harness sends and reading the gates (and versions) a ``ready`` line lists."""
 
 from __future__ import annotations
 
 import json
 from functools import cache
 
+from baton._findings import json_path
+from baton.engine._schemas import _clip
 from baton.formats._loading import load_bytes
 
 VERSION = 1
-MESSAGES = ("start", "ready", "run", "result", "stop")
-#: A reply longer than this is not an answer to one case.
-MAX_REPLY_BYTES = 16 * 1024 * 1024
+#: A reply longer than this is not an answer to one case (every gate's output is a few KiB).
+MAX_REPLY_BYTES = 1024 * 1024
 
 
 class ProtocolError(Exception):
@@ -65,10 +67,18 @@ def decode(line: bytes, name: str) -> dict:
     errors = list(_validator(name).iter_errors(loaded.data))
     if errors:
         best = min(errors, key=lambda e: len(e.instance_path))
-        where = "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in best.instance_path)
-        message = best.message if len(best.message) <= 200 else best.message[:197] + "..."
-        raise ProtocolError(f"not a valid {name} message: ${where}: {message}")
+        where = json_path(best.instance_path)
+        raise ProtocolError(f"not a valid {name} message: {where}: {_clip(best.message)}")
     return loaded.data
+
+
+def gate_versions(ready: dict) -> dict[str, str | None]:
+    """``{gate: version}`` from a ``ready`` message; a version is ``None`` where the harness
+    lists the gate in the protocol's first form (a list of names, no versions)."""
+    gates = ready["implementation"]["gates"]
+    if isinstance(gates, dict):
+        return dict(gates)
+    return dict.fromkeys(gates)
 
 
 def excerpt(line: bytes, limit: int = 300) -> str:

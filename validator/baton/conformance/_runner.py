@@ -1,6 +1,8 @@
 """Running a selection of cases against one implementation: selection (gate, id glob,
-requirement, tag), strict expected failures, the verdict per case, and the
-:class:`Report` every output format is rendered from."""
+requirement, tag), the version check that skips cases of a gate version the implementation
+does not implement, strict expected failures (read, and written from a run), the verdict per
+case, cases answered by several processes at once in program mode (results always in suite
+order), and the :class:`Report` of one implementation's run."""
 
 from __future__ import annotations
 
@@ -8,12 +10,16 @@ import fnmatch
 import os
 import time
 import traceback
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from baton.errors import UsageError
-from baton.conformance._compare import mismatches
-from baton.conformance._implementations import ANSWERED, SKIPPED, Answer, errored
+from baton.conformance._compare import Mismatch, mismatch
+from baton.conformance._implementations import (
+    ANSWERED, GATE_NOT_LISTED, SKIPPED, VERSION_MISMATCH, Answer, errored, skipped,
+)
+from baton.conformance.versions import mismatch as version_mismatch
 
 PASSED, FAILED, ERRORED, SKIPPED_STATUS, XFAILED = "passed", "failed", "errored", "skipped", "xfailed"
 STATUSES = (PASSED, FAILED, ERRORED, SKIPPED_STATUS, XFAILED)
@@ -104,27 +110,21 @@ class ExpectedFailures:
 
 @dataclass(frozen=True)
 class Result:
-    """The verdict on one case."""
+    """The verdict on one case. ``mismatch`` says how a failed answer differs."""
 
     case: object
     status: str
     answer: Answer
     duration: float
     message: str | None = None
-    diff: str | None = None
+    mismatch: Mismatch | None = None
     expected_failure: str | None = None  # the listed reason, when the case is listed
 
 
-@dataclass(frozen=True)
-class Report:
-    """A whole run: what ran, against what, and every verdict."""
+class Tally:
+    """Counts over ``self.results`` (anything with a ``status`` and a ``case.gate``)."""
 
-    implementation: dict
-    mode: str
-    results: tuple[Result, ...]
-    duration: float
-    restarts: int = 0
-    notes: tuple[str, ...] = field(default=())
+    results: tuple
 
     def counts(self, results=None) -> dict[str, int]:
         counts = dict.fromkeys(STATUSES, 0)
@@ -132,8 +132,8 @@ class Report:
             counts[result.status] += 1
         return counts
 
-    def by_gate(self) -> dict[str, list[Result]]:
-        grouped: dict[str, list[Result]] = {}
+    def by_gate(self) -> dict[str, list]:
+        grouped: dict[str, list] = {}
         for result in self.results:
             grouped.setdefault(result.case.gate, []).append(result)
         return grouped
@@ -157,43 +157,140 @@ class Report:
         return line
 
 
+@dataclass(frozen=True)
+class Report(Tally):
+    """One implementation's run: what ran, against what, and every verdict."""
+
+    implementation: dict
+    mode: str
+    results: tuple[Result, ...]
+    duration: float
+    restarts: int = 0
+    versions: dict | None = None  # {gate: version or None} it implements; None: not said
+    notes: tuple[str, ...] = field(default=())
+
+
 def verdict(case, answer: Answer, duration: float, expected_failure: str | None) -> Result:
     """Compare one answer with its case, then apply the expected-failure list."""
     if answer.kind == SKIPPED:
         return Result(case, SKIPPED_STATUS, answer, duration, answer.message)
+    found = None
     if answer.kind == ANSWERED:
-        problems, diff = mismatches(case, answer.output, answer.exit_code, answer.stdout)
-        status = FAILED if problems else PASSED
-        message = "; ".join(problems) if problems else None
+        found = mismatch(case, answer.output, answer.exit_code, answer.stdout)
+        status = FAILED if found else PASSED
+        message = "; ".join(found.messages) if found else None
+        found = found or None
     else:
-        status, message, diff = ERRORED, answer.message, None
+        status, message = ERRORED, answer.message
     if expected_failure is None:
-        return Result(case, status, answer, duration, message, diff)
+        return Result(case, status, answer, duration, message, found)
     if status == PASSED:
         return Result(case, FAILED, answer, duration,
                       f"passed, but it is listed as an expected failure ({expected_failure}); "
                       "remove it from the list", None, expected_failure)
-    return Result(case, XFAILED, answer, duration, message, diff, expected_failure)
+    return Result(case, XFAILED, answer, duration, message, found, expected_failure)
+
+
+def version_skip(case, versions: dict | None) -> Answer | None:
+    """The skip of a case its implementation does not implement (its gate, or that version
+    of it), decided before anything is sent; ``None`` when the case is to be run."""
+    if versions is None:
+        return None
+    if case.gate not in versions:
+        return skipped(f"the {case.gate} gate is not implemented", GATE_NOT_LISTED)
+    reason = version_mismatch(case.gate, case.gate_version, versions[case.gate])
+    return skipped(reason, VERSION_MISMATCH) if reason else None
 
 
 def run(cases, implementation, *, mode: str, expected_failures: ExpectedFailures | None = None,
-        progress=None) -> Report:
-    """Run ``cases`` in order against ``implementation`` (already started) and judge them."""
+        progress=None, jobs: int = 1, on_result=None) -> Report:
+    """Run ``cases`` against ``implementation`` (already started) and judge them, in suite
+    order. ``jobs`` cases are answered at once where the implementation allows it (program
+    mode); ``on_result(result)`` is called for each verdict, in order, as it comes."""
     expected_failures = expected_failures or ExpectedFailures()
+    versions = getattr(implementation, "versions", None)
+
+    def judge(case):
+        start = time.perf_counter()
+        answer = version_skip(case, versions) or _ask(implementation, case)
+        result = verdict(case, answer, time.perf_counter() - start, expected_failures.reason_for(case.id))
+        if result.status == PASSED:  # keep no copy of an output nobody will show
+            result = Result(case, PASSED, Answer(ANSWERED, exit_code=answer.exit_code, outcome=answer.outcome),
+                            result.duration)
+        return result
+
+    cases = list(cases)
+    parallel = jobs if getattr(implementation, "concurrent", False) else 1
     results = []
     began = time.perf_counter()
-    for number, case in enumerate(cases, 1):
-        start = time.perf_counter()
-        try:
-            answer = implementation.answer(case)
-        except Exception as error:  # a defect of the runner: one errored case, never a traceback
-            answer = errored(f"the runner failed on this case: {type(error).__name__}: {error}",
-                             {"traceback": traceback.format_exc()})
-        results.append(verdict(case, answer, time.perf_counter() - start,
-                               expected_failures.reason_for(case.id)))
+    for number, result in enumerate(_in_order(judge, cases, parallel), 1):
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
         if progress is not None:
             progress(number, len(cases))
     return Report(
         implementation=dict(implementation.info or {}), mode=mode, results=tuple(results),
         duration=time.perf_counter() - began, restarts=getattr(implementation, "restarts", 0),
+        versions=getattr(implementation, "versions", None),
     )
+
+
+def _ask(implementation, case) -> Answer:
+    try:
+        return implementation.answer(case)
+    except Exception as error:  # a defect of the runner: one errored case, never a traceback
+        return errored(f"the runner failed on this case: {type(error).__name__}: {error}",
+                       {"traceback": traceback.format_exc()})
+
+
+def _in_order(judge, cases, jobs: int):
+    """``judge(case)`` for every case, yielded in case order; up to ``jobs`` at once, with
+    a bounded window of cases in flight so an interrupted run leaves little to cancel."""
+    if jobs <= 1:
+        yield from map(judge, cases)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="baton-case")
+    window: deque = deque()
+    pending = iter(cases)
+    try:
+        for case in pending:
+            window.append(pool.submit(judge, case))
+            if len(window) >= 2 * jobs:
+                yield window.popleft().result()
+        while window:
+            yield window.popleft().result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def expected_failures_text(results, name: str) -> str:
+    """The strict expected-failures file of a run's failures: every case that failed or
+    errored (and every listed one that still fails, with its reason), each new one with a
+    placeholder reason to replace. A listed case that now passes is left out."""
+    lines = [f"# Expected failures of {name}:",
+             "# one `<case id or glob> <reason>` per line. Written by `baton conformance run",
+             f"# --write-expected-failures`: replace each {PLACEHOLDER!r} with the reason.",
+             "# A listed case that passes fails the run."]
+    count = 0
+    for result in results:
+        listed_but_passed = result.status == FAILED and result.expected_failure is not None
+        if result.status not in (FAILED, ERRORED, XFAILED) or listed_but_passed:
+            continue
+        reason = result.expected_failure or f"{PLACEHOLDER} ({_first_line(result.message)})"
+        lines.append(f"{result.case.id} {reason}")
+        count += 1
+    if not count:
+        lines.append("# (no case failed)")
+    return "\n".join(lines) + "\n"
+
+
+#: The reason a written expected-failures file gives each new entry, to be replaced.
+PLACEHOLDER = "TODO: say why"
+
+
+def _first_line(message: str | None) -> str:
+    line = (message or "failed").splitlines()[0]
+    return line if len(line) <= 80 else line[:77] + "..."

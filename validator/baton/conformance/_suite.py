@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from baton._findings import ERROR, Finding, json_path
+from baton.engine._schemas import _clip
 from baton.formats._loading import load_path
 
 INPUT_KINDS = ("input", "input_text", "input_base64")
@@ -31,6 +32,7 @@ class Case:
 
     id: str
     gate: str
+    gate_version: str
     description: str
     requirements: tuple[str, ...]
     tags: tuple[str, ...]
@@ -66,6 +68,7 @@ class FixtureFile:
 
     file: str
     gate: str
+    gate_version: str
     description: str
 
 
@@ -110,15 +113,34 @@ def _finding(file, path, code, message, hint, requirement="CNF-001"):
                    requirement=requirement, hint=hint)
 
 
+def _schema_errors(document) -> list[tuple[tuple, str, str]]:
+    """The fixture schema's errors on ``document``: ``(path parts, message, keyword)``, the
+    keyword being ``required:<name>`` for a missing member. The fast validator cannot phrase
+    an error about text holding a lone surrogate; the reference validator then does."""
+    try:
+        return [(tuple(e.instance_path), e.message,
+                 f"required:{e.kind.property}" if type(e.kind).__name__ == "Required"
+                 else "oneof" if type(e.kind).__name__.startswith("OneOf") else type(e.kind).__name__.lower())
+                for e in _validator().iter_errors(document)]
+    except UnicodeEncodeError:
+        from jsonschema import Draft202012Validator
+
+        return [(tuple(e.absolute_path), e.message,
+                 f"required:{e.message.split(chr(39))[1]}" if e.validator == "required" else e.validator.lower())
+                for e in Draft202012Validator(fixture_schema()).iter_errors(document)]
+
+
 def _schema_findings(file, document):
     findings = []
-    for error in _validator().iter_errors(document):
-        parts = tuple(error.instance_path)
-        if type(error.kind).__name__.startswith("OneOf"):
+    for parts, message, keyword in _schema_errors(document):
+        if not parts and keyword == "required:gate_version":
+            findings.append(_finding(file, "$", "fixture.gate_version_missing",
+                                     "the file does not say which version of its gate the cases are for",
+                                     "add it: python -m baton.conformance.versions --write " + file))
+            continue
+        if keyword == "oneof":
             message = "give exactly one of input, input_text and input_base64"
-        else:
-            message = error.message if len(error.message) <= 200 else error.message[:197] + "..."
-        findings.append(_finding(file, json_path(parts), "fixture.schema", message,
+        findings.append(_finding(file, json_path(parts), "fixture.schema", _clip(message),
                                  "see conformance/fixture.schema.json for the fixture format"))
     return findings
 
@@ -170,9 +192,10 @@ def load_suite(root: Path | None = None) -> Suite:
                                      f"the file is for gate {gate!r} but sits in {folder!r}",
                                      f"move the file to {gate}/ under the suite folder"))
             continue
-        files.append(FixtureFile(file, gate, document["description"]))
+        version = document["gate_version"]
+        files.append(FixtureFile(file, gate, version, document["description"]))
         for index, entry in enumerate(document["cases"]):
-            case = _case(file, index, gate, entry)
+            case = _case(file, index, gate, version, entry)
             where = json_path(("cases", index, "id"))
             if not case.id.startswith(gate + "."):
                 findings.append(_finding(file, where, "fixture.id_prefix",
@@ -193,11 +216,11 @@ def load_suite(root: Path | None = None) -> Suite:
     return Suite(root, tuple(cases), tuple(files), tuple(findings), tuple(paths))
 
 
-def _case(file, index, gate, entry):
+def _case(file, index, gate, version, entry):
     kind = next(k for k in INPUT_KINDS if k in entry)
     expected = entry["expected"]
     return Case(
-        id=entry["id"], gate=gate, description=entry["description"],
+        id=entry["id"], gate=gate, gate_version=version, description=entry["description"],
         requirements=tuple(entry["requirements"]), tags=tuple(entry.get("tags", ())),
         input_kind=kind, input_value=entry[kind], expected_output=expected["output"],
         expected_exit_code=expected["exit_code"], expected_stdout=expected.get("stdout"),

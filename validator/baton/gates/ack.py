@@ -9,7 +9,7 @@ failed rule's code (exit 1), or ``unusable`` (exit 2). The rules live in
 from baton.gates._table import Decision, InputError, parse_input
 
 NAME = "ack"
-VERSION = "1"
+VERSION = "1.0.0"
 SUMMARY = "Whether an ACK matches a fresh readback of packet, registry, checkpoint and checkout."
 SPEC = "spec/ack.md"
 INPUT_SCHEMA = "gates/ack.input.schema.json"

@@ -11,7 +11,7 @@ from baton.formats._digest import FORM_BY_KIND
 from baton.gates._table import Decision, InputError, parse_input
 
 NAME = "digest"
-VERSION = "1"
+VERSION = "1.0.0"
 SUMMARY = "Canonical bytes and digest of one artifact."
 SPEC = "spec/digest.md"
 INPUT_SCHEMA = "gates/digest.input.schema.json"

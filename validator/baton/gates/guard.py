@@ -15,7 +15,7 @@ from baton.gates._guard_shell import Command, read
 from baton.gates._table import Decision, run_strict
 
 NAME = "guard"
-VERSION = "1.0"
+VERSION = "1.0.0"
 SUMMARY = "Whether a tool call would restart, stop or kill the host from inside it."
 SPEC = "spec/gates/guard.md"
 INPUT_SCHEMA = "gates/guard.input.schema.json"

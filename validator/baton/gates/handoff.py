@@ -21,7 +21,7 @@ from baton.gates._inputs import Invalid, decide_or_refuse, invalid_input, parse_
 from baton.gates._table import Decision, InputError, run_strict
 
 NAME = "handoff"
-VERSION = "1.0"
+VERSION = "1.0.0"
 SUMMARY = "Warn, confirm and replay a planned restart's handoff record (TTL, consumed once)."
 SPEC = "spec/gates/handoff.md"
 INPUT_SCHEMA = "gates/handoff.input.schema.json"

@@ -16,7 +16,7 @@ from baton.gates import _lifecycle_role as role_path
 from baton.gates._table import Decision, run_strict
 
 NAME = "lifecycle"
-VERSION = "1.0"
+VERSION = "1.0.0"
 SUMMARY = "The session state machine: the next record for an event, or why it is rejected."
 SPEC = "spec/gates/lifecycle.md"
 INPUT_SCHEMA = "gates/lifecycle.input.schema.json"

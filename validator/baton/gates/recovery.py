@@ -20,7 +20,7 @@ from baton.formats._values import is_id
 from baton.gates._table import Decision, run_strict
 
 NAME = "recovery"
-VERSION = "1.0"
+VERSION = "1.0.0"
 SUMMARY = "Which interrupted sessions come back after an unplanned exit, in which order."
 SPEC = "spec/gates/recovery.md"
 INPUT_SCHEMA = "gates/recovery.input.schema.json"

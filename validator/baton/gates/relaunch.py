@@ -11,7 +11,7 @@ from baton.gates import _fields as field
 from baton.gates._table import Decision, run_strict
 
 NAME = "relaunch"
-VERSION = "1.0"
+VERSION = "1.0.0"
 SUMMARY = "Whether an idle, large or old lead seat may be relaunched fresh, or why not."
 SPEC = "spec/gates/relaunch.md"
 INPUT_SCHEMA = "gates/relaunch.input.schema.json"

@@ -10,7 +10,7 @@ from baton.formats._fastjson import dumps
 from baton.gates._table import Decision, InputError, parse_like_json_loads
 
 NAME = "title"
-VERSION = "1.0"
+VERSION = "1.0.0"
 SUMMARY = "Format `<title> | started DD-MM` in the session's time zone."
 SPEC = "spec/gates/title.md"
 INPUT_SCHEMA = "gates/title.input.schema.json"

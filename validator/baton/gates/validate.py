@@ -10,7 +10,7 @@ cross-file rules do not run (one document has no folder).
 from baton.gates._table import Decision, InputError, dumps, parse_input
 
 NAME = "validate"
-VERSION = "1.0"
+VERSION = "1.0.0"
 SUMMARY = "Whether one document is a valid artifact of its kind, as finding codes."
 SPEC = "spec/gates/validate.md"
 INPUT_SCHEMA = "gates/validate.input.schema.json"

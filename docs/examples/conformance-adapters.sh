@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Where the shipped adapters are, in a checkout or an installed package, and the commands
+# that run them (the folder is shown here as <adapters>; yours is printed in full).
+# needs: conformance adapters
+# exit: 0
+# stdout: python: <adapters>/python/baton_adapter.py
+# stdout:   harness: baton conformance run --harness 'node <adapters>/node/adapter.mjs' --gate restart --gate title
+set -euo pipefail
+cat > show.sh <<'SHOW'
+# --8<-- [start:example]
+baton conformance adapters
+# --8<-- [end:example]
+SHOW
+bash show.sh | sed "s|$(baton conformance adapters --folder)|<adapters>|g"
