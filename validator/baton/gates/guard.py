@@ -179,7 +179,7 @@ def _read(value):
         "host_pid": field.integer(top["host_pid"], "$.host_pid", 1),
         "service_unit": _given_text(top, "service_unit"),
         "host_names": names,
-        "host_command_lines": _identifiers(top, "host_command_lines", 16, 4096),
+        "host_command_lines": _identifiers(top, "host_command_lines", 16, 512),
         "restart_tool": _given_text(top, "restart_tool"),
     }
 
