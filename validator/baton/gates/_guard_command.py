@@ -433,7 +433,7 @@ class Judge:
 
     def output_of(self, command):
         """What ``echo``, ``printf`` or ``cat`` (of a here-document) print, or ``None``."""
-        words = command.words
+        words = command.words[_head_index(command.words):]
         if not words:
             return None
         head = program_name(words[0])
@@ -719,7 +719,7 @@ class Judge:
         ``ps ... | grep NAME``), literal pids (``echo``), or unknown (``None``)."""
         patterns, how = [], _How(regex=True, command_line=True)
         while command is not None:
-            words = command.words
+            words = command.words[_head_index(command.words):]
             if not words:
                 return None
             head = program_name(words[0])
@@ -874,6 +874,24 @@ _VERBS.update(dict.fromkeys(_DBUS_COMMANDS, Judge._dbus))
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+
+def _head_index(words):
+    """Where the head verb of ``words`` stands once assignments, keywords and wrappers (with
+    their options) are passed over: ``sudo -u x pgrep node`` -> 3."""
+    i = 0
+    while i < len(words):
+        head = program_name(words[i])
+        if _is_assignment(words[i]) or head in _KEYWORDS:
+            i += 1
+        elif head == "function":
+            i += 2
+        elif head in _WRAPPERS:
+            wrapper = _WRAPPERS[head]
+            i = parse(words, i + 1, wrapper.options).first + wrapper.positional
+        else:
+            break
+    return i
 
 
 def program_name(word):
