@@ -58,9 +58,9 @@ _AWK = _Language(Options(values="Fvfil", payload="e", long_values={"--field-sepa
                                                                    "--assign", "--file", "--include",
                                                                    "--load"},
                          long_payload={"--source"}), "awk", reads_stdin=False)
+_PYTHON = _Language(Options(values="WX", payload="c"), "python")
 _INTERPRETERS = {
-    "python": _Language(Options(values="WX", payload="c"), "python"),
-    "pypy": _Language(Options(values="WX", payload="c"), "python"),
+    "python": _PYTHON, "pypy": _PYTHON,
     "node": _NODE, "nodejs": _NODE,
     "bun": _Language(Options(payload="ep", long_payload={"--eval", "--print"}, attached=False), "js"),
     "perl": _Language(Options(values="I", rest="CdDFiMmVx", digits="l0", payload="eE"), "perl"),
@@ -341,9 +341,8 @@ class Judge:
         verb = _VERBS.get(head)
         if verb is not None:
             return verb(self, call, depth)
-        if head.startswith("python"):
-            return self._interpreter(_INTERPRETERS["python"], call, depth)
-        language = _INTERPRETERS.get(head.lower())
+        # python3.11, pypy3, php8.2, lua5.4: the interpreter without its version
+        language = _INTERPRETERS.get(head.lower().rstrip("0123456789.-"))
         if language is not None:
             return self._interpreter(language, call, depth)
         if head in _SHELLS:
