@@ -271,7 +271,8 @@ def test_patterns_match_as_extended_regular_expressions(pattern, subject, whole,
 
 
 @pytest.mark.parametrize("pattern", ["(", "a)", "[z-a]", "[a", "*a", "a{1", "a{2,1}", "(a)\\1", "[[.a.]]",
-                                     "[[:nope:]]", "x{256}", "a{100}", "(" * 40 + ")" * 40])
+                                     "[[:nope:]]", "x{256}", "a{100}", "(" * 40 + ")" * 40, "a" + "*" * 5000,
+                                     "a" + "{1}" * 2000])
 def test_a_pattern_outside_the_dialect_is_unsupported(pattern):
     with pytest.raises(Unsupported):
         compile_pattern(pattern)

@@ -292,8 +292,6 @@ class Judge:
         return self.command(command.words, command.word_payloads, command, depth)
 
     def argv(self, words, depth):
-        if depth > MAX_DEPTH:
-            return "too_deep"
         self.charge(sum(len(word) + 1 for word in words))
         return self.command(list(words), [[] for _ in words], None, depth)
 
@@ -302,6 +300,8 @@ class Judge:
     def command(self, words, payloads, command, depth, appended=False):
         """Peel assignments, keywords and wrappers from ``words``, then judge the head verb.
         ``command`` is the shell command the words came from (``None`` for an argv)."""
+        if depth > MAX_DEPTH:
+            return "too_deep"
         i, end = 0, len(words)
         while i < end:
             word = words[i]
@@ -471,7 +471,7 @@ class Judge:
         if parsed.payload is not None:
             return self.text(parsed.payload, depth + 1)
         if by_user and parsed.first < len(words):
-            return self.command(words[parsed.first:], call.payloads[parsed.first:], call.command, depth)
+            return self.command(words[parsed.first:], call.payloads[parsed.first:], call.command, depth + 1)
         if head == "sg" and len(parsed.operands) > 1:  # sg GROUP COMMAND
             return self.text(" ".join(words[index] for index in parsed.operands[1:]), depth + 1)
         return None

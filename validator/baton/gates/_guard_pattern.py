@@ -20,6 +20,8 @@ MAX_STATES_FLOOR = 64
 MAX_GROUP_DEPTH = 32
 #: Largest repetition count of ``{m,n}``.
 MAX_REPEAT = 255
+#: Most repetitions applied one after the other to one atom (``a*?+``).
+MAX_STACKED_REPEATS = 4
 
 _CLASSES = {
     "alpha": str.isalpha, "digit": lambda c: c in "0123456789", "alnum": str.isalnum,
@@ -95,7 +97,11 @@ class _Parser:
         pattern = self.pattern
         while self.i < len(pattern) and pattern[self.i] not in "|)":
             atom = self._atom(depth)
+            stacked = 0
             while self.i < len(pattern) and pattern[self.i] in "*+?{":
+                stacked += 1
+                if stacked > MAX_STACKED_REPEATS:
+                    raise Unsupported("repetitions stacked too deeply")
                 atom = self._quantified(atom)
             items.append(atom)
         return items[0] if len(items) == 1 else ("cat", items)
