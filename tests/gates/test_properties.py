@@ -319,7 +319,8 @@ mention = st.text(alphabet=st.characters(blacklist_characters="'\x00", blacklist
 
 
 @settings(max_examples=400, deadline=None)
-@given(text=mention, verb=st.sampled_from(["git commit -m", "echo", "grep", "printf '%s'", "logger"]))
+@given(text=mention, verb=st.sampled_from(["git commit -m", "echo", "grep", "printf '%s'", "logger",
+                                          "grep -c", "python3 -c 'print(input())' --", "rg -e"]))
 def test_a_single_quoted_mention_never_denies(text, verb):
     decision = _guard(f"{verb} '{text}'")
     assert decision.outcome == "allow", (verb, text)
@@ -327,11 +328,19 @@ def test_a_single_quoted_mention_never_denies(text, verb):
 
 DENIED = [("systemctl --user restart dsh.service", "service_restart"), ("kill -9 4242", "host_kill"),
           ("kill -1", "host_kill"), ("reboot", "host_shutdown"), ("pkill -f node", "process_kill"),
-          ("systemctl --user stop dsh", "service_restart")]
+          ("systemctl --user stop dsh", "service_restart"), ("kill -9 +4242", "host_kill"),
+          ("systemctl start reboot.target", "host_shutdown"), ("echo b > /proc/sysrq-trigger", "host_shutdown"),
+          ("pgrep node | xargs kill -9", "process_kill"), ("killall -r 'n.de'", "process_kill")]
 WRAPPERS = ["sudo {}", "sudo -u root {}", "nohup {}", "env A=1 {}", "timeout 5 {}", "nice -n 5 {}",
             "exec {}", "command {}", "A=1 B=2 {}", "sh -c '{}'", "bash -lc '{}'", "echo $({})",
             "ls; {}", "true && {}", "false || {}", "{} 2>/dev/null", "( {} )", "if true; then {}; fi",
-            "busybox sh -c '{}'", "python3 -c \"import os; os.system('{}')\""]
+            "busybox sh -c '{}'", "python3 -c \"import os; os.system('{}')\"",
+            "time -p {}", "/usr/bin/time -f %e {}", "sudo -iu root {}", "env -S'{}'", "PATH+=:/opt {}",
+            "bash -o errexit -c '{}'", "bash -c -- '{}'", "script -qc '{}' /dev/null", "trap '{}' EXIT",
+            "python3 -Ic \"import os; os.system('{}')\"", "perl -le 'system(\"{}\")'",
+            "function f {{ {}; }}; f", "f() {{ {}; }}", "find . -exec sh -c '{}' \\;", "printf '%s\\n' '{}' | sh",
+            "sh -s <<'EOF'\n{}\nEOF", "git -c alias.x='!{}' x", "eval '{}'", "watch -n1 '{}'",
+            "awk 'BEGIN {{ system(\"{}\") }}'", "nice -n5 {}", "timeout -k5 10 {}"]
 
 
 @settings(max_examples=300, deadline=None)
@@ -339,10 +348,46 @@ WRAPPERS = ["sudo {}", "sudo -u root {}", "nohup {}", "env A=1 {}", "timeout 5 {
 def test_wrappers_and_separators_never_hide_a_denied_command(denied, wrappers):
     command, code = denied
     for wrapper in wrappers:
-        if "'" in command and "'{}'" in wrapper:
-            return
+        if any(c in command for c in "'\"{}") and any(c in wrapper.replace("{}", "") for c in "'\"{}"):
+            return  # quoting one inside the other would change the command, not wrap it
         command = wrapper.format(command)
     assert _guard(command).outcome == code, command
+
+
+@settings(max_examples=200, deadline=None)
+@given(denied=st.sampled_from(DENIED), program=st.sampled_from(["bash", "sh", "/bin/zsh"]),
+       key=st.sampled_from(["command", "cmd"]), tail=st.sampled_from(["args", "argv"]))
+def test_a_spawn_object_never_hides_a_denied_command(denied, program, key, tail):
+    command, code = denied
+    assert _guard({key: program, tail: ["-c", command]}).outcome == code
+
+
+# A small generator of patterns inside the dialect, for the comparison with Python's reading.
+_atoms = st.sampled_from(["a", "b", "n", ".", "[ab]", "[^a]", "[a-n]", "\\w", "\\s", "x"])
+patterns = st.recursive(
+    _atoms,
+    lambda inner: st.one_of(
+        st.tuples(inner, inner).map("".join),
+        st.tuples(inner, inner).map(lambda pair: "(" + pair[0] + "|" + pair[1] + ")"),
+        st.tuples(inner, st.sampled_from(["*", "+", "?", "{2}", "{0,2}", "{1,}"])).map(
+            lambda pair: "(" + pair[0] + ")" + pair[1]),
+        inner.map(lambda p: "^" + p), inner.map(lambda p: p + "$"),
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(pattern=patterns, subject=st.text(alphabet="abnx A_", max_size=12), ignore_case=st.booleans())
+def test_the_kill_pattern_matcher_agrees_with_a_reference_reading(pattern, subject, ignore_case):
+    import re
+
+    from baton.gates._guard_pattern import compile_pattern, search
+
+    flags = re.IGNORECASE if ignore_case else 0
+    program = compile_pattern(pattern)
+    assert search(program, subject, ignore_case) == bool(re.search(pattern, subject, flags))
+    assert search(program, subject, ignore_case, whole=True) == bool(re.fullmatch(pattern, subject, flags))
 
 
 @settings(max_examples=500, deadline=None)

@@ -2,7 +2,10 @@
 
 An executor call (``execSync('pkill -f node')``, ``subprocess.run(['kill', '-1'])``,
 ``tools.bash({command: 'reboot'})``) runs its literal argument exactly as a shell would, so
-the guard reads that literal back out and judges it. A self-signal
+the guard reads that literal back out and judges it. Some languages run commands in forms of
+their own, read here too: backticks and ``qx{}`` / ``%x()`` (Perl, Ruby, PHP), ``system "..."``
+without parentheses (Perl, Ruby), the tagged template ``$`...``` (zx, Bun), ``"cmd" | getline``
+and ``print ... | "cmd"`` (awk), ``do shell script "..."`` (AppleScript). A self-signal
 (``os.kill(os.getppid(), ...)``, ``process.kill(process.ppid, ...)``) is code that signals the
 host, its parent or its group; prose never contains one. This module imports ``re``, which the
 guard loads only when it judges something.
@@ -11,12 +14,33 @@ guard loads only when it judges something.
 import re
 
 _NAME = r"[A-Za-z_$][\w$]*"
+# The name alone, not the object before it: ``os.system(`` and ``system(`` are found alike,
+# and a chain such as ``a.a.a.a`` costs nothing to pass over.
 _CALL = re.compile(
-    r"(?<![\w$])(?:" + _NAME + r"\s*\.\s*)*"
+    r"(?<![\w$])"
     r"(execSync|execFileSync|execFile|exec|execv|execve|execvp|execvpe|execl|execle|execlp|"
-    r"execlpe|spawnSync|spawn|system|popen|run|call|check_call|check_output|Popen|getoutput|"
-    r"getstatusoutput|bash|shell|sh)\s*\("
+    r"execlpe|spawnSync|spawn|system|system2|popen|popen2|popen3|run|call|check_call|"
+    r"check_output|Popen|getoutput|getstatusoutput|bash|shell|sh|execute|shell_exec|passthru|"
+    r"proc_open|capture2|capture2e|capture3|create_subprocess_shell|create_subprocess_exec|"
+    r"Command)\s*\("
 )
+# Executors whose string arguments are the words of the argv (exec.Command), or of the argv
+# after the program's path (execl).
+_VARIADIC = frozenset({"Command", "create_subprocess_exec"})
+_BARE_CALL = re.compile(r"(?<![\w$.])(system|exec)[ \t]+(?=['\"])")
+_TAGGED = re.compile(r"(?<![\w$])\$\s*(?=`)")
+_QUOTED_COMMAND = re.compile(r"(?<![\w$])(qx|%x)\s*([^\w\s])")
+_AWK_GETLINE = re.compile(r'("(?:[^"\\]|\\.)*")\s*\|\s*getline')
+_AWK_PIPE = re.compile(r'\|\s*("(?:[^"\\]|\\.)*")')
+_AWK_PRINT = re.compile(r"\bprintf?\b")
+_SHELL_SCRIPT = re.compile(r"\bdo\s+shell\s+script\s+(?=\")")
+_SHELL_NAMES = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
+# What a language runs besides executor calls.
+_EXTRAS = {
+    "js": ("tagged",), "perl": ("backticks", "bare"), "ruby": ("backticks", "bare"),
+    "php": ("backticks",), "awk": ("awk",), "applescript": ("applescript",),
+    "source": ("tagged", "bare", "awk", "applescript"),
+}
 _SELF_SIGNALS = (
     r"\bkill\s*\(\s*(?:os\s*\.\s*)?getppid\s*\(",  # os.kill(os.getppid(), ...) and kill(getppid(), ...)
     r"\bos\s*\.\s*killpg\s*\(",
@@ -32,6 +56,7 @@ _MAX_ARGUMENT_CHARS = 16384
 _MAX_CALLS = 64
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "b": "\b", "f": "\f", "v": "\v"}
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
+_QUOTE_CLOSERS = dict(_CLOSERS, **{"<": ">"})
 _COMMAND_KEYS = ("command", "cmd", "script", "code", "args", "argv")
 
 
@@ -43,17 +68,92 @@ def self_signal(text, host_pid):
     return re.search(r"\b(?:os|process)\s*\.\s*kill\s*\(\s*0*" + pid + r"\s*[,)]", text) is not None
 
 
-def executor_calls(text):
-    """Each executor call's literal program, as ``("shell", text)`` or ``("argv", words)``;
-    ``None`` when the text holds more calls than the guard reads."""
+def executor_calls(text, language=None, charge=None):
+    """Each executor call's literal program in source of ``language`` (``"python"``,
+    ``"js"``, ``"perl"``... or ``"source"`` when unknown), as ``("shell", text)`` or
+    ``("argv", words)``; ``None`` when the text holds more calls than the guard reads.
+    ``charge`` is told how many characters each call's arguments took to read."""
     programs = []
-    for count, match in enumerate(_CALL.finditer(text)):
-        if count >= _MAX_CALLS:
+    count = 0
+    for match in _CALL.finditer(text):
+        count += 1
+        if count > _MAX_CALLS:
             return None
         region = text[match.end():match.end() + _MAX_ARGUMENT_CHARS]
-        arguments, keywords = _arguments(region, 0)
+        arguments, keywords, end = _arguments(region, 0)
+        if charge is not None:
+            charge(end)
         programs.extend(_programs(match.group(1), arguments, keywords))
+    for extra in _EXTRAS.get(language, ()):
+        programs.extend(_READERS[extra](text))
     return programs
+
+
+def _bare_calls(text):
+    """``system "reboot"``, ``exec 'kill', '-1'``: Perl and Ruby calls without parentheses."""
+    programs = []
+    for count, match in enumerate(_BARE_CALL.finditer(text)):
+        if count >= _MAX_CALLS:
+            break
+        arguments, _, _ = _arguments(text[match.end():match.end() + _MAX_ARGUMENT_CHARS], 0)
+        programs.extend(_programs(match.group(1), arguments, {}))
+    return programs
+
+
+def _tagged(text):
+    """The tagged template ``$`reboot``` of zx and Bun, a shell command."""
+    return [("shell", _string(text, match.end(), True)[0])
+            for match in _TAGGED.finditer(text)][:_MAX_CALLS]
+
+
+def _backticks(text):
+    """Backticks, ``qx{...}`` and ``%x(...)``: commands in Perl, Ruby and PHP."""
+    programs, i = [], text.find("`")
+    while i >= 0 and len(programs) < _MAX_CALLS:
+        command, i = _string(text, i, True)
+        programs.append(("shell", command))
+        i = text.find("`", i)
+    for match in _QUOTED_COMMAND.finditer(text):
+        if len(programs) >= 2 * _MAX_CALLS:
+            break
+        opener = match.group(2)
+        closer = _QUOTE_CLOSERS.get(opener, opener)
+        close = text.find(closer, match.end())
+        programs.append(("shell", text[match.end():close if close >= 0 else len(text)]))
+    return programs
+
+
+def _awk(text):
+    """``"cmd" | getline`` runs cmd; ``print ... | "cmd"`` runs cmd and, when cmd is a shell,
+    what is printed to it."""
+    programs = [("shell", _string(m.group(1), 0, False)[0]) for m in _AWK_GETLINE.finditer(text)]
+    for match in _AWK_PIPE.finditer(text):
+        if len(programs) >= _MAX_CALLS:
+            break
+        target = _string(match.group(1), 0, False)[0]
+        if text[match.end():].lstrip().startswith("getline"):
+            continue
+        programs.append(("shell", target))
+        if target.strip().rsplit("/", 1)[-1] in _SHELL_NAMES:
+            printed = None
+            for printed in _AWK_PRINT.finditer(text, 0, match.start()):
+                pass
+            if printed is not None:
+                statement = text[printed.end():match.start()]
+                quote = statement.find('"')
+                if quote >= 0:
+                    programs.append(("shell", _string(statement, quote, False)[0]))
+    return programs
+
+
+def _apple_script(text):
+    """``do shell script "..."``: AppleScript's executor."""
+    return [("shell", _string(text, match.end(), False)[0])
+            for match in _SHELL_SCRIPT.finditer(text)][:_MAX_CALLS]
+
+
+_READERS = {"bare": _bare_calls, "tagged": _tagged, "backticks": _backticks, "awk": _awk,
+            "applescript": _apple_script}
 
 
 def _programs(name, arguments, keywords):
@@ -65,7 +165,9 @@ def _programs(name, arguments, keywords):
     if isinstance(first, str):
         found.append(("shell", first))
         if name.startswith("execl"):
-            found.append(("argv", [a for a in arguments[1:] if isinstance(a, str)]))
+            found.append(("argv", _words(arguments[1:])))
+        elif name in _VARIADIC or (len(arguments) > 1 and all(isinstance(a, str) for a in arguments)):
+            found.append(("argv", _words(arguments)))  # system("kill", "-1"): the list form
         if isinstance(second, list):
             found.append(("argv", [first] + _words(second)))
             found.append(("argv", _words(second)))
@@ -95,8 +197,8 @@ def _skip_blanks(text, i):
 
 
 def _arguments(text, i):
-    """Parse call arguments from just after ``(``: positional values and ``name=value`` keywords.
-    Anything that is not a literal reads as ``None``."""
+    """Parse call arguments from just after ``(``: positional values, ``name=value`` keywords
+    and the index where reading stopped. Anything that is not a literal reads as ``None``."""
     values, keywords = [], {}
     while len(values) + len(keywords) < _MAX_ITEMS:
         i = _skip_blanks(text, i)
@@ -115,7 +217,7 @@ def _arguments(text, i):
             i += 1
         else:
             break
-    return values, keywords
+    return values, keywords, i
 
 
 def _value(text, i, depth):

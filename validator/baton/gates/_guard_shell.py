@@ -3,28 +3,35 @@
 It keeps what the guard needs and a general word splitter drops: which characters were
 quoted (a quoted ``#`` starts no comment, ``$(...)`` runs inside double quotes but not inside
 single quotes), here-document bodies (data unless fed to an interpreter), the payloads of
-command and process substitutions, and which commands a pipe connects. It never raises: an
-unclosed quote or substitution runs to the end of the text, as if closed there.
+command and process substitutions, the targets of redirections, and which commands a pipe
+connects. A ``(`` opens a subshell only where a command starts: inside a word (``print(x)``,
+``a=(1 2)``, ``@(a|b)``) it is part of the word, and ``name()`` is a function definition. It
+never raises: an unclosed quote or substitution runs to the end of the text, as if closed
+there. Every character is looked at a bounded number of times: time is linear in the text.
 """
 
 _BLANKS = " \t\r"
 _SEPARATORS = ";&|\n()"
 _DOUBLE_QUOTE_ESCAPES = '$`"\\\n'
+_IN_GROUP = _SEPARATORS + _BLANKS + "<>"
 
 
 class Command:
     """One simple command: its ``words`` (quotes removed), the substitution payloads inside
     each word (``word_payloads``), every payload it runs (``payloads``), the text fed to its
-    standard input by here-documents and here-strings (``stdin``), and the command piping
-    into it (``piped_from``)."""
+    standard input by here-documents and here-strings (``stdin``), the targets of its output
+    redirections (``writes``) and of its input redirections with their payloads
+    (``inputs``), and the command piping into it (``piped_from``)."""
 
-    __slots__ = ("words", "word_payloads", "payloads", "stdin", "piped_from")
+    __slots__ = ("words", "word_payloads", "payloads", "stdin", "writes", "inputs", "piped_from")
 
     def __init__(self):
         self.words = []
         self.word_payloads = []
         self.payloads = []
         self.stdin = []
+        self.writes = []
+        self.inputs = []
         self.piped_from = None
 
     def __repr__(self):
@@ -40,29 +47,40 @@ class _Reader:
     def __init__(self, text):
         self.text = text
         self.commands = []
+        self.listed = set()  # ids of the commands in self.commands
         self.command = Command()
-        self.word = None  # None: no word started; "" is a started, empty word ('' or "")
+        self.parts = None  # the current word's pieces; None: no word started ('' or "" start one)
         self.quoted = False
         self.word_payloads = []
-        self.target = None  # what the next finished word is: None (a word), "redirect", "heredoc", "herestring"
+        self.groups = 0  # open parentheses inside the current word: a(b c) is one word
+        self.target = None  # what the next finished word is: None (a word), "write", "read", "heredoc", "herestring"
         self.heredoc_strip = False
         self.heredocs = []  # (delimiter, strip_tabs, quoted, command) waiting for the next newline
-        self.pipe_pending = False
         self._scan()
 
     # -- words and commands -------------------------------------------------------------
 
     def _add(self, chars, quoted=False):
-        self.word = (self.word or "") + chars
+        if self.parts is None:
+            self.parts = []
+        self.parts.append(chars)
         self.quoted = self.quoted or quoted
 
+    def _word(self):
+        return None if self.parts is None else "".join(self.parts)
+
+    def _drop_word(self):
+        self.parts, self.quoted, self.word_payloads, self.groups = None, False, [], 0
+
     def _finish_word(self):
-        if self.word is None:
+        if self.parts is None:
             return
-        word, payloads = self.word, self.word_payloads
+        word, payloads = "".join(self.parts), self.word_payloads
         self.command.payloads.extend(payloads)
-        if self.target == "redirect":
-            pass
+        if self.target == "write":
+            self.command.writes.append(word)
+        elif self.target == "read":
+            self.command.inputs.append((word, payloads))
         elif self.target == "heredoc":
             self.heredocs.append((word, self.heredoc_strip, self.quoted, self.command))
         elif self.target == "herestring":
@@ -71,13 +89,18 @@ class _Reader:
             self.command.words.append(word)
             self.command.word_payloads.append(payloads)
         self.target = None
-        self.word, self.quoted, self.word_payloads = None, False, []
+        self._drop_word()
+
+    def _list(self, command):
+        if id(command) not in self.listed and (command.words or command.payloads or command.stdin
+                                               or command.writes):
+            self.listed.add(id(command))
+            self.commands.append(command)
 
     def _finish_command(self, piped=False):
         self._finish_word()
         command = self.command
-        if command.words or command.payloads or command.stdin:
-            self.commands.append(command)
+        self._list(command)
         self.command = Command()
         if piped and (command.words or command.payloads):
             self.command.piped_from = command
@@ -88,10 +111,7 @@ class _Reader:
         text, i, end = self.text, 0, len(self.text)
         while i < end:
             c = text[i]
-            if c in _BLANKS:
-                self._finish_word()
-                i += 1
-            elif c == "\\":
+            if c == "\\":
                 if i + 1 < end and text[i + 1] != "\n":
                     self._add(text[i + 1], quoted=True)
                 i += 2
@@ -107,21 +127,50 @@ class _Reader:
             elif c == "`" or (c in "$<>" and i + 1 < end and text[i + 1] == "("):
                 piece, i = self._substitution(i)
                 self._add(piece)
-            elif c == "#" and self.word is None:
+            elif self.groups and c in _IN_GROUP:
+                # inside a(...) of one word: an array, a glob group or a syntax error, no command
+                self.groups += (c == "(") - (c == ")")
+                self._add(c)
+                i += 1
+            elif c in _BLANKS:
+                self._finish_word()
+                i += 1
+            elif c == "#" and self.parts is None:
                 newline = text.find("\n", i)
                 i = end if newline < 0 else newline
             elif c in "<>":
                 i = self._redirection(i)
             elif c == "&" and text.startswith("&>", i):
                 self._finish_word()
-                self.target = "redirect"
+                self.target = "write"
                 i += 3 if text.startswith("&>>", i) else 2
+            elif c == "(":
+                i = self._open_parenthesis(i)
             elif c in _SEPARATORS:
                 i = self._separator(i)
             else:
                 self._add(c)
                 i += 1
         self._finish_command()
+
+    def _open_parenthesis(self, i):
+        """``(`` starts a subshell where a command starts, a function definition after a name
+        (``f()``, ``f ()``), and is part of the word anywhere else in a word (``print(x)``)."""
+        text = self.text
+        close = i + 1
+        while close < len(text) and text[close] in _BLANKS:
+            close += 1
+        defines = close < len(text) and text[close] == ")"
+        if self.parts is not None and not defines:
+            self.groups += 1
+            self._add("(")
+            return i + 1
+        if defines and (self.parts is not None or self.command.words):
+            self._drop_word()
+            self.command.words, self.command.word_payloads = [], []
+            self._finish_command()
+            return close + 1
+        return self._separator(i)
 
     def _separator(self, i):
         text = self.text
@@ -145,9 +194,10 @@ class _Reader:
 
     def _redirection(self, i):
         text = self.text
-        if self.word is not None and not self.quoted and (self.word.isdigit() or (
-                self.word.startswith("{") and self.word.endswith("}"))):
-            self.word, self.word_payloads = None, []  # an fd number (2>) or {name}> before the operator
+        word = self._word()
+        if word is not None and not self.quoted and (word.isdigit() or (
+                word.startswith("{") and word.endswith("}"))):
+            self._drop_word()  # an fd number (2>) or {name}> before the operator
         self._finish_word()
         if text.startswith("<<<", i):
             self.target = "herestring"
@@ -156,7 +206,7 @@ class _Reader:
             self.target = "heredoc"
             self.heredoc_strip = text.startswith("<<-", i)
             return i + (3 if self.heredoc_strip else 2)
-        self.target = "redirect"
+        self.target = "write" if text[i] == ">" or text.startswith("<>", i) else "read"
         for operator in (">>", ">|", ">&", "<&", "<>"):
             if text.startswith(operator, i):
                 return i + 2
@@ -179,8 +229,7 @@ class _Reader:
             command.stdin.append(body)
             if not quoted:
                 command.payloads.extend(expansions(body))
-            if command not in self.commands and (command.words or command.payloads):
-                self.commands.append(command)
+            self._list(command)
         return i
 
     def _substitution(self, i):
@@ -220,9 +269,9 @@ class _Reader:
         text, end = self.text, len(self.text)
         chars = []
         while i < end and text[i] != "'":
-            if text[i] == "\\" and i + 1 < end:
-                chars.append(_C_ESCAPES.get(text[i + 1], text[i + 1]))
-                i += 2
+            if text[i] == "\\":
+                char, i = escape_at(text, i)
+                chars.append(char)
             else:
                 chars.append(text[i])
                 i += 1
@@ -230,8 +279,46 @@ class _Reader:
         return i + 1
 
 
-_C_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f",
-              "v": "\v"}
+_C_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b",
+              "f": "\f", "v": "\v"}
+_OCTAL = "01234567"
+_HEX = "0123456789abcdefABCDEF"
+
+
+def escape_at(text, i, echo=False):
+    """The character the backslash escape at ``text[i]`` stands for, as ``$'...'`` and
+    ``printf`` read it (``\\n``, ``\\x41``, ``\\101``) or, with ``echo``, as ``echo -e`` and
+    ``printf %b`` do (where octal is ``\\0101``), and the index after it."""
+    following = text[i + 1:i + 2]
+    if not following:
+        return "\\", i + 1
+    if following in "xu":
+        j = i + 2
+        while j < min(len(text), i + (4 if following == "x" else 6)) and text[j] in _HEX:
+            j += 1
+        return (chr(int(text[i + 2:j], 16)), j) if j > i + 2 else (following, i + 2)
+    if following in _OCTAL:
+        start = i + 2 if echo and following == "0" else i + 1
+        j = start
+        while j < min(len(text), start + 3) and text[j] in _OCTAL:
+            j += 1
+        return (chr(int(text[start:j], 8) & 0xFF) if j > start else "\0"), j
+    return _C_ESCAPES.get(following, following), i + 2
+
+
+def unescape(text):
+    """``text`` with its backslash escapes read, as ``echo -e`` prints it."""
+    if "\\" not in text:
+        return text
+    chars, i = [], 0
+    while i < len(text):
+        if text[i] == "\\":
+            char, i = escape_at(text, i, echo=True)
+            chars.append(char)
+        else:
+            chars.append(text[i])
+            i += 1
+    return "".join(chars)
 
 
 def substitution(text, i):
