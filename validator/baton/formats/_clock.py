@@ -2,8 +2,10 @@
 
 Owns the timestamp form of ``spec/handoff-record.md`` (the shared ``timestamp`` of
 ``defs.schema.json``): ``YYYY-MM-DD``, ``T`` (or ``t`` or a space), ``HH:MM:SS``, an optional
-fraction, then ``Z`` (or ``z``) or ``+HH:MM`` / ``-HH:MM``; the date must exist, and a leap
-second (``:60``) is refused. Written timestamps are UTC with milliseconds
+fraction, then ``Z`` (or ``z``) or ``+HH:MM`` / ``-HH:MM``; the date must exist, a leap
+second (``:60``) is refused, and the instant, once its offset is applied, lies in years 0001
+to 9999 (GEN-004, GEN-020). A fraction is kept to milliseconds: digits after the third are
+dropped, never rounded (GEN-021). Written timestamps are UTC with milliseconds
 (``2026-05-04T10:00:00.000Z``). Pure arithmetic: the gates may not import ``datetime`` at
 module level.
 """
@@ -87,7 +89,14 @@ def parse_ms(text):
         return None
     seconds = (_days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
                - offset * 60)
-    return seconds * 1000 + millis
+    instant = seconds * 1000 + millis
+    return instant if EARLIEST_MS <= instant <= LATEST_MS else None
+
+
+#: The first and the last instant a timestamp can name: 0001-01-01T00:00:00.000Z and
+#: 9999-12-31T23:59:59.999Z (a four-digit year in UTC).
+EARLIEST_MS = _days_from_civil(1, 1, 1) * 86_400_000
+LATEST_MS = _days_from_civil(10000, 1, 1) * 86_400_000 - 1
 
 
 def format_ms(millis):
