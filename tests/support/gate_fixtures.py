@@ -35,7 +35,9 @@ def documents():
 
 
 def render(document):
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    # a lone surrogate (a case about text that is not Unicode) stays an escape: UTF-8 has none
+    return "".join(f"\\u{ord(char):04x}" if 0xD800 <= ord(char) <= 0xDFFF else char for char in text)
 
 
 def main(argv):

@@ -30,7 +30,9 @@ def _is_timestamp_key(key: str) -> bool:
 def _timestamp_problem(value: str) -> str | None:
     """The handoff gate's own reading (HND-007): a real day, no leap second, years 0001 to
     9999 once the offset is applied."""
-    return None if parse_ms(value) is not None else "is not a real calendar date and time"
+    if len(value) > 64 or parse_ms(value) is not None:
+        return None  # a timestamp too long is the schema's to report (maxLength)
+    return "is not a real calendar date and time"
 
 
 for _kind, _requirement in ((KIND, "HND-007"), (PENDING_KIND, "HND-024")):
