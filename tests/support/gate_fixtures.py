@@ -1,5 +1,5 @@
 """Writes (``--write``) or checks the conformance fixtures of the restart, title, recovery
-and handoff gates: ``python tests/gate_fixtures.py --write``.
+and handoff gates, and the relaunch gate's values file: ``python tests/gate_fixtures.py --write``.
 
 The cases live in the ``gates1_fixtures_*`` modules beside this one; expected answers come
 from the reference notes' oracles (restart, title) or are stated by hand from the spec
@@ -20,6 +20,7 @@ def documents():
     """``{relative path: fixture document}`` for every file these builders own."""
     import gate_fixtures_handoff
     import gate_fixtures_recovery
+    import gate_fixtures_relaunch
     import gate_fixtures_restart
 
     built = {}
@@ -28,6 +29,7 @@ def documents():
         ("title", gate_fixtures_restart.title_files()),
         ("recovery", gate_fixtures_recovery.recovery_files()),
         ("handoff", gate_fixtures_handoff.handoff_files()),
+        ("relaunch", gate_fixtures_relaunch.relaunch_files()),
     ):
         for topic, document in files.items():
             built[f"{gate}/{topic}.json"] = document
