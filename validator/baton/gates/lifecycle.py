@@ -13,6 +13,7 @@ integers the gate increments.
 from baton.gates import _fields as field
 from baton.gates import _lifecycle_continuity as continuity
 from baton.gates import _lifecycle_role as role_path
+from baton.formats._values import MAX_SAFE_INTEGER
 from baton.gates._table import Decision, run_strict
 
 NAME = "lifecycle"
@@ -108,6 +109,9 @@ def decide(value):
     result = _transition(record, event, now, coordinator)
     if isinstance(result, str):
         return Decision({"decision": "reject", "code": result, "effects": "none"}, result, 1)
+    for counter in ("epoch", "fencing_token"):
+        if result[counter] > MAX_SAFE_INTEGER:  # an answer never holds an unsafe integer
+            return _invalid(f"$.record.{counter}")
     return Decision({"decision": "accept", "record": result}, "accepted", 0)
 
 
