@@ -74,7 +74,8 @@ def launch(**fields):
 
 
 def value_cases():
-    history = [dict(ENDED, incarnation_id=f"inc-h{n}", stack_session_id=f"stack-h{n}") for n in range(1024)]
+    history = [{"role": "r", "incarnation_id": f"i{n}", "stack_session_id": f"s{n}",
+                "ended_at": "2026-10-14T09:00:00Z"} for n in range(1024)]
     return [
         case("values.read_echoes_context_numbers", "a read writes the context's numbers as RFC 8785 does",
              ["LCY-019", "LCY-030", "GEN-019"],
@@ -82,8 +83,8 @@ def value_cases():
              accepted(record(context={"step": 3, "ratio": 0.5, "big": 9007199254740992, "list": [100, 0]})), 0),
         case("values.epoch_written_as_float", "an epoch written 7.0 is the integer 7, written back as 7",
              ["LCY-030", "GEN-018"], given(write(epoch=7.0), epoch=7.0, fencing_token=11.0), accepted(record()), 0),
-        case("values.history_at_bound", "a role history of 1,024 entries is read", ["LCY-031"],
-             given(read(), role_history=history), accepted(record(role_history=history)), 0),
+        reject("values.history_at_bound", "a role history of 1,024 entries is read (the write's stale epoch answers)",
+               ["LCY-031"], given(write(epoch=6), role_history=history), "stale_epoch"),
         bad("values.history_too_long", "a role history of 1,025 entries is invalid input",
             given(read(), role_history=history + [ENDED]), "$.record.role_history", ("LCY-005", "LCY-031")),
         bad("values.history_null", "a role history of null is invalid input", given(read(), role_history=None),
