@@ -10,6 +10,7 @@ import json
 import rfc8785
 from blake3 import blake3
 from gate_cases import case as _case
+from gate_probes import INVALID_IDS, VALID_IDS
 
 WARNED_AT = "2026-05-04T10:00:00.000Z"
 EXPIRES_AT = "2026-05-04T10:05:00.000Z"
@@ -95,9 +96,64 @@ def warned(token, **pending_changes):
     return {"outcome": "warned", "op": "warn", "token": token, "pending": pending(token=token, **pending_changes)}
 
 
+#: (case name, now as given, created_at and expires_at as the gate writes them), stated by hand.
+TIME_PROBES = (
+    ("time_1600_leap_day", "1600-02-29T12:00:00Z", "1600-02-29T12:00:00.000Z", "1600-02-29T12:05:00.000Z"),
+    ("time_1900_not_leap", "1900-02-28T23:58:00Z", "1900-02-28T23:58:00.000Z", "1900-03-01T00:03:00.000Z"),
+    ("time_2100_not_leap", "2100-02-28T23:58:00Z", "2100-02-28T23:58:00.000Z", "2100-03-01T00:03:00.000Z"),
+    ("time_2400_leap_day", "2400-02-29T23:58:00Z", "2400-02-29T23:58:00.000Z", "2400-03-01T00:03:00.000Z"),
+    ("time_year_400_end", "0400-12-31T23:58:00Z", "0400-12-31T23:58:00.000Z", "0401-01-01T00:03:00.000Z"),
+    ("time_1999_end", "1999-12-31T23:58:00Z", "1999-12-31T23:58:00.000Z", "2000-01-01T00:03:00.000Z"),
+    ("time_2024_leap_day", "2024-02-29T23:58:00Z", "2024-02-29T23:58:00.000Z", "2024-03-01T00:03:00.000Z"),
+    ("time_half_hour_offset", "2026-05-04T15:30:00+05:30", "2026-05-04T10:00:00.000Z", "2026-05-04T10:05:00.000Z"),
+    ("time_one_fraction_digit", "2026-05-04T10:00:00.5Z", "2026-05-04T10:00:00.500Z", "2026-05-04T10:05:00.500Z"),
+    ("time_largest_offset", "2026-05-05T09:59:00+23:59", "2026-05-04T10:00:00.000Z", "2026-05-04T10:05:00.000Z"),
+    ("time_negative_minutes_offset", "2026-05-04T09:59:01-00:59", "2026-05-04T10:58:01.000Z",
+     "2026-05-04T11:03:01.000Z"),
+    ("time_64_characters", "2026-05-04T10:00:00." + "1" * 43 + "Z", "2026-05-04T10:00:00.111Z",
+     "2026-05-04T10:05:00.111Z"),
+    ("time_year_end", "2026-12-31T23:59:59.999Z", "2026-12-31T23:59:59.999Z", "2027-01-01T00:04:59.999Z"),
+    ("time_offset_minute_back", "2025-03-01T00:00:00+00:01", "2025-02-28T23:59:00.000Z", "2025-03-01T00:04:00.000Z"),
+    ("time_year_one_offset", "0001-01-01T00:59:59+00:59", "0001-01-01T00:00:59.000Z", "0001-01-01T00:05:59.000Z"),
+)
+#: (case name, now, what is wrong with it): times the gate refuses.
+BAD_TIMES = (
+    ("now_leap_year_feb_30", "2024-02-30T10:00:00Z", "30 February of a leap year"),
+    ("now_month_zero", "2026-00-10T10:00:00Z", "month 00"),
+    ("now_year_zero_in_range", "0000-12-31T23:30:00-01:00", "year 0000, though its instant is in year 0001"),
+    ("now_slashes", "2026/05/04T10:00:00Z", "a date with slashes"),
+    ("now_fraction_no_offset", "2026-05-04T10:00:00.123", "a fraction and no offset"),
+    ("now_offset_minutes_60", "2026-05-04T10:00:00+01:60", "an offset of 60 minutes"),
+    ("now_minute_60", "2026-05-04T10:60:00Z", "minute 60"),
+    ("now_second_61", "2026-05-04T10:00:61Z", "second 61"),
+)
+
+
+def probe_cases():
+    cases = []
+    for name, now, created, expires in TIME_PROBES:
+        cases.append(case(f"warn.{name}", f"the time {now} is written back as {created}", ["HND-110", "GEN-004"],
+                          warn_input(now=now), warned(derived_token(created, "boot-7f3a", PLAN), created_at=created,
+                                                      expires_at=expires), 0))
+    for name, ident, shows in VALID_IDS:
+        cases.append(case(f"warn.incarnation_{name}", f"an incarnation: {shows}", ["HND-101", "GEN-003"],
+                          warn_input(incarnation=ident),
+                          warned(derived_token(WARNED_AT, ident, PLAN), writer_incarnation=ident), 0))
+    for name, ident, shows in INVALID_IDS:
+        cases.append(invalid(f"warn.incarnation_{name}", f"an incarnation: {shows}", ["HND-101", "GEN-003"],
+                             warn_input(incarnation=ident), "$.incarnation"))
+    for name, now, wrong in BAD_TIMES:
+        cases.append(invalid(f"warn.{name}", f"a time with {wrong} is invalid input", ["HND-101", "GEN-004"],
+                             warn_input(now=now), "$.now"))
+    token = "A" + "BCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-"
+    cases.append(case("warn.token_every_character", "a supplied token may use every character of the token alphabet",
+                      ["HND-111"], warn_input(token=token), warned(token), 0))
+    return cases
+
+
 def warn_cases():
     token = derived_token(WARNED_AT, "boot-7f3a", PLAN)
-    cases = [
+    cases = probe_cases() + [
         case("warn.derived_token", "a warning derives its token from the plan, the time and the incarnation",
              ["HND-110", "HND-111", "HND-160"], warn_input(), warned(token), 0),
         case("warn.supplied_token", "a token the host supplies is used as given", ["HND-110", "HND-111"],
@@ -367,6 +423,8 @@ def confirm_cases():
                 confirm_input(pending=pending(baton_version="1.1")), "confirm", "pending_malformed"),
         refused("confirm.pending_array", "a pending record that is an array is malformed", ["HND-122"],
                 confirm_input(pending=[]), "confirm", "pending_malformed"),
+        refused("confirm.token_at_bound", "a confirming token of 1,024 characters that is not the warning's",
+                ["HND-123"], confirm_input(token="t" * 1024), "confirm", "token_mismatch"),
         refused("confirm.order_mismatch_before_spent", "a wrong token is answered before a spent one", ["HND-120", "HND-123"],
                 confirm_input(pending=pending(spent_at=CONFIRMED_AT), token="hp-ffffffffffffffff"), "confirm",
                 "token_mismatch"),
@@ -406,6 +464,12 @@ def confirm_cases():
          ["HND-101", "GEN-018"]),
         ("now_bad_day", "a confirmation dated 31 April", confirm_input(now="2026-04-31T10:01:00Z"), "$.now", ["HND-101"]),
         ("incarnation_number", "an incarnation that is a number", confirm_input(incarnation=7), "$.incarnation", ["HND-101"]),
+        ("first_problem_named", "a requester not running and an unknown parent: the requester is named",
+         confirm_input(sessions=[{"id": "ses-docs"}], subagents=[{"id": "a1", "parent_id": "ses-gone"}]),
+         "$.sessions", ["HND-129"]),
+        ("duplicate_named_before_requester", "a repeated id and a requester not running: the repeated id",
+         confirm_input(sessions=[{"id": "ses-docs"}, {"id": "ses-docs"}], subagents=[]),
+         "$.sessions[1].id", ["HND-129"]),
         ("order_input_before_pending", "invalid sessions with no pending warning: the input is answered first",
          confirm_input(pending=None, sessions=[]), "$.sessions", ["HND-101", "HND-120"]),
         ("duplicate_session", "a subagent with a session's id", confirm_input(subagents=[{"id": "ses-docs", "parent_id": "ses-main"}]),
@@ -469,6 +533,9 @@ def replay_cases():
     deep = record(subagents=[{"id": "c", "parent_id": "b"}, {"id": "b", "parent_id": "a"},
                              {"id": "a", "parent_id": "ses-main"}])
     late = record(created_at="9999-12-31T23:50:00.000Z")
+    ttl_one = record(ttl_ms=1)
+    ttl_day = record(ttl_ms=86_400_000)
+    lines = record(continue_prompt="Step 4:\n\trerun the tests")
     fine = record(created_at="2026-05-04T10:01:00.9999Z")
     r = refused
     cases = [
@@ -654,6 +721,21 @@ def replay_cases():
           "replay", "record_from_future"),
         r("replay.future_by_one_millisecond", "a record created one millisecond after now", ["HND-148"],
           replay_input(plain, now="2026-05-04T10:00:59.999Z"), "replay", "record_from_future"),
+        case("replay.ttl_one", "a record with a time to live of 1 is replayed at its creation", ["HND-149", "HND-151"],
+             replay_input(ttl_one, now=CONFIRMED_AT), replayed(ttl_one, plain_wake, at=CONFIRMED_AT), 0),
+        case("replay.ttl_longest", "a record with a time to live of 86,400,000 is replayed", ["HND-149", "HND-151"],
+             replay_input(ttl_day, max_ttl_ms=86_400_000, now="2026-05-05T10:01:00Z"),
+             replayed(ttl_day, plain_wake, at="2026-05-05T10:01:00.000Z"), 0),
+        case("replay.prompt_lines", "a record whose continue prompt holds a line feed and a tab is replayed",
+             ["HND-151"], replay_input(lines), replayed(lines, plain_wake), 0),
+        case("replay.digest_at_bound", "a digest of 1,024 characters is read, then refused as unknown",
+             ["HND-146"], replay_input({**plain, "digest": "x:" + "0" * 1022}),
+             {"outcome": "record_digest", "op": "replay", "detail": "digest.unknown_algorithm"}, 1),
+        r("replay.digest_every_algorithm_character", "a digest whose algorithm uses every allowed character",
+          ["HND-146"], replay_input({**plain, "digest": "abcdefghijklmnopqrstuvwxyz0123456789+._-:x"}), "replay",
+          "record_digest", detail="digest.malformed"),
+        r("replay.reason_newline", "a record whose reason spans two lines is malformed", ["HND-144"],
+          replay_input(record(reason="a\nb")), "replay", "record_malformed"),
         r("replay.order_bom_before_json", "a byte order mark is answered before anything else in the bytes",
           ["HND-140", "HND-143"], replay_input(text="\ufeffnot json"), "replay", "record_bom"),
     ]

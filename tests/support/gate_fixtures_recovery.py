@@ -2,6 +2,7 @@
 spec/gates/recovery.md."""
 
 from gate_cases import case as _case
+from gate_probes import INVALID_IDS, VALID_IDS
 
 NOW = 1_777_888_800_000  # 2026-05-04T10:00:00Z
 MINUTE = 60_000
@@ -238,6 +239,13 @@ def recovery_files():
                                                session("b", parent_id="a", torn_log=True)]},
                  answer(left=[down(0, "c", "parent_cycle"), down(1, "a", "parent_cycle"),
                               down(2, "b", "parent_cycle")])),
+            case("parents.ancestor_taken_earlier", "a parent taken with its newer child is passed over when its own turn comes",
+                 ["REC-060", "REC-061"],
+                 {"now_ms": NOW, "sessions": [
+                     session("child", parent_id="root", ago=MINUTE, torn_log=True),
+                     session("root", ago=2 * MINUTE, torn_log=True),
+                     session("solo", ago=3 * MINUTE, torn_log=True)]},
+                 answer([up("root", "torn_log"), up("child", "torn_log", "root"), up("solo", "torn_log")])),
             case("parents.cycle_through_live", "a chain that reaches a live session ends there, whatever is above it",
                  ["REC-050", "REC-051"],
                  {"now_ms": NOW, "live_session_ids": ["r"], "sessions": [
@@ -339,6 +347,16 @@ def recovery_files():
         case(f"input.session_{name}", f"{text} is left down as invalid_session", ["REC-002", "REC-070"],
              one(entry), answer(left=[down(0, ident, "invalid_session")]))
         for name, text, entry, ident in bad
+    ]
+    input_cases += [
+        case(f"input.{name}", f"a candidate's id: {shows}", ["REC-002", "GEN-003"],
+             one(session(ident, torn_log=True)), answer([up(ident, "torn_log")]))
+        for name, ident, shows in VALID_IDS
+    ]
+    input_cases += [
+        case(f"input.{name}", f"a candidate's id: {shows}", ["REC-002", "GEN-003"],
+             one(session(ident, torn_log=True)), answer(left=[down(0, None, "invalid_session")]))
+        for name, ident, shows in INVALID_IDS
     ]
     input_cases += [
         case("input.others_still_judged", "an invalid candidate does not stop the others", ["REC-002"],

@@ -8,6 +8,7 @@ import copy
 import json
 
 from gate_cases import case as _case
+from gate_probes import INVALID_IDS, VALID_IDS
 
 #: The input of case relaunch.order.relaunch_when_every_guard_holds: every guard holds.
 BASE = {
@@ -224,6 +225,86 @@ def time_cases():
     return cases
 
 
+#: Owner writes well before noon, each a form of timestamp the gate reads (stated by hand).
+OWNER_WRITES = (
+    ("half_hour_offset", "2026-10-15T16:30:00+05:30", "an offset of +05:30"),
+    ("largest_offset", "2026-10-16T11:29:00+23:59", "an offset of +23:59"),
+    ("negative_minutes_offset", "2026-10-15T10:30:59-00:59", "an offset of -00:59"),
+    ("one_fraction_digit", "2026-10-15T11:44:59.5Z", "a fraction of one digit"),
+    ("sixty_four_characters", "2026-10-15T11:30:00." + "9" * 43 + "Z", "64 characters"),
+    ("last_minute_and_second", "2026-10-15T11:44:59Z", "minute and second 59"),
+)
+BAD_WRITES = (
+    ("leap_year_feb_30", "2024-02-30T11:30:00Z", "30 February of a leap year"),
+    ("month_zero", "2026-00-15T11:30:00Z", "month 00"),
+    ("year_zero_in_range", "0000-12-31T23:30:00-01:00", "year 0000, though its instant is in year 0001"),
+    ("slashes", "2026/10/15T11:30:00Z", "a date with slashes"),
+    ("underscore", "2026-10-15_11:30:00Z", "an underscore between date and time"),
+    ("empty_fraction", "2026-10-15T11:30:00.Z", "a dot and no fraction digits"),
+    ("offset_seconds", "2026-10-15T13:30:00+02:00:00", "an offset with seconds"),
+    ("offset_minutes_60", "2026-10-15T12:30:00+01:60", "an offset of 60 minutes"),
+    ("second_60", "2026-10-15T11:30:60Z", "second 60"),
+    ("fraction_no_offset", "2026-10-15T11:30:00.123", "a fraction and no offset"),
+)
+
+
+def probe_cases():
+    cases = []
+    for name, ident, shows in VALID_IDS:
+        cases.append(relaunched(f"probe.session_{name}", f"a session id: {shows}", ["RLN-039", "GEN-003"],
+                                given(seat__session_id=ident, launcher__session_id=ident)))
+    for name, ident, shows in INVALID_IDS:
+        cases.append(invalid(f"probe.session_{name}", f"a session id: {shows}",
+                             given(seat__session_id=ident, launcher__session_id=ident), "$.seat.session_id"))
+    for name, when, shows in OWNER_WRITES:
+        cases.append(relaunched(f"probe.owner_{name}", f"an owner write at {when} ({shows}) is idle long enough",
+                                ["RLN-039", "GEN-004"], given(owner_last_write_at=when)))
+    for name, when, wrong in BAD_WRITES:
+        cases.append(invalid(f"probe.owner_{name}", f"an owner write with {wrong} is invalid input",
+                             given(owner_last_write_at=when), "$.owner_last_write_at"))
+    day = ["2026-10-15T06:00:00.001Z", "2026-10-15T05:30:00Z", "2026-10-15T05:50:00Z", "2026-10-15T05:52:00Z"]
+    cases += [
+        case("probe.age_across_midnight_short", "a session started 11:59:59.999 before, across midnight, is young",
+             ["RLN-018", "GEN-021"], at_timestamps("2026-10-15T06:00:00Z", "2026-10-14T18:00:00.001Z", *day[1:]),
+             refused("below_budget"), 1),
+        case("probe.age_across_2100_short", "a session started 11:59:59.999 before, across 28 February 2100",
+             ["RLN-018", "GEN-004"],
+             at_timestamps("2100-03-01T00:00:00Z", "2100-02-28T12:00:00.001Z", "2100-02-28T23:30:00Z",
+                           "2100-02-28T23:50:00Z", "2100-02-28T23:52:00Z"), refused("below_budget"), 1),
+        case("probe.age_across_2000_short", "a session started 11:59:59.999 before, across 29 February 2000",
+             ["RLN-018", "GEN-004"],
+             at_timestamps("2000-03-01T00:00:00Z", "2000-02-29T12:00:00.001Z", "2000-02-29T23:30:00Z",
+                           "2000-02-29T23:50:00Z", "2000-02-29T23:52:00Z"), refused("below_budget"), 1),
+        case("probe.age_across_2024_short", "a session started 11:59:59.999 before, across 29 February 2024",
+             ["RLN-018", "GEN-004"],
+             at_timestamps("2024-03-01T00:00:00Z", "2024-02-29T12:00:00.001Z", "2024-02-29T23:30:00Z",
+                           "2024-02-29T23:50:00Z", "2024-02-29T23:52:00Z"), refused("below_budget"), 1),
+        relaunched("probe.age_with_mixed_offsets", "now with an offset and a start in UTC are twelve hours apart",
+                   ["RLN-016", "GEN-004"],
+                   at_timestamps("2026-10-15T17:30:00+05:30", "2026-10-15T00:00:00Z", "2026-10-15T11:30:00Z",
+                                 "2026-10-15T11:50:00Z", "2026-10-15T11:52:00Z"), triggers=["session_age"]),
+        relaunched("probe.start_at_end_of_time", "a start at 9999-12-31T23:59:59.999Z is in the future: young",
+                   ["RLN-006", "GEN-020"], given(seat__session_started_at="9999-12-31T23:59:59.999Z")),
+        case("probe.brief_spent_at_default_reask", "a brief kept exactly 3,600 s ago is spent: ask again",
+             ["RLN-032", "RLN-004"], given(brief={"asked_at": "2026-10-15T10:55:00Z", "answered_at": "2026-10-15T11:00:00Z"}),
+             {"decision": "ask_brief", "effects": "ask_brief", "triggers": ["context_tokens"]}, 0),
+        case("probe.request_within_default_reply", "a request 599 s ago is within the default reply window",
+             ["RLN-023", "RLN-004"], given(brief={"asked_at": "2026-10-15T11:50:01Z", "answered_at": None}),
+             {"decision": "wait", "effects": "none", "triggers": ["context_tokens"]}, 0),
+        case("probe.home_with_dotdot", "a home holding a .. segment is not provably a home", ["RLN-020"],
+             given(seat__home="/home/../owner"),
+             refused("trust_required", owner_action="set_workdir_outside_home_or_trust"), 1),
+        case("probe.home_relative", "a relative home proves nothing", ["RLN-020"], given(seat__home="home/owner"),
+             refused("trust_required", owner_action="set_workdir_outside_home_or_trust"), 1),
+        case("probe.home_dot_segment", "a home with a . segment is the same home", ["RLN-020"],
+             given(seat__home="/home/./owner", seat__launch_dir="/home/owner/work"),
+             refused("trust_required", owner_action="set_workdir_outside_home_or_trust"), 1),
+        relaunched("probe.home_at_bound", "a home of 4,096 characters", ["RLN-001"],
+                   given(seat__home="/home/" + "h" * 4090)),
+    ]
+    return cases
+
+
 def order_cases():
     return [
         case("order.draft_unreadable_before_ask", "an unreadable draft and no brief: the draft is answered",
@@ -256,4 +337,5 @@ def size_cases():
 def relaunch_files():
     return {"values": {"gate": "relaunch",
                        "description": "values and bounds: identifiers, integers, timestamps and sizes; adjacent checks",
-                       "cases": value_cases() + time_cases() + order_cases() + size_cases()}}
+                       "cases": value_cases() + time_cases() + probe_cases() + order_cases()
+                                + size_cases()}}

@@ -75,11 +75,6 @@ def is_digest_string(value):
     return bool(colon and algorithm and encoded and set(algorithm) <= _DIGEST_ALGORITHM_CHARS)
 
 
-def version_known(document, kind):
-    """Whether ``document`` declares ``kind`` and a ``baton_version`` this reader knows."""
-    return document.get("kind") == kind and document.get("baton_version") in KNOWN_VERSIONS
-
-
 def _member_problem(value, keys, tests):
     """The path (a tuple, relative to ``value``) of the deepest part of an object that breaks
     its rule: the object itself, a missing or unknown member, or a member's value; ``None``
