@@ -8,6 +8,7 @@ import copy
 import json
 
 from gate_cases import case as _case
+from gate_probes import INVALID_IDS, VALID_IDS
 
 NOW = "2026-10-15T12:00:00Z"
 RECORD = {
@@ -187,6 +188,149 @@ def time_cases():
     return cases
 
 
+#: (name, lease end, whether it still holds at NOW): each a form of timestamp, stated by hand.
+LEASE_ENDS = (
+    ("half_hour_offset_held", "2026-10-15T17:30:00.001+05:30", True),
+    ("half_hour_offset_ended", "2026-10-15T17:30:00+05:30", False),
+    ("largest_offset_held", "2026-10-16T11:59:00.001+23:59", True),
+    ("negative_minutes_held", "2026-10-15T11:01:00.001-00:59", True),
+    ("negative_minutes_ended", "2026-10-15T11:00:59.999-00:59", False),
+    ("one_fraction_digit_held", "2026-10-15T12:00:00.1Z", True),
+    ("sixty_four_characters_held", "2026-10-15T12:00:00.001" + "0" * 40 + "Z", True),
+)
+#: (name, now, lease end, whether it still holds): one millisecond either side of a boundary.
+BOUNDARIES = (
+    ("month_end_held", "2026-10-31T23:59:59.999Z", "2026-11-01T00:00:00Z", True),
+    ("month_end_ended", "2026-11-01T00:00:00Z", "2026-10-31T23:59:59.999Z", False),
+    ("year_end_held", "2026-12-31T23:59:59.999Z", "2027-01-01T00:00:00Z", True),
+    ("year_end_ended", "2027-01-01T00:00:00Z", "2026-12-31T23:59:59.999Z", False),
+    ("feb_2100_held", "2100-02-28T23:59:59.999Z", "2100-03-01T00:00:00Z", True),
+    ("feb_2100_ended", "2100-03-01T00:00:00Z", "2100-02-28T23:59:59.999Z", False),
+    ("feb_2000_held", "2000-02-29T23:59:59.999Z", "2000-03-01T00:00:00Z", True),
+    ("feb_2024_ended", "2024-03-01T00:00:00Z", "2024-02-29T23:59:59.999Z", False),
+    ("feb_1600_held", "1600-02-29T23:59:59.999Z", "1600-03-01T00:00:00Z", True),
+)
+#: Record members, each given a value that breaks its rule, and the path the gate names.
+BAD_MEMBERS = (
+    ("stack_session_blank", {"stack_session_id": " "}, "$.record.stack_session_id"),
+    ("incarnation_number", {"incarnation_id": 7}, "$.record.incarnation_id"),
+    ("token_negative", {"fencing_token": -1}, "$.record.fencing_token"),
+    ("runtime_not_object", {"runtime": "claude"}, "$.record.runtime"),
+    ("runtime_model_blank", {"runtime": {"harness": "claude", "model": "", "provider": "anthropic"}},
+     "$.record.runtime.model"),
+    ("task_number", {"task_id": 88}, "$.record.task_id"),
+    ("lease_not_object", {"lease": None}, "$.record.lease"),
+    ("lease_holder_number", {"lease": {"holder": 7, "expires_at": "2026-10-15T12:30:00Z"}}, "$.record.lease.holder"),
+    ("checkpoint_not_object", {"checkpoint": []}, "$.record.checkpoint"),
+    ("checkpoint_validated_string", {"checkpoint": {"revision": 30, "validated": "yes", "current": True}},
+     "$.record.checkpoint.validated"),
+    ("checkpoint_current_null", {"checkpoint": {"revision": 30, "validated": True, "current": None}},
+     "$.record.checkpoint.current"),
+    ("pending_string", {"state": "degraded", "pending": "continuity"}, "$.record.pending"),
+    ("pending_path_unknown", {"state": "degraded", "pending": {"path": "other"}}, "$.record.pending.path"),
+    ("pending_trigger_unknown", {"state": "degraded", "pending": dict(CONTINUITY, trigger="boredom")},
+     "$.record.pending.trigger"),
+    ("pending_runtime_blank", {"state": "degraded", "pending": dict(CONTINUITY, runtime={"harness": "x", "model": "m",
+                                                                                         "provider": " "})},
+     "$.record.pending.runtime.provider"),
+    ("pending_role_blank", {"state": "degraded", "pending": {"path": "role", "role": ""}}, "$.record.pending.role"),
+    ("history_incarnation_blank", {"role_history": [dict(ENDED, incarnation_id="")]},
+     "$.record.role_history[0].incarnation_id"),
+    ("history_session_number", {"role_history": [dict(ENDED, stack_session_id=41)]},
+     "$.record.role_history[0].stack_session_id"),
+    ("record_not_object", None, "$.record"),
+)
+BAD_EVENTS = (
+    ("event_not_object", "read", "$.event"),
+    ("event_incarnation_blank", write(incarnation_id=" "), "$.event.incarnation_id"),
+    ("event_epoch_string", write(epoch="7"), "$.event.epoch"),
+    ("event_revision_fraction", {"type": "checkpoint", **CREDENTIALS, "revision": 31.5, "validated": True},
+     "$.event.revision"),
+    ("event_validated_null", {"type": "checkpoint", **CREDENTIALS, "revision": 31, "validated": None},
+     "$.event.validated"),
+    ("event_task_blank", {"type": "assign", "task_id": ""}, "$.event.task_id"),
+    ("event_runtime_missing_member", {"type": "request_switch", "runtime": {"harness": "x", "model": "m"}},
+     "$.event.runtime.provider"),
+    ("event_role_number", {"type": "request_role_change", "role": 5}, "$.event.role"),
+    ("event_new_incarnation_blank", launch(new_incarnation_id="\u3000"), "$.event.new_incarnation_id"),
+    ("event_new_session_blank", launch(new_stack_session_id=""), "$.event.new_stack_session_id"),
+    ("event_restored_negative", {"type": "ready", **CREDENTIALS, "restored_revision": -1,
+                                 "proof": dict.fromkeys(("role", "task", "prd_pin", "blockers", "next_action"), True)},
+     "$.event.restored_revision"),
+)
+
+
+def probe_cases():
+    cases = []
+    for name, ident, shows in VALID_IDS:
+        cases.append(case(f"probe.seat_{name}", f"a seat id: {shows}", ["LCY-030", "GEN-003"],
+                          given(read(), seat_id=ident), accepted(record(seat_id=ident)), 0))
+    for name, ident, shows in INVALID_IDS:
+        cases.append(bad(f"probe.seat_{name}", f"a seat id: {shows}", given(read(), seat_id=ident), "$.record.seat_id"))
+    for name, end, holds in LEASE_ENDS:
+        lease = {"holder": "inc-7", "expires_at": end}
+        output = accepted(record(lease=lease)) if holds else rejected("lease_expired")
+        cases.append(case(f"probe.lease_{name}", f"a lease ending {end} {'holds' if holds else 'has ended'} at noon",
+                          ["LCY-014", "LCY-030", "GEN-004"], given(write(), lease=lease), output, 0 if holds else 1))
+    for name, now, end, holds in BOUNDARIES:
+        lease = {"holder": "inc-7", "expires_at": end}
+        output = accepted(record(lease=lease)) if holds else rejected("lease_expired")
+        cases.append(case(f"probe.{name}", f"a lease ending {end} {'holds' if holds else 'has ended'} at {now}",
+                          ["LCY-014", "GEN-004"], given(write(), now=now, lease=lease), output, 0 if holds else 1))
+    for name, changes, path in BAD_MEMBERS:
+        value = given(read(), **(changes or {}))
+        if changes is None:
+            value["record"] = "stack-42"
+        cases.append(bad(f"probe.{name}", f"a record with a broken member is invalid input ({name})", value, path))
+    for name, event, path in BAD_EVENTS:
+        cases.append(bad(f"probe.{name}", f"an event with a broken member is invalid input ({name})", given(event), path))
+    every = ("role", "task", "prd_pin", "blockers", "next_action")
+    cases += [
+        case("probe.zero_counters", "an epoch, fencing token and revision of 0 are allowed", ["LCY-030"],
+             given(read(), epoch=0, fencing_token=0, checkpoint={"revision": 0, "validated": True, "current": True}),
+             accepted(record(epoch=0, fencing_token=0, checkpoint={"revision": 0, "validated": True, "current": True})), 0),
+        bad("probe.context_overflow", "a context number of 1e400 is not finite",
+            json.dumps(given(read())).replace('"context": {', '"context": {"n": 1e400, ', 1),
+            "$.record.context", ("LCY-030", "GEN-019")),
+        bad("probe.context_huge_integer", "a context integer of 400 digits is not finite as a double",
+            json.dumps(given(read())).replace('"context": {', '"context": {"n": 1' + "0" * 400 + ", ", 1),
+            "$.record.context", ("LCY-030", "GEN-019")),
+        case("probe.context_keeps_1e21", "a context number of 1e21 stays a float", ["LCY-030", "GEN-019"],
+             given(read(), context={"n": 1e21, "m": 1e20}), accepted(record(context={"n": 1e21, "m": 100000000000000000000})), 0),
+        case("probe.trigger_authorized_request", "a relaunch requested on authorized request", ["LCY-023"],
+             given({"type": "request_relaunch", "trigger": "authorized_request"}),
+             accepted(record(state="relaunch_requested", pending=dict(CONTINUITY, trigger="authorized_request"))), 0),
+        case("probe.checkpoint_while_checkpointing", "a further checkpoint while checkpointing stays there", ["LCY-020"],
+             given({"type": "checkpoint", **CREDENTIALS, "revision": 31, "validated": False}, state="checkpointing",
+                   pending=CONTINUITY),
+             accepted(record(state="checkpointing", pending=CONTINUITY,
+                             checkpoint={"revision": 31, "validated": False, "current": True})), 0),
+        case("probe.switch_from_degraded", "a degraded session may request a switch", ["LCY-023"],
+             given({"type": "request_switch", "runtime": {"harness": "codex", "model": "gpt-5", "provider": "openai"}},
+                   state="degraded", pending=CONTINUITY),
+             accepted(record(state="relaunch_requested", pending={"path": "continuity", "trigger": "runtime_switch",
+                                                                  "runtime": {"harness": "codex", "model": "gpt-5",
+                                                                              "provider": "openai"}})), 0),
+        case("probe.role_change_from_degraded", "a degraded session may request a role change", ["LCY-023"],
+             given({"type": "request_role_change", "role": "reviewer"}, state="degraded", pending=CONTINUITY),
+             accepted(record(state="relaunch_requested", pending=ROLE)), 0),
+        reject("probe.started_during_outage", "a start during an outage is refused", ["LCY-018"],
+               given({"type": "started", **CREDENTIALS}, coordinator="unavailable", state="relaunching", pending=CONTINUITY),
+               "coordinator_unavailable"),
+        reject("probe.ready_during_outage", "a readiness proof during an outage is refused", ["LCY-018"],
+               given({"type": "ready", **CREDENTIALS, "restored_revision": 30, "proof": dict.fromkeys(every, True)},
+                     coordinator="unavailable", state="restoring", pending=CONTINUITY), "coordinator_unavailable"),
+        reject("probe.renew_to_same_end", "a renewal to the lease's current end is not later", ["LCY-015"],
+               given({"type": "renew_lease", **CREDENTIALS, "expires_at": "2026-10-15T12:30:00Z"}),
+               "lease_expiry_not_later"),
+        case("probe.acquire_at_lease_end", "a lease ending exactly now has ended: it may be acquired", ["LCY-014", "LCY-016"],
+             given({"type": "acquire_lease", **CREDENTIALS, "expires_at": "2026-10-15T13:00:00Z"},
+                   lease={"holder": "inc-7", "expires_at": NOW}),
+             accepted(record(fencing_token=12, lease={"holder": "inc-7", "expires_at": "2026-10-15T13:00:00Z"})), 0),
+    ]
+    return cases
+
+
 def order_cases():
     role_launch = launch(new_stack_session_id="stack-43")
     return [
@@ -284,4 +428,5 @@ def size_cases():
 def lifecycle_files():
     return {"values": {"gate": "lifecycle",
                        "description": "values and bounds: identifiers, integers, timestamps, sizes; adjacent checks",
-                       "cases": value_cases() + time_cases() + order_cases() + size_cases()}}
+                       "cases": value_cases() + time_cases() + probe_cases() + order_cases()
+                                + size_cases()}}

@@ -98,8 +98,6 @@ def opaque_object(value, path):
     stack = [(value, copy, 1)]
     while stack:
         node, into, depth = stack.pop()
-        if depth > MAX_OPAQUE_DEPTH:
-            raise Invalid(path, f"nests deeper than {MAX_OPAQUE_DEPTH} levels")
         items = node.items() if isinstance(node, dict) else enumerate(node)
         for key, item in items:
             if depth + 1 > MAX_OPAQUE_DEPTH:

@@ -72,8 +72,8 @@ _EVENTS = {
     "started": (_CREDENTIALS, ()),
     "ready": (_CREDENTIALS + ("proof",), ("restored_revision",)),
 }
+#: The states each event is accepted in (``read`` is accepted in every state, before this).
 _ALLOWED = {
-    "read": STATES,
     "write": ("active", "relaunch_requested"),
     "checkpoint": ("active", "relaunch_requested", "checkpointing"),
     "renew_lease": STATES,
@@ -221,8 +221,6 @@ def _read_record(value):
     expires = lease["expires_at"]
     if (holder is None) != (expires is None):
         raise field.Invalid(path + ".lease", "expected holder and expires_at both set or both null")
-    if expires is not None:
-        field.timestamp(expires, path + ".lease.expires_at")
     checkpoint = field.record(raw["checkpoint"], path + ".checkpoint",
                               ("revision", "validated", "current"))
     state = field.choice(raw["state"], path + ".state", STATES)
