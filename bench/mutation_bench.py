@@ -255,21 +255,30 @@ _METADATA = frozenset({"NAME", "VERSION", "SUMMARY", "SPEC", "INPUT_SCHEMA", "OU
 
 def _unpinned(tree):
     """Ids of nodes no case can pin: module-level metadata and constants no code of the
-    module reads, ``__slots__``, error messages (the arguments of an ``Invalid`` after its
-    path, the error classes themselves, ``__repr__``), and everything inside
+    module reads, ``__slots__``, error messages and hints (the arguments of an ``Invalid``
+    after its path, of an ``...Error`` but its ``code``, the error classes themselves,
+    ``__repr__`` and ``_shorten``), and everything inside
     them."""
     read = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)
             and isinstance(node.ctx, ast.Load)}
     skipped = set()
     for node in ast.walk(tree):
-        # an error's message (every argument after the path) never reaches a gate's answer
-        if isinstance(node, ast.Call) and (getattr(node.func, "id", None) or getattr(
-                node.func, "attr", "")).endswith("Invalid"):
+        # an error's message and hint never reach a gate's answer; its code and path do
+        name = (getattr(node.func, "id", None) or getattr(node.func, "attr", "")) if isinstance(
+            node, ast.Call) else ""
+        if name.endswith("Invalid") or name == "_domain_error":
             for argument in node.args[1:]:
                 skipped.update(id(sub) for sub in ast.walk(argument))
-        if isinstance(node, ast.ClassDef) and node.name.endswith(("Invalid", "Error")):
+        elif name.endswith("Error"):
+            for argument in node.args:
+                skipped.update(id(sub) for sub in ast.walk(argument))
+        if name.endswith(("Invalid", "Error", "_error")):
+            for keyword in node.keywords:
+                if keyword.arg in ("hint", "message"):
+                    skipped.update(id(sub) for sub in ast.walk(keyword.value))
+        if isinstance(node, ast.FunctionDef) and node.name in ("_shorten", "__repr__"):
             skipped.update(id(sub) for sub in ast.walk(node))
-        if isinstance(node, ast.FunctionDef) and node.name == "__repr__":
+        if isinstance(node, ast.ClassDef) and node.name.endswith(("Invalid", "Error")):
             skipped.update(id(sub) for sub in ast.walk(node))
     for node in ast.walk(tree):
         body = getattr(node, "body", None)

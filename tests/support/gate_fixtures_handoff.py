@@ -10,7 +10,7 @@ import json
 import rfc8785
 from blake3 import blake3
 from gate_cases import case as _case
-from gate_probes import INVALID_IDS, VALID_IDS
+from gate_probes import INVALID_IDS, VALID_IDS, padded
 
 WARNED_AT = "2026-05-04T10:00:00.000Z"
 EXPIRES_AT = "2026-05-04T10:05:00.000Z"
@@ -775,6 +775,10 @@ def input_cases():
         invalid("input.nan", "a NaN literal in the input is invalid", ["HND-101"],
                 '{"op": "warn", "pending_ttl_ms": NaN}', "$"),
         invalid("input.not_json", "text that is not JSON is invalid", ["HND-101"], "op=replay", "$"),
+        padded(case("input.at_size_bound", "an input of exactly 1 MiB is read", ["HND-101"],
+                    json.dumps(replay_input()), {"outcome": "record_missing", "op": "replay"}, 0), 1024 * 1024),
+        padded(invalid("input.past_size_bound", "an input of 1 MiB and one byte is invalid", ["HND-101"],
+                       json.dumps(replay_input()), "$"), 1024 * 1024 + 1),
     ]
 
 

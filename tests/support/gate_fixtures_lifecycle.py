@@ -8,7 +8,7 @@ import copy
 import json
 
 from gate_cases import case as _case
-from gate_probes import INVALID_IDS, VALID_IDS
+from gate_probes import INVALID_IDS, VALID_IDS, padded
 
 NOW = "2026-10-15T12:00:00Z"
 RECORD = {
@@ -413,15 +413,11 @@ def order_cases():
 
 
 def size_cases():
-    def padded(value, size):
-        text = json.dumps(value)
-        return text + " " * (size - len(text.encode("utf-8")))
-
     return [
-        case("input.at_size_bound", "an input of exactly 262,144 bytes is read", ["LCY-005"],
-             padded(given(read()), MAX_INPUT_BYTES), accepted(record()), 0),
-        case("input.past_size_bound", "an input of 262,145 bytes is invalid input", ["LCY-005"],
-             padded(given(read()), MAX_INPUT_BYTES + 1), invalid("$"), 2),
+        padded(case("input.at_size_bound", "an input of exactly 262,144 bytes is read", ["LCY-005"],
+                    json.dumps(given(read())), accepted(record()), 0), MAX_INPUT_BYTES),
+        padded(case("input.past_size_bound", "an input of 262,145 bytes is invalid input", ["LCY-005"],
+                    json.dumps(given(read())), invalid("$"), 2), MAX_INPUT_BYTES + 1),
     ]
 
 

@@ -2,7 +2,7 @@
 spec/gates/recovery.md."""
 
 from gate_cases import case as _case
-from gate_probes import INVALID_IDS, VALID_IDS
+from gate_probes import INVALID_IDS, VALID_IDS, padded
 
 NOW = 1_777_888_800_000  # 2026-05-04T10:00:00Z
 MINUTE = 60_000
@@ -426,6 +426,10 @@ def recovery_files():
              '{"now_ms": NaN, "sessions": []}', invalid("$"), exit_code=2),
         case("input.not_json", "text that is not JSON is invalid input", ["REC-001"], "sessions: []", invalid("$"),
              exit_code=2),
+        padded(case("input.at_size_bound", "an input of exactly 4 MiB is read", ["REC-001"],
+                    '{"now_ms": 0, "sessions": []}', answer(), exit_code=0), 4 * 1024 * 1024),
+        padded(case("input.past_size_bound", "an input of 4 MiB and one byte is invalid input", ["REC-001"],
+                    '{"now_ms": 0, "sessions": []}', invalid("$"), exit_code=2), 4 * 1024 * 1024 + 1),
         case("input.invalid_utf8", "bytes that are not UTF-8 are invalid input", ["REC-001"],
              b'{"now_ms": 0, "sessions": ["\xff"]}', invalid("$"), exit_code=2),
     ]

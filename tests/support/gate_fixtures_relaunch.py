@@ -8,7 +8,7 @@ import copy
 import json
 
 from gate_cases import case as _case
-from gate_probes import INVALID_IDS, VALID_IDS
+from gate_probes import INVALID_IDS, VALID_IDS, padded
 
 #: The input of case relaunch.order.relaunch_when_every_guard_holds: every guard holds.
 BASE = {
@@ -57,12 +57,6 @@ def invalid(ident, description, given_value, path, requirements=("RLN-001", "RLN
 
 def relaunched(ident, description, requirements, given_value, **changes):
     return case(ident, description, requirements, given_value, {**RELAUNCH, **changes}, 0)
-
-
-def padded(value, size):
-    """``value`` as JSON text with spaces after it, ``size`` bytes in all."""
-    text = json.dumps(value)
-    return text + " " * (size - len(text.encode("utf-8")))
 
 
 def at_timestamps(now, started, owner, asked, answered):
@@ -327,10 +321,10 @@ def order_cases():
 
 def size_cases():
     return [
-        relaunched("input.at_size_bound", "an input of exactly 65,536 bytes is read", ["RLN-001"],
-                   padded(BASE, MAX_INPUT_BYTES)),
-        case("input.past_size_bound", "an input of 65,537 bytes is invalid input", ["RLN-001", "RLN-002"],
-             padded(BASE, MAX_INPUT_BYTES + 1), refused("invalid_input", path="$"), 2),
+        padded(relaunched("input.at_size_bound", "an input of exactly 65,536 bytes is read", ["RLN-001"],
+                          json.dumps(BASE)), MAX_INPUT_BYTES),
+        padded(case("input.past_size_bound", "an input of 65,537 bytes is invalid input", ["RLN-001", "RLN-002"],
+                    json.dumps(BASE), refused("invalid_input", path="$"), 2), MAX_INPUT_BYTES + 1),
     ]
 
 

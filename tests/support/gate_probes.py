@@ -17,3 +17,14 @@ INVALID_IDS = (
     ("id_last_surrogate", "a\udfff", "a lone U+DFFF is refused"),
     ("id_first_surrogate", "a\ud800", "a lone U+D800 is refused"),
 )
+
+
+def padded(entry, size):
+    """A case ``entry`` whose ``input_text`` the runner pads with spaces to ``size`` bytes
+    (the fixture member ``input_padded_to``): a size bound without a file of that size."""
+    padded_entry = {}
+    for key, value in entry.items():
+        padded_entry[key] = value
+        if key == "input_text":
+            padded_entry["input_padded_to"] = size
+    return padded_entry
