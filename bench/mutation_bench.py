@@ -303,11 +303,16 @@ def _symbols_swapped(node, other):
 # -- running mutants -----------------------------------------------------------------------
 
 
-def _cases(gate):
-    from baton.conformance._suite import load_suite
+_SUITE = []
 
-    suite = load_suite(ROOT / "conformance" / "cases")
-    return [case for case in suite.cases if case.gate == gate]
+
+def _cases(gate):
+    """The gate's cases, from the suite as it was when the run started."""
+    if not _SUITE:
+        from baton.conformance._suite import load_suite
+
+        _SUITE.append(load_suite(ROOT / "conformance" / "cases"))
+    return [case for case in _SUITE[0].cases if case.gate == gate]
 
 
 def _answers(gate, cases):
@@ -390,14 +395,19 @@ def _run_mutant(gate, mutant, modules, cases, limit):
     return "survived" if os.WEXITSTATUS(status) == 0 else "killed"
 
 
-def _equivalents():
-    """``key -> argument`` from the equivalent-mutants file (``key  # argument`` lines)."""
+def _equivalents(gate):
+    """``key -> argument`` for ``gate`` from the equivalent-mutants file: ``key  # argument``
+    lines, and ``[gate1,gate2] key  # argument`` for a mutant equivalent for some gates only."""
     found = {}
     if EQUIVALENT_FILE.is_file():
         for line in EQUIVALENT_FILE.read_text(encoding="utf-8").splitlines():
             if not line.strip() or line.startswith("#"):
                 continue
             key, _, argument = line.partition("  # ")
+            if key.startswith("["):
+                gates, _, key = key[1:].partition("] ")
+                if gate not in gates.split(","):
+                    continue
             found[key.strip()] = argument.strip()
     return found
 
@@ -414,21 +424,20 @@ def bench_gate(gate, *, limit, show_survivors, out):
         mutants += mutants_of(module)
     for module in shared:
         mutants += [m for m in mutants_of(module) if (module, m.function) in reached]
-    equivalent = _equivalents()
+    equivalent = _equivalents(gate)
     modules = tuple(dict.fromkeys(own + shared))
     # the gate module must be re-imported after any of its helpers is replaced
     modules = modules if modules[0] == f"baton.gates.{gate}" else (f"baton.gates.{gate}",) + modules
     start = time.perf_counter()
     counts = {"killed": 0, "timeout": 0, "survived": 0, "equivalent": 0}
-    survivors, unused = [], set(k for k in equivalent if k.split("::")[0] in modules)
+    reached = {mutant.key for mutant in mutants}
+    survivors, unused = [], {key for key in equivalent if key.split("::")[0] in modules and key in reached}
     for mutant in mutants:
         result = _run_mutant(gate, mutant, modules, cases, limit)
         if result == "survived" and mutant.key in equivalent:
             counts["equivalent"] += 1
             unused.discard(mutant.key)
             continue
-        if mutant.key in equivalent:
-            unused.discard(mutant.key)
         counts[result] += 1
         if result == "survived":
             survivors.append(mutant)
@@ -439,6 +448,8 @@ def bench_gate(gate, *, limit, show_survivors, out):
               f"{counts['killed'] + counts['timeout']:>5} (timeouts {counts['timeout']})  survived "
               f"{counts['survived']:>4}  equivalent {counts['equivalent']:>3}  score {score:5.1f}%  "
               f"({elapsed:.0f} s)\n")
+    for key in sorted(unused):
+        out.write(f"    listed as equivalent but no longer a surviving mutant: {key}\n")
     if show_survivors:
         for mutant in survivors:
             out.write(f"    survived {mutant}\n      key: {mutant.key}\n")
@@ -458,6 +469,7 @@ def main(argv=None):
         parser.error(f"unknown gate(s): {', '.join(unknown)}")
     sys.path.insert(0, str(ROOT / "validator"))
     print("baseline: share of non-equivalent mutants killed by the gate's own cases; target 95%")
+    _cases(gates[0])  # read the suite once, before anything can change it
     for gate in gates:
         bench_gate(gate, limit=args.timeout, show_survivors=args.survivors, out=sys.stdout)
     return 0

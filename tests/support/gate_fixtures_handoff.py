@@ -134,6 +134,7 @@ BAD_TIMES = (
     ("now_offset_minutes_60", "2026-05-04T10:00:00+01:60", "an offset of 60 minutes"),
     ("now_minute_60", "2026-05-04T10:60:00Z", "minute 60"),
     ("now_second_61", "2026-05-04T10:00:61Z", "second 61"),
+    ("now_day_zero", "2026-05-00T10:00:00Z", "day 00"),
 )
 
 
@@ -634,6 +635,11 @@ def replay_cases():
         r("replay.order_digest_before_expiry", "a changed and expired record is refused for its digest", ["HND-140", "HND-146"],
           replay_input({**plain, "reason": "changed"}, now="2026-05-05T10:00:00Z"), "replay", "record_digest",
           detail="digest.mismatch"),
+        r("replay.order_digest_before_consumed", "a consumed record changed after its digest is refused for its digest",
+          ["HND-140", "HND-146"],
+          replay_input({**plain, "reason": "changed",
+                        "consumed": {"at": "2026-05-04T10:01:30.000Z", "by_incarnation": "boot-8c1d"}}),
+          "replay", "record_digest", detail="digest.mismatch"),
         r("replay.order_consumed_before_expiry", "a consumed and expired record is refused as consumed", ["HND-140", "HND-147"],
           replay_input({**plain, "consumed": {"at": "2026-05-04T10:01:30.000Z", "by_incarnation": "boot-8c1d"}},
                        now="2026-05-05T10:00:00Z"), "replay", "record_consumed"),
@@ -654,6 +660,8 @@ def replay_cases():
         case("replay.end_after_9999", "a record whose end falls after year 9999 is compared, never written",
              ["HND-149", "GEN-020"], replay_input(late, now="9999-12-31T23:59:59.999Z"),
              replayed(late, plain_wake, at="9999-12-31T23:59:59.999Z"), 0),
+        r("replay.past_size_bound", "a record of 256 KiB and one byte is malformed", ["HND-144"],
+          replay_input(text=json.dumps(plain) + " " * (262145 - len(json.dumps(plain)))), "replay", "record_malformed"),
         case("replay.at_size_bound", "a record of exactly 256 KiB is read", ["HND-144", "HND-151"],
              replay_input(text=json.dumps(plain) + " " * (262144 - len(json.dumps(plain)))),
              replayed(plain, plain_wake), 0),

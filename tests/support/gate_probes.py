@@ -14,6 +14,7 @@ VALID_IDS = (
 INVALID_IDS = (
     ("id_unit_separator", "a\x1f", "U+001F, the last C0 control, is refused"),
     ("id_first_c1", "a\x80", "U+0080, the first C1 control, is refused"),
+    ("id_last_c1", "a\x9f", "U+009F, the last C1 control, is refused"),
     ("id_last_surrogate", "a\udfff", "a lone U+DFFF is refused"),
     ("id_first_surrogate", "a\ud800", "a lone U+D800 is refused"),
 )
