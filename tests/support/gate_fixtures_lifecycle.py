@@ -260,8 +260,40 @@ BAD_EVENTS = (
 )
 
 
+#: (name, now): times the gate refuses, each breaking one rule of the timestamp form.
+BAD_NOWS = (
+    ("leap_year_feb_30", "2024-02-30T12:00:00Z"), ("feb_29_1700", "1700-02-29T12:00:00Z"),
+    ("month_zero", "2026-00-15T12:00:00Z"), ("day_zero", "2026-10-00T12:00:00Z"),
+    ("year_zero_in_range", "0000-12-31T23:30:00-01:00"), ("slashes", "2026/10/15T12:00:00Z"),
+    ("underscore", "2026-10-15_12:00:00Z"), ("empty_fraction", "2026-10-15T12:00:00.Z"),
+    ("offset_seconds", "2026-10-15T14:00:00+02:00:00"), ("offset_minutes_60", "2026-10-15T13:00:00+01:60"),
+    ("offset_hours_24", "2026-10-15T12:00:00+24:00"), ("second_60", "2026-10-15T12:00:60Z"),
+    ("minute_60", "2026-10-15T12:60:00Z"), ("fraction_no_offset", "2026-10-15T12:00:00.123"),
+    ("too_long", "2026-10-15T12:00:00." + "0" * 44 + "Z"), ("too_short", "2026-10-15T12:00Z"),
+    ("before_year_one", "0001-01-01T00:00:00+00:01"), ("number", 1760529600000),
+)
+#: Times the gate reads (the record's lease holds at each: it ends later).
+GOOD_NOWS = (
+    ("feb_29_1600", "1600-02-29T12:00:00Z"), ("feb_29_2000", "2000-02-29T12:00:00Z"),
+    ("feb_29_2024", "2024-02-29T12:00:00Z"), ("lowercase_z", "2026-10-15t12:00:00z"),
+    ("first_instant", "0001-01-01T00:00:00Z"), ("year_one_offset", "0001-01-01T00:59:59+00:59"),
+    ("sixty_four_characters", "2026-10-15T12:00:00." + "0" * 43 + "Z"), ("minute_59", "2026-10-15T11:59:59Z"),
+)
+
+
 def probe_cases():
     cases = []
+    for name, now in BAD_NOWS:
+        cases.append(bad(f"probe.now_{name}", f"now {now} is invalid input", given(read(), now=now), "$.now",
+                         ("LCY-005", "LCY-030", "GEN-004")))
+    for name, now in GOOD_NOWS:
+        cases.append(case(f"probe.now_{name}", f"now {now} is a time the gate reads", ["LCY-030", "GEN-004"],
+                          given(write(), now=now), accepted(record()), 0))
+    cases.append(case("probe.last_instant", "a lease ending at 9999-12-31T23:59:59.999Z holds a moment before",
+                      ["LCY-014", "GEN-020"],
+                      given(write(), now="9999-12-31T23:59:59.998Z",
+                            lease={"holder": "inc-7", "expires_at": "9999-12-31T23:59:59.999Z"}),
+                      accepted(record(lease={"holder": "inc-7", "expires_at": "9999-12-31T23:59:59.999Z"})), 0))
     for name, ident, shows in VALID_IDS:
         cases.append(case(f"probe.seat_{name}", f"a seat id: {shows}", ["LCY-030", "GEN-003"],
                           given(read(), seat_id=ident), accepted(record(seat_id=ident)), 0))
@@ -320,6 +352,13 @@ def probe_cases():
         reject("probe.ready_during_outage", "a readiness proof during an outage is refused", ["LCY-018"],
                given({"type": "ready", **CREDENTIALS, "restored_revision": 30, "proof": dict.fromkeys(every, True)},
                      coordinator="unavailable", state="restoring", pending=CONTINUITY), "coordinator_unavailable"),
+        reject("probe.started_needs_the_lease", "a start under an ended lease is refused", ["LCY-013"],
+               given({"type": "started", **CREDENTIALS}, state="relaunching", pending=CONTINUITY,
+                     lease={"holder": "inc-7", "expires_at": "2026-10-15T11:00:00Z"}), "lease_expired"),
+        reject("probe.ready_needs_the_lease", "a readiness proof under another's lease is refused", ["LCY-013"],
+               given({"type": "ready", **CREDENTIALS, "restored_revision": 30, "proof": dict.fromkeys(every, True)},
+                     state="restoring", pending=CONTINUITY, lease={"holder": "inc-9", "expires_at": "2026-10-15T12:30:00Z"}),
+               "lease_not_held"),
         reject("probe.renew_to_same_end", "a renewal to the lease's current end is not later", ["LCY-015"],
                given({"type": "renew_lease", **CREDENTIALS, "expires_at": "2026-10-15T12:30:00Z"}),
                "lease_expiry_not_later"),
