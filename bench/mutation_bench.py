@@ -250,7 +250,7 @@ def mutants_of(module):
 #: Module-level names that describe a gate rather than decide anything (read by the gate
 #: table, the docs and the conformance check, never by a decision).
 _METADATA = frozenset({"NAME", "VERSION", "SUMMARY", "SPEC", "INPUT_SCHEMA", "OUTPUT_SCHEMA",
-                       "OUTCOMES", "__slots__"})
+                       "OUTCOMES", "CHECKS", "__slots__"})
 
 
 def _unpinned(tree):
