@@ -176,6 +176,17 @@ BEYOND_SCHEMA = {
     "handoff.warn.now_before_year_one", "handoff.warn.now_after_9999",
     "handoff.warn.now_offset_hour_24", "handoff.warn.now_offset_minute_60",
     "handoff.warn.now_bad_day", "handoff.warn.now_leap_second", "handoff.warn.now_end_of_time",
+    "handoff.confirm.first_problem_named",
+    "handoff.confirm.duplicate_named_before_requester",
+    "handoff.warn.incarnation_id_last_surrogate",
+    "handoff.warn.incarnation_id_first_surrogate",
+    "handoff.warn.now_leap_year_feb_30",
+    "handoff.warn.now_month_zero",
+    "handoff.warn.now_year_zero_in_range",
+    "handoff.warn.now_offset_minutes_60",
+    "handoff.warn.now_minute_60",
+    "handoff.warn.now_second_61",
+    "handoff.warn.now_day_zero",
 }
 
 
