@@ -26,8 +26,20 @@ class Invalid(Exception):
         return f"{self.path}: {self.expected}"
 
 
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_NAME_CHARS = _NAME_START | frozenset("0123456789")
+
+
 def child(path, key):
-    return f"{path}.{key}" if isinstance(key, str) else f"{path}[{key}]"
+    """The JSON path of member or element ``key`` below ``path`` (GEN-022): ``.name`` for an
+    ASCII name of letters, digits and ``_`` not starting with a digit, else ``["name"]``."""
+    if not isinstance(key, str):
+        return f"{path}[{key}]"
+    if key and key[0] in _NAME_START and set(key) <= _NAME_CHARS:
+        return f"{path}.{key}"
+    escaped = key.replace("\\", "\\\\").replace('"', '\\"')
+    return f'{path}["{escaped}"]'
+
 
 
 def record(value, path, required, optional=()):
