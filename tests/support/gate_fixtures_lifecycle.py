@@ -239,6 +239,8 @@ BAD_MEMBERS = (
     ("history_session_number", {"role_history": [dict(ENDED, stack_session_id=41)]},
      "$.record.role_history[0].stack_session_id"),
     ("record_not_object", None, "$.record"),
+    ("record_member_quoted", {"x y": 1}, '$.record["x y"]'),
+    ("record_member_escaped", {'q"\\': 1}, '$.record["q\\"\\\\"]'),
 )
 BAD_EVENTS = (
     ("event_not_object", "read", "$.event"),
