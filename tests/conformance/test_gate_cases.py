@@ -24,7 +24,49 @@ PAGES = {"relaunch": "spec/gates/relaunch.md", "lifecycle": "spec/gates/lifecycl
 STRICTER_THAN_SCHEMA = {
     "relaunch.input.impossible_date",  # a day the calendar does not have
     "lifecycle.input.deep_context",  # an opaque context nests at most 32 levels
-    "relaunch.input.tokens_float",  # 262144.0: JSON Schema counts it an integer, the gate does not
+    # a real day, no leap second, an instant in the years 0001 to 9999 (GEN-004, GEN-020); a
+    # lone surrogate (GEN-016); an answer never past 2^53 - 1 (LCY-032)
+    "relaunch.values.session_id_lone_surrogate",
+    "relaunch.time.now_year_zero",
+    "relaunch.time.now_feb_29_common",
+    "relaunch.time.now_after_9999",
+    "relaunch.time.started_day_32",
+    "relaunch.time.started_leap_second",
+    "relaunch.time.owner_month_13",
+    "relaunch.time.owner_minute_60",
+    "relaunch.time.asked_hour_24",
+    "relaunch.time.answered_day_zero",
+    "relaunch.time.due_offset_hour_24",
+    "relaunch.probe.session_id_last_surrogate",
+    "relaunch.probe.session_id_first_surrogate",
+    "relaunch.probe.owner_leap_year_feb_30",
+    "relaunch.probe.owner_month_zero",
+    "relaunch.probe.owner_year_zero_in_range",
+    "relaunch.probe.owner_offset_minutes_60",
+    "relaunch.probe.owner_second_60",
+    "lifecycle.values.history_entry_bad_day",
+    "lifecycle.values.launch_past_safe_limit",
+    "lifecycle.values.acquire_past_safe_limit",
+    "lifecycle.time.now_day_32",
+    "lifecycle.time.now_leap_second",
+    "lifecycle.time.now_after_9999",
+    "lifecycle.time.lease_end_feb_30",
+    "lifecycle.time.lease_end_hour_24",
+    "lifecycle.time.renewal_month_13",
+    "lifecycle.time.launch_lease_offset_24",
+    "lifecycle.probe.now_leap_year_feb_30",
+    "lifecycle.probe.now_feb_29_1700",
+    "lifecycle.probe.now_month_zero",
+    "lifecycle.probe.now_day_zero",
+    "lifecycle.probe.now_year_zero_in_range",
+    "lifecycle.probe.now_offset_minutes_60",
+    "lifecycle.probe.now_offset_hours_24",
+    "lifecycle.probe.now_second_60",
+    "lifecycle.probe.now_minute_60",
+    "lifecycle.probe.now_before_year_one",
+    "lifecycle.probe.seat_id_last_surrogate",
+    "lifecycle.probe.seat_id_first_surrogate",
+    "lifecycle.values.context_too_deep",  # 33 levels, as deep_context
 }
 
 
@@ -48,7 +90,9 @@ def _answer(case):
     if "input" in case:
         return module.decide(case["input"])
     if "input_text" in case:
-        return module.run(case["input_text"].encode("utf-8"))
+        raw = case["input_text"].encode("utf-8")
+        # input_padded_to: spaces up to an exact size (a size bound without a large file)
+        return module.run(raw + b" " * max(0, case.get("input_padded_to", 0) - len(raw)))
     return module.run(base64.b64decode(case["input_base64"]))
 
 
@@ -109,7 +153,8 @@ def test_every_outcome_is_in_the_spec_code_table(gate):
 def test_every_must_of_the_page_has_a_case_and_every_named_requirement_exists(gate):
     requirements, findings = parse_page((ROOT / PAGES[gate]).read_text(encoding="utf-8"), PAGES[gate])
     assert not findings
-    known = {r.id for r in requirements} | {r.id for r in _receipt_requirements()}
+    common, _ = parse_page((ROOT / "spec" / "index.md").read_text(encoding="utf-8"), "spec/index.md")
+    known = {r.id for r in requirements} | {r.id for r in _receipt_requirements()} | {r.id for r in common}
     named = {ident for case in _cases(gate) for ident in case["requirements"]}
     assert named <= known, named - known
     needing = {r.id for r in requirements if r.needs_case}

@@ -41,7 +41,9 @@ def _independent_digest(data: bytes, algorithm: str) -> str:
 def _run(gate, case):
     module = load(gate)
     if "input_text" in case:
-        return module.run(case["input_text"].encode("utf-8"))
+        raw = case["input_text"].encode("utf-8")
+        # input_padded_to: spaces up to an exact size (a size bound without a large file)
+        return module.run(raw + b" " * max(0, case.get("input_padded_to", 0) - len(raw)))
     if "input_base64" in case:
         return module.run(base64.b64decode(case["input_base64"]))
     return module.decide(case["input"])

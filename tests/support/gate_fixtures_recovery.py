@@ -2,6 +2,7 @@
 spec/gates/recovery.md."""
 
 from gate_cases import case as _case
+from gate_probes import INVALID_IDS, VALID_IDS, padded
 
 NOW = 1_777_888_800_000  # 2026-05-04T10:00:00Z
 MINUTE = 60_000
@@ -170,6 +171,15 @@ def recovery_files():
             case("identity.already_live", "a session already live is never woken again", ["REC-012"],
                  {"now_ms": NOW, "live_session_ids": ["a"], "sessions": [session("a", torn_log=True)]},
                  answer(left=[down(0, "a", "already_live")])),
+            case("identity.order_duplicate_before_live", "two records of a live session are both duplicates",
+                 ["REC-010", "REC-011"],
+                 {"now_ms": NOW, "live_session_ids": ["a"],
+                  "sessions": [session("a", torn_log=True), session("a", torn_log=True)]},
+                 answer(left=[down(0, "a", "duplicate_id"), down(1, "a", "duplicate_id")])),
+            case("identity.order_live_before_age", "a live session too old to recover is left down as live",
+                 ["REC-010", "REC-012"],
+                 {"now_ms": NOW, "live_session_ids": ["a"], "sessions": [session("a", ago=None, torn_log=True)]},
+                 answer(left=[down(0, "a", "already_live")])),
             case("identity.invalid_twin_is_not_a_duplicate", "an invalid entry does not make a valid one a duplicate",
                  ["REC-002", "REC-011"],
                  {"now_ms": NOW, "sessions": [session("a", torn_log=True), {"id": "a", "torn_log": "yes"}]},
@@ -222,6 +232,30 @@ def recovery_files():
             case("parents.self_parent", "a candidate that is its own parent stays down", ["REC-051"],
                  one(session("a", parent_id="a", torn_log=True)),
                  answer(left=[down(0, "a", "parent_cycle")])),
+            case("parents.chain_enters_cycle", "a chain that enters a cycle it does not start in is a cycle too",
+                 ["REC-051"],
+                 {"now_ms": NOW, "sessions": [session("c", parent_id="a", torn_log=True),
+                                               session("a", parent_id="b", torn_log=True),
+                                               session("b", parent_id="a", torn_log=True)]},
+                 answer(left=[down(0, "c", "parent_cycle"), down(1, "a", "parent_cycle"),
+                              down(2, "b", "parent_cycle")])),
+            case("parents.ancestor_taken_earlier", "a parent taken with its newer child is passed over when its own turn comes",
+                 ["REC-060", "REC-061"],
+                 {"now_ms": NOW, "sessions": [
+                     session("child", parent_id="root", ago=MINUTE, torn_log=True),
+                     session("root", ago=2 * MINUTE, torn_log=True),
+                     session("solo", ago=3 * MINUTE, torn_log=True)]},
+                 answer([up("root", "torn_log"), up("child", "torn_log", "root"), up("solo", "torn_log")])),
+            case("parents.cycle_through_live", "a chain that reaches a live session ends there, whatever is above it",
+                 ["REC-050", "REC-051"],
+                 {"now_ms": NOW, "live_session_ids": ["r"], "sessions": [
+                     session("p", parent_id="r", torn_log=True), session("r", parent_id="p", torn_log=True)]},
+                 answer([up("p", "torn_log", "r")], [down(1, "r", "already_live")])),
+            case("parents.not_live_before_cycle", "a chain that meets a parent that stays down ends as not live",
+                 ["REC-050", "REC-051"],
+                 {"now_ms": NOW, "sessions": [session("c", parent_id="p", torn_log=True),
+                                               session("p", parent_id="c", last_turn_end=ended("completed"))]},
+                 answer(left=[down(0, "c", "parent_not_live"), down(1, "p", "completed")])),
         ],
     }
     files["bound"] = {
@@ -257,6 +291,22 @@ def recovery_files():
                      session("y", ago=10 * MINUTE, torn_log=True)]},
                  answer([up("x", "torn_log"), up("root", "torn_log"), up("child", "torn_log", "root")],
                         [down(3, "y", "over_limit")], {"max_sessions": 3})),
+            case("bound.ties_by_code_point", "ids that tie are ranked by code point, not by UTF-16 unit",
+                 ["REC-060", "GEN-016"],
+                 {"now_ms": NOW, "bounds": {"max_sessions": 1}, "sessions": [
+                     session("\U0001F600", torn_log=True), session("\uff61", torn_log=True)]},
+                 answer([up("\uff61", "torn_log")], [down(0, "\U0001F600", "over_limit")], {"max_sessions": 1})),
+            case("bound.exactly_full", "max_sessions 2 recovers two of two", ["REC-060"],
+                 {"now_ms": NOW, "bounds": {"max_sessions": 2}, "sessions": [
+                     session("a", torn_log=True), session("b", ago=2 * MINUTE, torn_log=True)]},
+                 answer([up("a", "torn_log"), up("b", "torn_log")], bounds={"max_sessions": 2})),
+            case("bound.written_as_float", "bounds written 2.0 are the integer 2, written back as integers",
+                 ["REC-060", "GEN-018"],
+                 {"now_ms": float(NOW), "bounds": {"max_sessions": 2.0, "max_age_ms": 7.2e6}, "sessions": [
+                     session("a", torn_log=True, last_event_ms=float(NOW - MINUTE)),
+                     session("b", ago=2 * MINUTE, torn_log=True), session("c", ago=3 * MINUTE, torn_log=True)]},
+                 answer([up("a", "torn_log"), up("b", "torn_log")], [down(2, "c", "over_limit")],
+                        bounds={"max_sessions": 2})),
             case("bound.zero", "max_sessions 0 recovers nothing", ["REC-060", "REC-070"],
                  {"now_ms": NOW, "bounds": {"max_sessions": 0}, "sessions": [session("a", torn_log=True)]},
                  answer(left=[down(0, "a", "over_limit")], bounds={"max_sessions": 0})),
@@ -282,6 +332,16 @@ def recovery_files():
         ("last_event_float", "a last event time with a fraction", {"id": "a", "last_event_ms": 1.5, "torn_log": True}, "a"),
         ("last_event_negative", "a negative last event time", {"id": "a", "last_event_ms": -1, "torn_log": True}, "a"),
         ("mtime_string", "a modification time that is a string", {"id": "a", "log_mtime_ms": "now"}, "a"),
+        ("mtime_negative", "a negative modification time", {"id": "a", "log_mtime_ms": -1}, "a"),
+        ("last_event_beyond_double", "a last event time of 2^53", {"id": "a", "last_event_ms": 2**53, "torn_log": True}, "a"),
+        ("queue_fraction", "a queue count of 0.5", {"id": "a", "inbox": {"next-turn": 0.5}}, "a"),
+        ("id_too_long", "a candidate whose id is 513 characters", {"id": "i" * 513, "torn_log": True}, None),
+        ("id_c1", "a candidate whose id holds U+0085", {"id": "a\x85", "torn_log": True}, None),
+        ("id_delete", "a candidate whose id holds U+007F", {"id": "a\x7f", "torn_log": True}, None),
+        ("id_bom_only", "a candidate whose id is one U+FEFF", {"id": "\ufeff", "torn_log": True}, None),
+        ("id_lone_surrogate", "a candidate whose id holds a lone surrogate", {"id": "a\udc00", "torn_log": True}, None),
+        ("parent_blank", "a parent id that is blank", {"id": "a", "parent_id": "\u2003", "torn_log": True}, "a"),
+        ("torn_null_is_not_false", "torn_log given as a number", {"id": "a", "torn_log": 0}, "a"),
     ]
     input_cases = [
         case(f"input.session_{name}", f"{text} is left down as invalid_session", ["REC-002", "REC-070"],
@@ -289,11 +349,37 @@ def recovery_files():
         for name, text, entry, ident in bad
     ]
     input_cases += [
+        case(f"input.{name}", f"a candidate's id: {shows}", ["REC-002", "GEN-003"],
+             one(session(ident, torn_log=True)), answer([up(ident, "torn_log")]))
+        for name, ident, shows in VALID_IDS
+    ]
+    input_cases += [
+        case(f"input.{name}", f"a candidate's id: {shows}", ["REC-002", "GEN-003"],
+             one(session(ident, torn_log=True)), answer(left=[down(0, None, "invalid_session")]))
+        for name, ident, shows in INVALID_IDS
+    ]
+    input_cases += [
         case("input.others_still_judged", "an invalid candidate does not stop the others", ["REC-002"],
              {"now_ms": NOW, "sessions": [7, session("a", torn_log=True)]},
              answer([up("a", "torn_log")], [down(0, None, "invalid_session")])),
         case("input.no_sessions", "an empty store recovers nothing", ["REC-070"], {"now_ms": NOW, "sessions": []},
              answer()),
+        case("input.id_at_bound", "an id of 512 characters outside the BMP is an identifier", ["REC-002", "GEN-016"],
+             one(session("\U0001F600" * 512, torn_log=True)), answer([up("\U0001F600" * 512, "torn_log")])),
+        case("input.id_mongolian_separator", "an id of U+180E alone is not blank: it is not white space",
+             ["REC-002", "GEN-017"], one(session("\u180e", torn_log=True)), answer([up("\u180e", "torn_log")])),
+        case("input.nulls_are_absent", "null bounds, live ids, parent, turn end, inbox and times are absent",
+             ["REC-001", "REC-002"],
+             {"now_ms": NOW, "bounds": None, "live_session_ids": None, "sessions": [
+                 session("a", parent_id=None, last_turn_end=None, inbox=None, log_mtime_ms=None, torn_log=True)]},
+             answer([up("a", "torn_log")])),
+        case("input.now_at_bound", "a now_ms of 2^53 - 1 is an integer", ["REC-001", "GEN-018"],
+             {"now_ms": 2**53 - 1, "sessions": [session("a", last_event_ms=2**53 - 2, torn_log=True)]},
+             answer([up("a", "torn_log")])),
+        case("input.live_at_bound", "10,000 live session ids are read", ["REC-001"],
+             {"now_ms": NOW, "live_session_ids": [f"l{n}" for n in range(10_000)],
+              "sessions": [session("l9999", torn_log=True)]},
+             answer(left=[down(0, "l9999", "already_live")])),
         case("input.unknown_members_ignored", "members the gate does not know are ignored", ["REC-070"],
              {"now_ms": NOW, "host": "web", "sessions": [session("a", torn_log=True, model="m-1")]},
              answer([up("a", "torn_log")])),
@@ -317,6 +403,12 @@ def recovery_files():
          "$.live_session_ids"),
         ("live_blank", "a blank live session id", {"now_ms": NOW, "sessions": [], "live_session_ids": ["a", " "]},
          "$.live_session_ids[1]"),
+        ("live_too_many", "10,001 live session ids",
+         {"now_ms": NOW, "sessions": [], "live_session_ids": [f"l{n}" for n in range(10_001)]}, "$.live_session_ids"),
+        ("sessions_too_many", "10,001 candidates", {"now_ms": NOW, "sessions": [0] * 10_001}, "$.sessions"),
+        ("now_beyond_double", "a now_ms of 2^53", {"now_ms": 2**53, "sessions": []}, "$.now_ms"),
+        ("bound_beyond_double", "a maximum age of 2^53", {"now_ms": NOW, "sessions": [], "bounds": {"max_age_ms": 2**53}},
+         "$.bounds.max_age_ms"),
     ):
         input_cases.append(case(f"input.{name}", f"{text} is invalid input", ["REC-001"], given, invalid(field),
                                 exit_code=2))
@@ -325,10 +417,19 @@ def recovery_files():
              b'\xef\xbb\xbf{"now_ms": 0, "sessions": []}', invalid("$"), exit_code=2),
         case("input.repeated_key", "a repeated key is invalid input", ["REC-001"],
              '{"now_ms": 0, "now_ms": 1, "sessions": []}', invalid("$"), exit_code=2),
+        case("input.now_overflow", "a now_ms of 1e400 is not finite, so not an integer", ["REC-001", "GEN-019"],
+             '{"now_ms": 1e400, "sessions": []}', invalid("$.now_ms"), exit_code=2),
+        case("input.now_negative_zero", "a now_ms of -0 is the integer 0", ["REC-001", "GEN-018"],
+             '{"now_ms": -0, "sessions": [{"id": "a", "torn_log": true, "last_event_ms": 0}]}',
+             answer([up("a", "torn_log")]), exit_code=0),
         case("input.nan", "a NaN literal is invalid input", ["REC-001"],
              '{"now_ms": NaN, "sessions": []}', invalid("$"), exit_code=2),
         case("input.not_json", "text that is not JSON is invalid input", ["REC-001"], "sessions: []", invalid("$"),
              exit_code=2),
+        padded(case("input.at_size_bound", "an input of exactly 4 MiB is read", ["REC-001"],
+                    '{"now_ms": 0, "sessions": []}', answer(), exit_code=0), 4 * 1024 * 1024),
+        padded(case("input.past_size_bound", "an input of 4 MiB and one byte is invalid input", ["REC-001"],
+                    '{"now_ms": 0, "sessions": []}', invalid("$"), exit_code=2), 4 * 1024 * 1024 + 1),
         case("input.invalid_utf8", "bytes that are not UTF-8 are invalid input", ["REC-001"],
              b'{"now_ms": 0, "sessions": ["\xff"]}', invalid("$"), exit_code=2),
     ]

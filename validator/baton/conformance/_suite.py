@@ -219,10 +219,14 @@ def load_suite(root: Path | None = None) -> Suite:
 def _case(file, index, gate, version, entry):
     kind = next(k for k in INPUT_KINDS if k in entry)
     expected = entry["expected"]
+    value = entry[kind]
+    if "input_padded_to" in entry and isinstance(value, str):
+        # spaces up to the stated size: a size bound without a file of that size
+        value += " " * max(0, entry["input_padded_to"] - len(value.encode("utf-8", "surrogatepass")))
     return Case(
         id=entry["id"], gate=gate, gate_version=version, description=entry["description"],
         requirements=tuple(entry["requirements"]), tags=tuple(entry.get("tags", ())),
-        input_kind=kind, input_value=entry[kind], expected_output=expected["output"],
+        input_kind=kind, input_value=value, expected_output=expected["output"],
         expected_exit_code=expected["exit_code"], expected_stdout=expected.get("stdout"),
         file=file, index=index,
     )

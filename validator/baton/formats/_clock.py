@@ -2,10 +2,12 @@
 
 Owns the timestamp form of ``spec/handoff-record.md`` (the shared ``timestamp`` of
 ``defs.schema.json``): ``YYYY-MM-DD``, ``T`` (or ``t`` or a space), ``HH:MM:SS``, an optional
-fraction, then ``Z`` (or ``z``) or ``+HH:MM`` / ``-HH:MM``; the date must exist, and a leap
-second (``:60``) is refused. Written timestamps are UTC with milliseconds
+fraction, then ``Z`` (or ``z``) or ``+HH:MM`` / ``-HH:MM``; the date must exist, a leap
+second (``:60``) is refused, and the instant, once its offset is applied, lies in years 0001
+to 9999 (GEN-004, GEN-020). Written timestamps are UTC with milliseconds
 (``2026-05-04T10:00:00.000Z``). Two precisions: :func:`parse_ms` (the gates that count in
-milliseconds) and :func:`parse_exact` (every digit, for comparisons at full precision). Pure arithmetic: the gates may not import ``datetime`` at
+milliseconds: digits after the third are dropped, never rounded, GEN-021) and
+:func:`parse_exact` (every digit, for comparisons at full precision). Pure arithmetic: the gates may not import ``datetime`` at
 module level.
 """
 
@@ -108,7 +110,15 @@ def _parse(text):
         return None
     seconds = (_days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
                - offset * 60)
+    if not EARLIEST_MS <= seconds * 1000 + int((fraction + "000")[:3]) <= LATEST_MS:
+        return None
     return seconds, fraction
+
+
+#: The first and the last instant a timestamp can name: 0001-01-01T00:00:00.000Z and
+#: 9999-12-31T23:59:59.999Z (a four-digit year in UTC).
+EARLIEST_MS = _days_from_civil(1, 1, 1) * 86_400_000
+LATEST_MS = _days_from_civil(10000, 1, 1) * 86_400_000 - 1
 
 
 def format_ms(millis):

@@ -6,7 +6,7 @@ defines both artifacts.
 """
 
 from baton.formats._clock import parse_ms
-from baton.formats._values import is_clean_text, is_id
+from baton.formats._values import integer, is_blank, is_clean_text, is_id
 
 RECORD_KIND = "handoff"
 PENDING_KIND = "handoff_pending"
@@ -31,7 +31,8 @@ _RECORD_KEYS = frozenset(_RECORD_REQUIRED + ("consumed",))
 _PENDING_REQUIRED = ("baton_version", "kind", "token", "plan", "created_at", "expires_at",
                      "writer_incarnation")
 _PENDING_KEYS = frozenset(_PENDING_REQUIRED + ("spent_at",))
-_PLAN_KEYS = frozenset(("requested_by", "reason", "continue_prompt"))
+_PLAN_ORDER = ("requested_by", "reason", "continue_prompt")
+_PLAN_KEYS = frozenset(_PLAN_ORDER)
 #: Members the record's digest does not cover: the digest itself, and the consumed marker
 #: written after the digest (both outside the bytes they describe).
 DIGEST_EXCLUDED = ("digest", "consumed")
@@ -45,12 +46,13 @@ def is_token(value):
 
 
 def is_text(value, limit, *, multiline):
-    """Human text: 1 to ``limit`` characters, not only white space, no control character
-    (tab and line feed allowed in ``multiline`` text), no lone surrogate."""
+    """Human text: 1 to ``limit`` characters (code points), not only white space (GEN-017),
+    no C0 control character (tab and line feed allowed in ``multiline`` text) or DEL, no lone
+    surrogate."""
     return (
         isinstance(value, str)
         and 0 < len(value) <= limit
-        and bool(value.strip())
+        and not is_blank(value)
         and is_clean_text(value, "\t\n" if multiline else "")
     )
 
@@ -60,7 +62,8 @@ def is_timestamp(value):
 
 
 def _is_ms(value, low, high):
-    return type(value) is int and low <= value <= high
+    number = integer(value)
+    return number is not None and low <= number <= high
 
 
 def is_digest_string(value):
@@ -72,39 +75,66 @@ def is_digest_string(value):
     return bool(colon and algorithm and encoded and set(algorithm) <= _DIGEST_ALGORITHM_CHARS)
 
 
-def version_known(document, kind):
-    """Whether ``document`` declares ``kind`` and a ``baton_version`` this reader knows."""
-    return document.get("kind") == kind and document.get("baton_version") in KNOWN_VERSIONS
+def _member_problem(value, keys, tests):
+    """The path (a tuple, relative to ``value``) of the deepest part of an object that breaks
+    its rule: the object itself, a missing or unknown member, or a member's value; ``None``
+    when every rule holds."""
+    if not isinstance(value, dict):
+        return ()
+    for key in keys:
+        if key not in value:
+            return (key,)
+    for key in value:
+        if key not in keys:
+            return (key,)
+    for key, test in zip(keys, tests):
+        if not test(value[key]):
+            return (key,)
+    return None
+
+
+_PLAN_TESTS = (
+    is_id,
+    lambda text: is_text(text, MAX_REASON_LENGTH, multiline=False),
+    lambda text: is_text(text, MAX_PROMPT_LENGTH, multiline=True),
+)
+
+
+def plan_problem(plan):
+    """Where the warned plan breaks its rules (a relative path), or ``None``."""
+    return _member_problem(plan, _PLAN_ORDER, _PLAN_TESTS)
+
+
+def _list_problem(items, keys, least):
+    if not isinstance(items, list) or not least <= len(items) <= MAX_SESSIONS:
+        return ()
+    for index, item in enumerate(items):
+        problem = _member_problem(item, keys, (is_id,) * len(keys))
+        if problem is not None:
+            return (index, *problem)
+    return None
+
+
+def sessions_problem(sessions):
+    """Where a ``sessions`` list breaks its rules (a relative path), or ``None``."""
+    return _list_problem(sessions, ("id",), 1)
+
+
+def subagents_problem(subagents):
+    """Where a ``subagents`` list breaks its rules (a relative path), or ``None``."""
+    return _list_problem(subagents, ("id", "parent_id"), 0)
 
 
 def plan_ok(plan):
-    return (
-        isinstance(plan, dict)
-        and set(plan) == _PLAN_KEYS
-        and is_id(plan["requested_by"])
-        and is_text(plan["reason"], MAX_REASON_LENGTH, multiline=False)
-        and is_text(plan["continue_prompt"], MAX_PROMPT_LENGTH, multiline=True)
-    )
+    return plan_problem(plan) is None
 
 
 def sessions_ok(sessions):
-    return (
-        isinstance(sessions, list)
-        and 0 < len(sessions) <= MAX_SESSIONS
-        and all(isinstance(s, dict) and set(s) == {"id"} and is_id(s["id"]) for s in sessions)
-    )
+    return sessions_problem(sessions) is None
 
 
 def subagents_ok(subagents):
-    return (
-        isinstance(subagents, list)
-        and len(subagents) <= MAX_SESSIONS
-        and all(
-            isinstance(s, dict) and set(s) == {"id", "parent_id"}
-            and is_id(s["id"]) and is_id(s["parent_id"])
-            for s in subagents
-        )
-    )
+    return subagents_problem(subagents) is None
 
 
 def record_shape_ok(record):

@@ -1,20 +1,31 @@
-"""Value tests shared by the artifact formats and the gates: identifiers and clean text, as
-``defs.schema.json`` states them. Imports nothing, so the gates' start-up stays cheap."""
+"""Value tests shared by the artifact formats and the gates: identifiers, clean text, white
+space and integers, as ``spec/index.md`` (GEN-003, GEN-016 to GEN-019) and
+``defs.schema.json`` state them. Imports nothing, so the gates' start-up stays cheap."""
 
-#: Identifiers (session ids, incarnations) are at most this many characters.
+#: Identifiers (session ids, incarnations) are at most this many characters (code points).
 MAX_ID_LENGTH = 512
+#: The largest integer every JSON reader holds exactly (an IEEE 754 double's 2^53 - 1).
+MAX_SAFE_INTEGER = 2**53 - 1
+#: White space as ECMA-262 defines ``\s`` (WhiteSpace and LineTerminator), the set the schema
+#: patterns use; U+0085 and U+180E are not in it, U+FEFF is.
+WHITE_SPACE = frozenset("\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+                        "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
+
+
+def is_blank(value):
+    """Whether the string ``value`` holds only white space (:data:`WHITE_SPACE`), or nothing."""
+    return all(char in WHITE_SPACE for char in value)
 
 
 def is_id(value, max_length=MAX_ID_LENGTH):
-    """An identifier as ``defs.schema.json`` defines it (1 to ``max_length`` characters, not
-    only white space or U+FEFF, no C0 or C1 control character), and Unicode text: no lone
-    surrogate."""
+    """An identifier as ``defs.schema.json`` defines it (1 to ``max_length`` code points, not
+    only white space, no C0 or C1 control character), and Unicode text: no lone surrogate."""
     return (
         isinstance(value, str)
         and 0 < len(value) <= max_length
         and is_clean_text(value, "")
         and not any(0x7F <= ord(char) <= 0x9F for char in value)
-        and not all(char.isspace() or char == "\ufeff" for char in value)
+        and not is_blank(value)
     )
 
 
@@ -38,3 +49,16 @@ def is_relative_path(value):
     parts = value.split("/")
     return not (value.startswith("/") or "\\" in value or (len(value) > 1 and value[1] == ":")
                 or ".." in parts or "" in parts or "." in parts)
+
+
+def integer(value):
+    """``value`` as an ``int`` when it is a JSON number whose value is a whole number within
+    +/-(2^53 - 1) (``5``, ``5.0``, ``-0``, ``5e0``), else ``None`` (a boolean, ``5.5``, a
+    non-finite number, anything larger). JSON Schema's ``integer`` is a value, not a spelling."""
+    if type(value) is int:
+        number = value
+    elif type(value) is float and value.is_integer():
+        number = int(value)
+    else:
+        return None
+    return number if -MAX_SAFE_INTEGER <= number <= MAX_SAFE_INTEGER else None

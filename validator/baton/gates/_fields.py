@@ -6,6 +6,7 @@ here imports more than the standard interpreter already has loaded.
 """
 
 from baton.formats._clock import parse_ms
+from baton.formats._values import integer as whole_number
 from baton.formats._values import is_id
 
 #: Opaque values a gate echoes back (a context object, say) nest no deeper than this.
@@ -25,8 +26,20 @@ class Invalid(Exception):
         return f"{self.path}: {self.expected}"
 
 
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_NAME_CHARS = _NAME_START | frozenset("0123456789")
+
+
 def child(path, key):
-    return f"{path}.{key}" if isinstance(key, str) else f"{path}[{key}]"
+    """The JSON path of member or element ``key`` below ``path`` (GEN-022): ``.name`` for an
+    ASCII name of letters, digits and ``_`` not starting with a digit, else ``["name"]``."""
+    if not isinstance(key, str):
+        return f"{path}[{key}]"
+    if key and key[0] in _NAME_START and set(key) <= _NAME_CHARS:
+        return f"{path}.{key}"
+    escaped = key.replace("\\", "\\\\").replace('"', '\\"')
+    return f'{path}["{escaped}"]'
+
 
 
 def record(value, path, required, optional=()):
@@ -50,10 +63,12 @@ def boolean(value, path):
 
 
 def integer(value, path, minimum=0):
-    """An exact JSON integer (not a boolean, not ``1.0``) no smaller than ``minimum``."""
-    if type(value) is not int or value < minimum:
+    """An integer (GEN-018: by value, so ``5.0`` is ``5``; never a boolean; at most 2^53 - 1)
+    no smaller than ``minimum``, as an ``int``."""
+    number = whole_number(value)
+    if number is None or number < minimum:
         raise Invalid(path, f"expected an integer >= {minimum}")
-    return value
+    return number
 
 
 def text(value, path, max_length=512):
@@ -86,21 +101,37 @@ def strings(value, path, max_items=64, max_length=4096):
 
 
 def opaque_object(value, path):
-    """Any JSON object nesting no deeper than :data:`MAX_OPAQUE_DEPTH` (checked without recursion)."""
+    """Any JSON object nesting no deeper than :data:`MAX_OPAQUE_DEPTH` (checked without
+    recursion), returned with every number as RFC 8785 writes its double (GEN-019): a whole
+    number below 10^21 as an integer, any other as a float."""
     if not isinstance(value, dict):
         raise Invalid(path, "expected an object")
-    stack = [(value, 1)]
+    copy = {}
+    stack = [(value, copy, 1)]
     while stack:
-        node, depth = stack.pop()
-        if depth > MAX_OPAQUE_DEPTH:
-            raise Invalid(path, f"nests deeper than {MAX_OPAQUE_DEPTH} levels")
-        if isinstance(node, dict):
-            stack.extend((item, depth + 1) for item in node.values())
-        elif isinstance(node, list):
-            stack.extend((item, depth + 1) for item in node)
-        elif isinstance(node, float) and (node != node or node in (float("inf"), float("-inf"))):
-            raise Invalid(path, "holds a number that is not finite")
-    return value
+        node, into, depth = stack.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for key, item in items:
+            if depth + 1 > MAX_OPAQUE_DEPTH:
+                raise Invalid(path, f"nests deeper than {MAX_OPAQUE_DEPTH} levels")
+            if isinstance(item, (dict, list)):
+                child_copy = {} if isinstance(item, dict) else [None] * len(item)
+                stack.append((item, child_copy, depth + 1))
+                item = child_copy
+            elif type(item) in (int, float):
+                item = _as_double(item, path)
+            into[key] = item
+    return copy
+
+
+def _as_double(number, path):
+    try:
+        double = float(number)
+    except OverflowError:  # an integer no double holds: it reads as infinity
+        double = float("inf")
+    if double != double or double in (float("inf"), float("-inf")):
+        raise Invalid(path, "holds a number that is not finite")
+    return int(double) if double.is_integer() and abs(double) < 1e21 else double
 
 
 def timestamp(value, path):

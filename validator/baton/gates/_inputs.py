@@ -5,6 +5,7 @@ Gate modules may import only the gate table, ``_fastjson`` and cheap builtins, s
 readers stay at that level too. Identifier and text tests are :mod:`baton.formats._values`.
 """
 
+from baton.formats._values import integer
 from baton.gates._table import Decision, InputError, parse_input
 
 
@@ -39,26 +40,25 @@ def parse_strict(raw, limit):
     return parse_input(raw, limit, allow_constants=False, unique_keys=True)
 
 
-def is_count(value):
-    """A JSON integer (never a boolean) that is zero or more."""
-    return type(value) is int and value >= 0
+def count(value):
+    """``value`` as an ``int`` when it is an integer (GEN-018: ``5.0`` is ``5``; never a
+    boolean; at most 2^53 - 1) that is zero or more, else ``None``."""
+    number = integer(value)
+    return number if number is not None and number >= 0 else None
 
 
 def optional_count(mapping, key, default, path):
     """``mapping[key]`` as a count, ``default`` when absent or null; else :class:`Invalid`."""
-    value = mapping.get(key)
-    if value is None:
+    if mapping.get(key) is None:
         return default
-    if not is_count(value):
-        raise Invalid(f"{path}.{key}")
-    return value
+    return required_count(mapping, key, path)
 
 
 def required_count(mapping, key, path):
-    value = mapping.get(key)
-    if not is_count(value):
+    number = count(mapping.get(key))
+    if number is None:
         raise Invalid(f"{path}.{key}")
-    return value
+    return number
 
 
 def optional_object(mapping, key, path):

@@ -15,8 +15,8 @@ The gate reads clocks, files and incarnations only from its input: hosts supply 
 """
 
 from baton.formats import _handoff_record as records
-from baton.formats._clock import format_ms, parse_ms
-from baton.formats._values import is_id
+from baton.formats._clock import LATEST_MS, format_ms, parse_ms
+from baton.formats._values import integer, is_id
 from baton.gates._inputs import Invalid, decide_or_refuse, invalid_input, parse_strict
 from baton.gates._table import Decision, InputError, run_strict
 
@@ -57,7 +57,6 @@ DEFAULT_PENDING_TTL_MS = 300_000
 DEFAULT_HANDOFF_TTL_MS = 1_800_000
 MAX_RECORD_BYTES = 256 * 1024
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
-_LATEST_MS = parse_ms("9999-12-31T23:59:59.999Z")
 _SOURCES = ("record_text", "record_base64", "record_error")
 #: A confirming token as given, and a read error message, are at most this long.
 _MAX_GIVEN_LENGTH = 1024
@@ -102,22 +101,27 @@ def _incarnation(value):
 
 
 def _ttl(value, key, default, limit):
-    ttl = value.get(key)
-    if ttl is None:
+    if value.get(key) is None:
         return default
-    if type(ttl) is not int or not 1 <= ttl <= limit:
+    ttl = integer(value[key])
+    if ttl is None or not 1 <= ttl <= limit:
         raise Invalid(f"$.{key}")
     return ttl
+
+
+def _check(problem, member):
+    """Raise :class:`Invalid` at the deepest part of ``member`` that ``problem`` names."""
+    if problem is not None:
+        raise Invalid(_path((member, *problem)))
 
 
 def _warn(value):
     now = _now(value)
     incarnation = _incarnation(value)
     plan = value.get("plan")
-    if not records.plan_ok(plan):
-        raise Invalid("$.plan")
+    _check(records.plan_problem(plan), "plan")
     ttl = _ttl(value, "pending_ttl_ms", DEFAULT_PENDING_TTL_MS, records.MAX_PENDING_TTL_MS)
-    if now + ttl > _LATEST_MS:
+    if now + ttl > LATEST_MS:  # the expiry would fall past 9999-12-31T23:59:59.999Z
         raise Invalid("$.now")
     plan = {key: plan[key] for key in ("requested_by", "reason", "continue_prompt")}
     token = value.get("token")
@@ -153,13 +157,11 @@ def _confirm(value):
     if not isinstance(token, str) or len(token) > _MAX_GIVEN_LENGTH:
         raise Invalid("$.token")
     sessions = value.get("sessions")
-    if not records.sessions_ok(sessions):
-        raise Invalid("$.sessions")
+    _check(records.sessions_problem(sessions), "sessions")
     subagents = value.get("subagents")
     if subagents is None:
         subagents = []
-    if not records.subagents_ok(subagents):
-        raise Invalid("$.subagents")
+    _check(records.subagents_problem(subagents), "subagents")
     ttl = _ttl(value, "handoff_ttl_ms", DEFAULT_HANDOFF_TTL_MS, records.MAX_TTL_MS)
     # The confirming call's own plan, if any, is never read: the warned plan is executed.
     pending = value.get("pending")
@@ -178,7 +180,9 @@ def _confirm(value):
     plan = pending["plan"]
     problems = records.session_problems(plan["requested_by"], sessions, subagents)
     if problems:
-        raise Invalid(_input_field(problems[0][1]))
+        parts = problems[0][1]
+        # the requester is the warned plan's: the running sessions are what lacks it
+        raise Invalid("$.sessions" if parts == ("requested_by",) else _path(parts))
     record = {
         "baton_version": records.KNOWN_VERSIONS[-1],
         "kind": records.RECORD_KIND,
@@ -197,10 +201,8 @@ def _confirm(value):
     return _answer("confirm", "confirmed", record=record, pending=spent)
 
 
-def _input_field(parts):
-    """A record problem's path, as the confirm input's field that caused it."""
-    if parts == ("requested_by",):
-        return "$.sessions"
+def _path(parts):
+    """``$``, then ``.name`` for a member and ``[n]`` for an element (GEN-022)."""
     path = "$"
     for part in parts:
         path += f"[{part}]" if isinstance(part, int) else f".{part}"
@@ -255,11 +257,14 @@ def _replay(value):
     created = parse_ms(record["created_at"])
     if created > now:
         return _answer("replay", "record_from_future")
-    if now - created > min(record["ttl_ms"], max_ttl):
+    ttl = integer(record["ttl_ms"])
+    if now - created > min(ttl, max_ttl):
         return _answer("replay", "record_expired")
     if record["writer_incarnation"] == incarnation:
         return _answer("replay", "record_own_incarnation")
-    consumed = {**record, "consumed": {"at": format_ms(now), "by_incarnation": incarnation}}
+    # the record as read, its TTL written as an integer (GEN-019)
+    consumed = {**record, "ttl_ms": ttl,
+                "consumed": {"at": format_ms(now), "by_incarnation": incarnation}}
     return _answer(
         "replay", "replay",
         handoff_id=record["handoff_id"],

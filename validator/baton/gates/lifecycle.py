@@ -13,6 +13,7 @@ integers the gate increments.
 from baton.gates import _fields as field
 from baton.gates import _lifecycle_continuity as continuity
 from baton.gates import _lifecycle_role as role_path
+from baton.formats._values import MAX_SAFE_INTEGER
 from baton.gates._table import Decision, run_strict
 
 NAME = "lifecycle"
@@ -71,8 +72,8 @@ _EVENTS = {
     "started": (_CREDENTIALS, ()),
     "ready": (_CREDENTIALS + ("proof",), ("restored_revision",)),
 }
+#: The states each event is accepted in (``read`` is accepted in every state, before this).
 _ALLOWED = {
-    "read": STATES,
     "write": ("active", "relaunch_requested"),
     "checkpoint": ("active", "relaunch_requested", "checkpointing"),
     "renew_lease": STATES,
@@ -108,6 +109,9 @@ def decide(value):
     result = _transition(record, event, now, coordinator)
     if isinstance(result, str):
         return Decision({"decision": "reject", "code": result, "effects": "none"}, result, 1)
+    for counter in ("epoch", "fencing_token"):
+        if result[counter] > MAX_SAFE_INTEGER:  # an answer never holds an unsafe integer
+            return _invalid(f"$.record.{counter}")
     return Decision({"decision": "accept", "record": result}, "accepted", 0)
 
 
@@ -217,8 +221,6 @@ def _read_record(value):
     expires = lease["expires_at"]
     if (holder is None) != (expires is None):
         raise field.Invalid(path + ".lease", "expected holder and expires_at both set or both null")
-    if expires is not None:
-        field.timestamp(expires, path + ".lease.expires_at")
     checkpoint = field.record(raw["checkpoint"], path + ".checkpoint",
                               ("revision", "validated", "current"))
     state = field.choice(raw["state"], path + ".state", STATES)

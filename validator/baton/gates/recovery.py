@@ -9,9 +9,9 @@ stays down.
 
 from baton.gates._inputs import (
     Invalid,
+    count,
     decide_or_refuse,
     invalid_input,
-    is_count,
     optional_count,
     optional_object,
     required_count,
@@ -197,8 +197,8 @@ class _Entry:
                                          and isinstance(turn_end.get("kind"), str)))
             or not isinstance(torn, bool)
             or not (inbox is None or _inbox_ok(inbox))
-            or not (last_event is None or is_count(last_event))
-            or not (mtime is None or is_count(mtime))
+            or not (last_event is None or count(last_event) is not None)
+            or not (mtime is None or count(mtime) is not None)
         ):
             self.reason = "invalid_session"
             return
@@ -206,8 +206,8 @@ class _Entry:
         self.turn_end = turn_end
         self.torn = torn
         self.inbox = inbox or {}
-        self.last_event = last_event
-        self.mtime = mtime
+        self.last_event = None if last_event is None else count(last_event)
+        self.mtime = None if mtime is None else count(mtime)
 
 
 def _inbox_ok(inbox):
@@ -215,7 +215,7 @@ def _inbox_ok(inbox):
         return False
     for queue in _QUEUES:
         held = inbox.get(queue)
-        if not (held is None or is_count(held) or isinstance(held, list)):
+        if not (held is None or count(held) is not None or isinstance(held, list)):
             return False
     return True
 
@@ -255,7 +255,7 @@ def _criterion(entry):
 def _waiting(held):
     if isinstance(held, list):
         return len(held) > 0
-    return held is not None and held > 0
+    return held is not None and count(held) > 0
 
 
 def _ancestors(entry, candidates, live):

@@ -188,10 +188,17 @@ def timestamp_problem(value) -> str | None:
         datetime.datetime(year, month, day, hour, minute, min(second, 59))
     except ValueError:
         return "is not a real calendar date and time"
-    if second > 60 or (second == 60 and minute != 59):
+    if second > 59:  # no leap second (GEN-004): a minute has 60 seconds, as in POSIX time
         return "is not a real calendar date and time"
     if offset not in ("Z", "z") and (int(offset[1:3]) > 23 or int(offset[4:6]) > 59):
         return "has an offset beyond +/-23:59"
+    if offset not in ("Z", "z"):
+        minutes = (int(offset[1:3]) * 60 + int(offset[4:6])) * (1 if offset[0] == "+" else -1)
+        try:  # the instant, in UTC, lies in years 0001 to 9999 (GEN-020)
+            (datetime.datetime(year, month, day, hour, minute, second)
+             - datetime.timedelta(minutes=minutes))
+        except OverflowError:
+            return "names an instant outside the years 0001 to 9999"
     return None
 
 
@@ -209,33 +216,42 @@ def moment(value):
         return datetime.datetime.fromisoformat(normal)
     except ValueError:  # a leap second: a real moment, but not one datetime can hold
         return None
-def _unreal(value) -> bool:
-    """Whether ``value`` has the timestamp form (with an offset) but names no real moment."""
+
+
+def _unreal(value, problem=None) -> bool:
+    """Whether ``value`` has the timestamp form (with an offset) but names no real moment
+    (``problem``, by default :func:`timestamp_problem`)."""
     return (isinstance(value, str) and _TIMESTAMP.match(value) is not None
-            and timestamp_problem(value) is not None)
+            and (problem or timestamp_problem)(value) is not None)
 
 
 def timestamp_hits(data, is_timestamp_key: Callable[[str], bool],
-                   skip: Callable[[str], bool] = lambda key: False) -> Iterator[Hit]:
+                   skip: Callable[[str], bool] = lambda key: False,
+                   problem: Callable[[str], str | None] = None) -> Iterator[Hit]:
     """A hit for every member whose name ``is_timestamp_key`` accepts and whose string value
-    has the timestamp form (with an offset) but names no real moment. The form itself is the
-    schema's to report, so it is never reported twice."""
+    has the timestamp form (with an offset) but names no real moment (``problem``, by default
+    :func:`timestamp_problem`). The form itself is the schema's to report, so it is never
+    reported twice."""
+    problem = problem or timestamp_problem
+
     def suspect(key, value):
-        return isinstance(key, str) and is_timestamp_key(key) and _unreal(value)
+        return isinstance(key, str) and is_timestamp_key(key) and _unreal(value, problem)
 
     if not any(suspect(key, value) for key, value in members(data, skip=skip)):
         return
     for path, key, value in walk(data, skip=skip):
         if suspect(key, value):
-            yield Hit(path, f"{key} {timestamp_problem(value)}")
+            yield Hit(path, f"{key} {problem(value)}")
 
 
-def timestamp_hits_at(places: Iterator[tuple[tuple, object]]) -> Iterator[Hit]:
+def timestamp_hits_at(places: Iterator[tuple[tuple, object]],
+                      problem: Callable[[str], str | None] = None) -> Iterator[Hit]:
     """:func:`timestamp_hits` for a kind that names its timestamp members by place: a hit for
     every ``(path, value)`` whose value has the timestamp form but names no real moment."""
+    problem = problem or timestamp_problem
     for path, value in places:
-        if _unreal(value):
-            yield Hit(path, f"{path[-1]} {timestamp_problem(value)}")
+        if _unreal(value, problem):
+            yield Hit(path, f"{path[-1]} {problem(value)}")
 
 
 def ends_in_at(key: str) -> bool:
@@ -245,21 +261,23 @@ def ends_in_at(key: str) -> bool:
 
 def register_timestamp_rule(kind: str, is_timestamp_key: Callable[[str], bool] = ends_in_at,
                             skip: Callable[[str], bool] = lambda key: False, *,
-                            places: Callable[[object], Iterator[tuple[tuple, object]]] | None = None
-                            ) -> None:
+                            places: Callable[[object], Iterator[tuple[tuple, object]]] | None = None,
+                            requirement: str = "GEN-004",
+                            problem: Callable[[str], str | None] = None) -> None:
     """Register ``<kind>.timestamp`` for ``kind``: timestamps name real moments (GEN-004; the
     schemas state the form and the offset). The timestamps are the members whose name
     ``is_timestamp_key`` accepts, or, given ``places(data)``, the ``(path, value)`` pairs it
-    yields."""
+    yields. A kind a gate also reads passes the gate's own reader as ``problem``, so that the
+    validator and the gate never disagree."""
 
-    @rule(kind, f"{kind}.timestamp", requirement="GEN-004",
+    @rule(kind, f"{kind}.timestamp", requirement=requirement,
           summary="every timestamp is a real calendar date and time",
           hint="write a real date and time in RFC 3339, e.g. 2026-10-14T09:15:00+02:00")
     def _timestamps(artifact: Artifact):
         if places is not None:
-            yield from timestamp_hits_at(places(artifact.data))
+            yield from timestamp_hits_at(places(artifact.data), problem)
         else:
-            yield from timestamp_hits(artifact.data, is_timestamp_key, skip)
+            yield from timestamp_hits(artifact.data, is_timestamp_key, skip, problem)
 
 
 # -- digests ---------------------------------------------------------------------------------

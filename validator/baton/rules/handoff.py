@@ -27,9 +27,18 @@ def _is_timestamp_key(key: str) -> bool:
     return ends_in_at(key) or key == "at"  # consumed.at
 
 
-for _kind in (KIND, PENDING_KIND):
+def _timestamp_problem(value: str) -> str | None:
+    """The handoff gate's own reading (HND-007): a real day, no leap second, years 0001 to
+    9999 once the offset is applied."""
+    if len(value) > 64 or parse_ms(value) is not None:
+        return None  # a timestamp too long is the schema's to report (maxLength)
+    return "is not a real calendar date and time"
+
+
+for _kind, _requirement in ((KIND, "HND-007"), (PENDING_KIND, "HND-024")):
     register_version_rules(_kind, top_level_version)
-    register_timestamp_rule(_kind, _is_timestamp_key)
+    register_timestamp_rule(_kind, _is_timestamp_key, requirement=_requirement,
+                            problem=_timestamp_problem)
 
 
 def _digests(artifact: Artifact):

@@ -64,6 +64,10 @@ class GitError(BatonError):
     exit_code = 2
     code = "git.failed"
 
+    #: Every code a :class:`GitError` carries (spec/ack.md's Codes table lists each).
+    CODES = ("git.not_found", "git.not_a_repository", "git.no_commit", "git.timeout",
+             "git.too_large", "git.not_regular", "git.failed")
+
 
 def _environment():
     env = {key: value for key, value in os.environ.items()

@@ -1,0 +1,51 @@
+"""``input_padded_to``: a case whose input is its ``input_text`` followed by spaces up to an
+exact size, so that size bounds (1 MiB, 4 MiB) are pinned without fixture files that large."""
+
+import json
+
+from baton.conformance._suite import fixture_schema, load_suite
+
+
+def _document(case):
+    return {"gate": "recovery", "gate_version": "1.0.0", "description": "a padded input",
+            "cases": [{"id": "recovery.padded.one", "description": "a padded input",
+                       "requirements": ["REC-001"], **case,
+                       "expected": {"output": {"outcome": "invalid_input", "field": "$"}, "exit_code": 2}}]}
+
+
+def _load(tmp_path, case):
+    folder = tmp_path / "recovery"
+    folder.mkdir()
+    (folder / "padded.json").write_text(json.dumps(_document(case)), encoding="utf-8")
+    return load_suite(tmp_path)
+
+
+def test_a_padded_input_is_its_text_then_spaces_up_to_the_size(tmp_path):
+    suite = _load(tmp_path, {"input_text": '{"now_ms": 0}', "input_padded_to": 100})
+    (case,) = suite.cases
+    assert case.raw_input() == b'{"now_ms": 0}' + b" " * 87
+    assert case.wire()["input_text"] == '{"now_ms": 0}' + " " * 87
+    assert not suite.findings
+
+
+def test_padding_counts_bytes_not_characters(tmp_path):
+    suite = _load(tmp_path, {"input_text": '"\u00e9"', "input_padded_to": 10})
+    (case,) = suite.cases
+    assert len(case.raw_input()) == 10
+
+
+def test_padding_without_text_is_refused_by_the_fixture_schema(tmp_path):
+    suite = _load(tmp_path, {"input": {}, "input_padded_to": 100})
+    assert [f.code for f in suite.findings] and not suite.cases
+
+
+def test_the_suite_pins_the_large_bounds_with_padded_inputs():
+    sizes = {}
+    for case in load_suite().cases:
+        if case.id.endswith("size_bound"):
+            sizes[case.id] = len(case.raw_input())
+    assert sizes["recovery.input.at_size_bound"] == 4 * 1024 * 1024
+    assert sizes["recovery.input.past_size_bound"] == 4 * 1024 * 1024 + 1
+    assert sizes["handoff.input.at_size_bound"] == 1024 * 1024
+    assert sizes["handoff.input.past_size_bound"] == 1024 * 1024 + 1
+    assert "input_padded_to" in fixture_schema()["$defs"]["case"]["properties"]
