@@ -216,6 +216,17 @@ def canonical_json(value):
     return rfc8785.dumps(value)
 
 
+def canonical_problem(value):
+    """The :class:`DigestError` :func:`canonical_json` would raise for ``value`` (a value JCS
+    cannot represent), or None: the same bound, for a validator that warns before a digest
+    is ever asked for."""
+    try:
+        _check_jcs_domain(value)
+    except DigestError as error:
+        return error
+    return None
+
+
 def _double_for(number):
     """The double an integer beyond the safe range stands for, or ``None`` when reading it as a
     double would change it. JCS reads every number as a double, so such an integer is accepted
@@ -298,7 +309,9 @@ def _domain_error(code, what, parts, hint):
     from baton._findings import json_path
 
     path = json_path(parts)
-    return DigestError(f"the value at {path} {what}", code=code, hint=hint, path=path)
+    error = DigestError(f"the value at {path} {what}", code=code, hint=hint, path=path)
+    error.parts, error.what = tuple(parts), what  # for a validator's finding (canonical_problem)
+    return error
 
 
 def canonical_packet(text):

@@ -215,8 +215,9 @@ def _legacy(artifact: Artifact):
 
 @rule(KIND, "checkpoint.no_pending_items", requirement="CKP-010",
       summary="the plan has pending items: what remains to do",
-      hint="add the remaining steps as items with status `pending`; "
-           "a finished goal needs no checkpoint")
+      hint="add the remaining steps as items with status `pending` (`baton checkpoint "
+           "add-pending TITLE`); a finished goal needs no checkpoint: remove it, or run "
+           "`baton consume` to keep it as a record")
 def _no_pending(artifact: Artifact):
     if isinstance(artifact.data, dict) and not any(
             item.get("status") == "pending" for _, item in iter_items(artifact.data)):
