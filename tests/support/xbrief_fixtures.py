@@ -466,8 +466,15 @@ def core_cases(schema: dict) -> list[dict]:
     cases = []
     for constraint in constraints(schema):
         document = broken_document(constraint)
-        keywords = sorted({error.validator for error in validator.iter_errors(document)})
-        assert keywords, f"upstream accepts the case for {constraint}"
+        found = [(tuple(error.absolute_path), error.validator)
+                 for error in validator.iter_errors(document)]
+        assert found, f"upstream accepts the case for {constraint}"
+        # one fault, one finding: a `not` that forbids members fails on a value of the
+        # wrong type only because `required` holds there vacuously, so Baton reports the
+        # `type` alone (spec/index.md)
+        mistyped = {path for path, keyword in found if keyword == "type"}
+        keywords = sorted({keyword for path, keyword in found
+                           if not (keyword == "not" and path in mistyped)})
         errors, warnings = entailed(constraint)
         cases.append(_case(
             constraint_id(constraint), _describe(constraint), _requirements(constraint), document,
@@ -635,11 +642,13 @@ def scope_cases() -> list[dict]:
                     "auto on a group with an empty planRefs list and no items has no children: refused",
                     ["CKP-015"], _container(planRefs=[]), errors=["checkpoint.auto_on_leaf"]),
         _scope_case("timestamp_names_in_unknown_members",
-                    "members named created or *_at inside members xBRIEF does not define are never judged",
-                    ["CKP-005", "CKP-024"],
+                    "timestamp names inside undefined members are never judged; the block's "
+                    "undefined member is warned about",
+                    ["CKP-005", "CKP-024", "GEN-016"],
                     lambda d: (_get(d, PROBE).update(notes={"created": UNREAL, "sent_at": UNREAL}),
                                d["plan"].update(metadata={"updated": UNREAL}),
-                               d["x-baton/checkpoint"].update(extra={"since": UNREAL}))),
+                               d["x-baton/checkpoint"].update(extra={"since": UNREAL})),
+                    warnings=["member.unknown"]),
         _scope_case("timestamp_change_log", "a change record's timestamp that names no real day is refused",
                     ["GEN-004"], _set(("plan", "changeLog"), [
                         {"sequence": 0, "timestamp": UNREAL, "agent": {"id": "a", "type": "human"},
