@@ -46,10 +46,9 @@ def _report(outcome, output_format: str, *, quiet: bool = False, color: bool = F
         warn(warning["code"], warning["path"], warning["message"], color=color)
     if quiet:
         return
-    message = outcome.message
-    if outcome.revision is not None and "\n" not in message:  # a longer one names it itself
-        message += f" (revision {outcome.revision})"
-    click.echo(message)
+    from baton.authoring._text import outcome_text
+
+    click.echo(outcome_text(outcome))
     if verbose:
         if folder:
             click.echo(f"  folder: {folder}")
