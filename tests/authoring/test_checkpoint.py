@@ -348,3 +348,21 @@ def test_library_refusals_carry_codes(path):
     with pytest.raises(RefusedError) as caught:
         update_checkpoint(path, "reorder", ("ghost",))
     assert caught.value.code == "authoring.unknown_item"
+
+
+def test_a_revision_that_cannot_grow_within_doubles_is_refused_before_any_write(path):
+    document = doc(path)
+    document[BLOCK]["revision"] = 2 ** 53 - 1  # the last revision a double holds exactly
+    path.write_text(json.dumps(document, indent=2))
+    before = path.read_bytes()
+    code, out = cli(path, "decision", "Keep the shim")
+    assert (code, out["error"]["code"]) == (1, "authoring.revision_range")
+    assert out["error"]["message"] == ("the checkpoint's revision 9007199254740991 cannot grow: "
+                                       "the next one would be beyond 2**53 - 1, where a digest "
+                                       "cannot hold it")
+    assert path.read_bytes() == before
+    document[BLOCK]["revision"] = 2 ** 53 - 2
+    path.write_text(json.dumps(document, indent=2))
+    code, out = cli(path, "decision", "Keep the shim")
+    assert (code, out["revision"]) == (0, 2 ** 53 - 1)
+    assert errors_in(path) == []

@@ -372,6 +372,21 @@ def _consumed(artifact: Artifact):
         yield Hit((_root(artifact.data), "status"), "the plan status is `completed`: the checkpoint was consumed")
 
 
+@rule(KIND, "checkpoint.not_canonical", requirement="CKP-025",
+      summary="every value of the Baton block has canonical bytes",
+      hint="keep the block's integers (the revision, the epoch) within 2**53 - 1: JCS reads "
+           "every number as a double")
+def _not_canonical(artifact: Artifact):
+    from baton.formats._digest import canonical_problem
+
+    problem = canonical_problem(block(artifact.data))
+    if problem is not None:
+        yield Hit((BLOCK, *problem.parts), f"the value {problem.what}, so the checkpoint has no "
+                                           f"canonical bytes and `baton digest` refuses it "
+                                           f"({problem.code})",
+                  hint=None if problem.code == "digest.integer_range" else problem.hint)
+
+
 @rule(KIND, "checkpoint.secret", requirement="CKP-023",
       summary="the checkpoint holds no credentials, cookies, private keys or tokens",
       hint="remove the secret and rotate it; record where access comes from, not its value")
