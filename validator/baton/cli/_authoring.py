@@ -4,7 +4,10 @@ click commands over :mod:`baton.authoring`.
 Every command prints one result: a line of text, or with ``--format json`` one JSON object
 of a stable shape (``ok``, ``command``, ``path``, ``changed``, ``revision``,
 ``previous_revision``, ``message``, ``result``; on failure ``ok`` false and ``error`` with
-``code``, ``message``, ``hint``), usage errors included, so hooks never parse prose.
+``code``, ``message``, ``hint``), usage errors included, so hooks never parse prose. Where
+a command located its handoff folder (:mod:`baton.authoring._where`: given, or found upward
+like git's repository), the JSON carries it as ``folder``, and the text form names it on
+stderr when it is not the current folder. ``-q``, ``--color`` and ``-v`` shape the text form.
 """
 
 from __future__ import annotations
