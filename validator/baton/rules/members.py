@@ -68,7 +68,7 @@ def _resolve(ref: str, base: str) -> tuple[str, object]:
     return file, node
 
 
-def _applicable(schemas: list[tuple[str, object]]) -> list[tuple[str, dict]]:
+def _applicable(schemas) -> list[tuple[str, dict]]:
     """Every schema object that applies to a value, given those that name it directly:
     references followed, and the branches of ``allOf``, ``anyOf``, ``oneOf`` and ``if``
     (``then`` and ``else`` both: a name either branch defines is a defined name)."""
@@ -91,6 +91,41 @@ def _applicable(schemas: list[tuple[str, object]]) -> list[tuple[str, dict]]:
     return found
 
 
+class _Place:
+    """What the schemas say about one place of a document, worked out once per set of
+    schemas (documents repeat the same shapes: every plan item is an ``item``): the names
+    defined there (None where any member is allowed, or the schema check closes the
+    object), whether the object is Baton's own, the schemas of each member and of items."""
+
+    __slots__ = ("known", "own", "members", "items")
+
+    def __init__(self, applicable: list[tuple[str, dict]]):
+        listed = [node for _, node in applicable if isinstance(node.get("properties"), dict)]
+        open_or_closed = any("additionalProperties" in node or "unevaluatedProperties" in node
+                             for _, node in applicable)
+        self.known = (frozenset(name for node in listed for name in node["properties"])
+                      if listed and not open_or_closed else None)
+        self.own = not any(file in _FOREIGN_FORMATS for file, _ in applicable)
+        self.members: dict[str, list] = {}
+        for file, node in applicable:
+            if isinstance(node.get("properties"), dict):
+                for name, schema in node["properties"].items():
+                    self.members.setdefault(name, []).append((file, schema))
+        self.items = [(file, node["items"]) for file, node in applicable
+                      if isinstance(node.get("items"), dict)]
+
+
+_PLACES: dict[tuple, _Place] = {}
+
+
+def _place(schemas: list[tuple[str, object]]) -> _Place:
+    key = tuple(id(node) for _, node in schemas)  # the nodes live as long as the cache
+    found = _PLACES.get(key)
+    if found is None:
+        found = _PLACES[key] = _Place(_applicable(schemas))
+    return found
+
+
 # -- the walk ------------------------------------------------------------------------------
 
 def unknown_members(kind: str, data) -> Iterator[tuple[tuple, str, str | None, bool]]:
@@ -103,37 +138,27 @@ def unknown_members(kind: str, data) -> Iterator[tuple[tuple, str, str | None, b
     stack: list[tuple[tuple, object, list]] = [((), data, [(schema, _schema_file(schema))])]
     while stack:
         path, value, schemas = stack.pop()
-        applicable = _applicable(schemas)
+        place = _place(schemas)
         if isinstance(value, dict):
-            yield from _judge(path, value, applicable)
+            yield from _judge(path, value, place)
             for key, child in value.items():
-                if not isinstance(key, str) or is_foreign_extension(key):
-                    continue
-                below = [(file, node["properties"][key]) for file, node in applicable
-                         if isinstance(node.get("properties"), dict) and key in node["properties"]]
-                if below and isinstance(child, (dict, list)):
+                below = place.members.get(key) if isinstance(child, (dict, list)) else None
+                if below and not is_foreign_extension(key):
                     stack.append((path + (key,), child, below))
-        elif isinstance(value, list):
-            below = [(file, node["items"]) for file, node in applicable
-                     if isinstance(node.get("items"), dict)]
-            if below:
-                stack.extend((path + (index,), child, below) for index, child in enumerate(value)
-                             if isinstance(child, (dict, list)))
+        elif isinstance(value, list) and place.items:
+            stack.extend((path + (index,), child, place.items) for index, child in enumerate(value)
+                         if isinstance(child, (dict, list)))
 
 
-def _judge(path: tuple, value: dict, applicable) -> Iterator[tuple[tuple, str, str | None, bool]]:
-    listed = [node for _, node in applicable if isinstance(node.get("properties"), dict)]
-    if not listed or any("additionalProperties" in node or "unevaluatedProperties" in node
-                         for _, node in applicable):
+def _judge(path: tuple, value: dict, place: _Place) -> Iterator[tuple[tuple, str, str | None, bool]]:
+    if place.known is None:
         return  # open to any member, or closed and reported by the schema check
-    known = {name for node in listed for name in node["properties"]}
-    own = not any(file in _FOREIGN_FORMATS for file, _ in applicable)
     for key in value:
-        if not isinstance(key, str) or key in known or is_foreign_extension(key):
+        if not isinstance(key, str) or key in place.known or is_foreign_extension(key):
             continue
-        suggestion = nearest(key, known)
-        if own or suggestion is not None:
-            yield path + (key,), key, suggestion, own
+        suggestion = nearest(key, place.known)
+        if place.own or suggestion is not None:
+            yield path + (key,), key, suggestion, place.own
 
 
 def hits(kind: str, data) -> list[Hit]:
