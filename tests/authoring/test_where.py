@@ -1,8 +1,8 @@
 """Where am I: the authoring commands find the handoff folder upward, as git finds its
 repository, say which one they used, and refuse (naming the right folder) when there is
-none; ``baton init`` never creates a handoff inside another one (AUT-079, AUT-080). Also
+none; ``baton init`` never creates a handoff inside another one (AUT-085, AUT-086). Also
 the output options every authoring command shares, and the unknown-member warnings they
-surface (AUT-078)."""
+surface (AUT-084)."""
 
 from __future__ import annotations
 

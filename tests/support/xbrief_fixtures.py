@@ -648,7 +648,7 @@ def scope_cases() -> list[dict]:
         _scope_case("timestamp_names_in_unknown_members",
                     "timestamp names inside undefined members are never judged; the block's "
                     "undefined member is warned about",
-                    ["CKP-005", "CKP-024", "GEN-016"],
+                    ["CKP-005", "CKP-024", "GEN-024"],
                     lambda d: (_get(d, PROBE).update(notes={"created": UNREAL, "sent_at": UNREAL}),
                                d["plan"].update(metadata={"updated": UNREAL}),
                                d["x-baton/checkpoint"].update(extra={"since": UNREAL})),

@@ -623,7 +623,7 @@ def apply(path, operation: str, *args, expect_revision: int | None = None,
 
 
 def unknown_members(document) -> list[dict]:
-    """The ``member.unknown`` warnings of ``document`` (GEN-016), as the JSON result lists
+    """The ``member.unknown`` warnings of ``document`` (GEN-024), as the JSON result lists
     them (``code``, ``path``, ``message``, ``hint``): a command writes the document with
     them, as it must (AUT-006), and says so instead of carrying a misspelt member on
     silently."""

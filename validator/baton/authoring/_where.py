@@ -1,7 +1,7 @@
 """Where the handoff folder is. A command run anywhere inside a project finds the folder that
 holds its handoff files by looking upward from the current folder, the way git finds its
 repository, so ``cd xbrief && baton checkpoint show`` reads the project's checkpoint instead
-of asking for a new one (spec/authoring.md, AUT-079 and AUT-080).
+of asking for a new one (spec/authoring.md, AUT-085 and AUT-086).
 
 A *handoff folder* holds the continue checkpoint (``xbrief/continue.xbrief.json``, or the
 legacy ``vbrief/continue.vbrief.json``) or a restart registry (``registry.yaml``,

@@ -1,4 +1,4 @@
-"""Unknown members (spec/index.md, GEN-016): a member the artifact's schema does not define,
+"""Unknown members (spec/index.md, GEN-024): a member the artifact's schema does not define,
 in an object whose members the schema lists, reported as ``member.unknown`` (a warning) with
 the nearest defined name, so that a hand-edited ``"mision"`` does not pass unseen.
 
@@ -27,7 +27,7 @@ from baton.rules import Artifact, Hit, rule
 from baton.rules._shared import SUPPORTED_VERSION, is_foreign_extension, parse_version
 
 CODE = "member.unknown"
-REQUIREMENT = "GEN-016"
+REQUIREMENT = "GEN-024"
 #: The kinds whose schemas leave unknown members open, by their schema file.
 SCHEMAS = {"checkpoint": "checkpoint.schema.json", "registry": "registry.schema.json",
            "ack": "ack.schema.json"}

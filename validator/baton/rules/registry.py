@@ -380,7 +380,7 @@ def _clip(text: str) -> str:
     return repr(text if len(text) <= 60 else text[:57] + "...")
 
 
-@rule(KIND, "registry.not_canonical", requirement="REG-027",
+@rule(KIND, "registry.not_canonical", requirement="REG-028",
       summary="every value has canonical bytes, so the registry has a digest",
       hint="keep integers (a revision, a fencing epoch) within 2**53 - 1: JCS reads every "
            "number as a double")
