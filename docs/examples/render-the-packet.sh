@@ -13,7 +13,7 @@
 # stdout: attempt rst-invoice-export-1: registered
 # stdout: attempt rst-invoice-export-1: created
 set -euo pipefail
-mkdir new-goal && cd new-goal
+mkdir ../new-goal && cd ../new-goal  # beside the example handoff, not inside it
 baton init --goal-id goal-invoice-export --main-id sess-7f3a \
   --outcome "Invoices export to CSV; tests/export passes" \
   --next "Write the CSV writer in billing/export.py" >/dev/null

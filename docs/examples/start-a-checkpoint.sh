@@ -7,7 +7,7 @@
 # stdout: warning checkpoint.no_completed_items
 # stdout: 2 files checked: 0 errors, 1 warning
 set -euo pipefail
-mkdir new-goal && cd new-goal
+mkdir ../new-goal && cd ../new-goal  # beside the example handoff, not inside it
 # --8<-- [start:example]
 baton init --goal-id goal-invoice-export --main-id sess-7f3a \
   --outcome "Invoices export to CSV; tests/export passes" \

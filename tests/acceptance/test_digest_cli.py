@@ -144,7 +144,8 @@ def test_check_reads_the_list_from_stdin(folder):
 
 @pytest.mark.parametrize("args", [
     [], ["--canonical", "a", "b"], ["--check", "x", "plain.txt"], ["--restart-id", "r", "plain.txt"],
-    ["--record", "registry.yaml", "p.txt"],
+    ["--record", "registry.yaml", "p.txt"], ["--status", "plain.txt"], ["--check", "x", "--tag"],
+    ["--tag", "--format", "json", "plain.txt"],
 ])
 def test_usage_errors_exit_2(folder, args):
     result = CliRunner().invoke(cli, ["digest", *args])
@@ -158,3 +159,110 @@ def test_kind_registry_follows_the_file_syntax(folder):
     result = run("--kind", "registry", "reg.yaml", "reg.json")
     digest = b3(b'{"a":2,"b":1}')
     assert result.output == f"{digest}  reg.yaml\n{digest}  reg.json\n"
+
+
+# -- lists sha256sum and b3sum write and read ----------------------------------------------
+
+ACK_RAW = b'{"b": 1.0, "a": "x"}\n'
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def test_check_reads_a_sha256sum_list_by_its_name(folder):
+    # bare hex over the raw bytes: an artifact too, as sha256sum hashes it
+    (folder / "SHA256SUMS").write_text(f"{_sha256(ACK_RAW)}  ack.json\n"
+                                       f"{_sha256(b'hello' + bytes([13, 10]))} *plain.txt\n")
+    result = run("--check", "SHA256SUMS")
+    assert (result.exit_code, result.output) == (0, "ack.json: OK\nplain.txt: OK\n")
+
+
+def test_check_reads_a_b3sum_list_and_any_list_with_algorithm(folder):
+    (folder / "B3SUMS").write_text(f"{blake3(ACK_RAW).hexdigest()}  ack.json\n")
+    assert run("--check", "B3SUMS").exit_code == 0
+    (folder / "list.txt").write_text(f"{_sha256(ACK_RAW)}  ack.json\n")
+    assert run("--check", "list.txt", "--algorithm", "sha256").exit_code == 0
+
+
+def test_a_bare_list_read_with_the_wrong_algorithm_says_which_to_pass(folder):
+    (folder / "list.txt").write_text(f"{_sha256(ACK_RAW)}  ack.json\n")
+    result = run("--check", "list.txt")
+    assert (result.exit_code, result.stdout) == (1, "ack.json: FAILED (digest.mismatch)\n")
+    assert result.stderr.splitlines()[:2] == [
+        "baton: list.txt:1: digest.mismatch: the file's digest differs from the listed one",
+        "  hint: a bare line names no algorithm and was read as blake3: for a sha256sum list "
+        "pass --algorithm sha256"]
+
+
+def test_check_reads_a_tagged_list(folder):
+    (folder / "tags").write_text(f"SHA256 (ack.json) = {_sha256(ACK_RAW)}\n"
+                                 f"BLAKE3 (plain.txt) = {blake3(b'hello' + bytes([13, 10])).hexdigest()}\n"
+                                 f"MD5 (plain.txt) = {'0' * 32}\n")
+    result = run("--check", "tags")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == ["ack.json: OK", "plain.txt: OK",
+                                          "plain.txt: FAILED (digest.unknown_algorithm)"]
+
+
+@pytest.mark.parametrize("style, line", [
+    ("--tag", f"SHA256 (ack.json) = {_sha256(ACK_RAW)}\n"),
+    ("--bare", f"{_sha256(ACK_RAW)}  ack.json\n"),
+])
+def test_tag_and_bare_write_what_sha256sum_checks(folder, style, line):
+    result = run("--algorithm", "sha256", style, "ack.json")
+    assert (result.exit_code, result.output) == (0, line)
+    (folder / "list").write_text(result.output)
+    assert run("--check", "list", "--algorithm", "sha256").output == "ack.json: OK\n"
+    if shutil.which("sha256sum"):
+        checked = subprocess.run(["sha256sum", "-c", "list"], capture_output=True, text=True)
+        assert (checked.returncode, checked.stdout) == (0, "ack.json: OK\n")
+        (folder / "theirs").write_text(subprocess.run(
+            ["sha256sum", *(["--tag"] if style == "--tag" else []), "ack.json"],
+            capture_output=True, text=True, check=True).stdout)
+        assert (folder / "theirs").read_text() == line
+
+
+def test_the_default_list_of_an_artifact_is_canonical_and_the_tag_list_raw(folder):
+    assert run("ack.json").output == f"{ACK_JCS}  ack.json\n"
+    assert run("--tag", "ack.json").output == f"BLAKE3 (ack.json) = {blake3(ACK_RAW).hexdigest()}\n"
+    assert run("--tag", "--kind", "ack", "ack.json").output == \
+        f"BLAKE3 (ack.json) = {ACK_JCS.removeprefix('blake3:')}\n"
+
+
+def test_quiet_prints_only_failures_and_status_prints_nothing(folder):
+    (folder / "list").write_text(run("ack.json", "plain.txt").output + b3(b"no") + "  plain.txt\n")
+    result = run("--check", "list", "-q")
+    assert (result.exit_code, result.stdout) == (1, "plain.txt: FAILED (digest.mismatch)\n")
+    result = run("--check", "list", "--status")
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", "")
+    (folder / "good").write_text(run("ack.json").output)
+    result = run("--check", "good", "--status")
+    assert (result.exit_code, result.output) == (0, "")
+    assert run("--check", "good", "--quiet").output == ""
+
+
+def test_a_malformed_line_gets_its_hint_on_stderr_and_in_json(folder):
+    (folder / "list").write_text("not a line\n")
+    result = run("--check", "list")
+    assert result.stdout == "list:1: FAILED (digest.malformed_line)\n"
+    assert "  hint: write `<digest>  <file>` (`blake3:<hex>  <file>`), the bare `<hex>  <file>` " \
+           "of sha256sum and b3sum, or the tagged `SHA256 (<file>) = <hex>` of sha256sum --tag" \
+           in result.stderr.splitlines()
+    data = json.loads(run("--check", "list", "--format", "json").stdout)
+    assert data["results"][0]["hint"].startswith("write `<digest>  <file>`")
+
+
+def test_verbose_shows_the_listed_and_the_actual_digest(folder):
+    (folder / "list").write_text(b3(b"no") + "  plain.txt\n")
+    result = run("--check", "list", "-v")
+    assert result.stderr.splitlines()[:3] == [
+        "baton: list:1: digest.mismatch: the file's digest differs from the listed one",
+        f"  listed: {b3(b'no')}", f"  actual: {PLAIN}"]
+
+
+def test_color_marks_ok_and_failed(folder):
+    (folder / "list").write_text(run("plain.txt").output + b3(b"no") + "  plain.txt\n")
+    result = run("--check", "list", "--color", "always")
+    assert result.stdout == ("plain.txt: \x1b[32mOK\x1b[0m\n"
+                             "plain.txt: \x1b[1;31mFAILED\x1b[0m (digest.mismatch)\n")

@@ -87,6 +87,15 @@ def test_every_spec_page_and_guide_is_in_the_nav(site):
     assert not missing, f"not in the nav: {missing}"
 
 
+def test_the_guides_come_before_the_spec_and_the_schemas_in_the_nav(site):
+    home = (site / "index.html").read_text(encoding="utf-8")
+    links = re.findall(r'<a\b[^>]*\bhref="([^"#]*)"[^>]*\bclass="md-nav__link', home)
+    first = {kind: next(i for i, link in enumerate(links) if link.startswith(prefix))
+             for kind, prefix in (("guides", "guides/"), ("spec", "spec/"),
+                                  ("schemas", "reference/schemas/"))}
+    assert first["guides"] < first["spec"] and first["guides"] < first["schemas"], first
+
+
 def test_every_requirement_id_is_an_anchor_that_links_to_itself(site):
     total = 0
     for page in spec_pages():

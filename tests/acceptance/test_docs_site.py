@@ -142,3 +142,29 @@ def test_search_finds_a_requirement_id_and_leads_to_it(browser, served_site, tmp
     browser.find_element(By.CSS_SELECTOR, f"a[href$='{location.lstrip('/').split('/', 1)[1]}#{wanted}']").click()
     _wait(browser).until(lambda driver: driver.current_url.endswith(f"{location}#{wanted}"))
     assert browser.find_element(By.ID, wanted).is_displayed()
+
+
+def _overflowing_output_blocks(driver) -> list[str]:
+    """The first characters of every output block (```text) wider than its box."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('article .language-text pre > code'))"
+        ".filter(code => code.scrollWidth > code.clientWidth + 1)"
+        ".map(code => code.textContent.slice(0, 60));")
+
+
+def test_output_blocks_need_no_horizontal_scrolling_at_1280_pixels(browser, served_site):
+    browser.set_window_size(1280, 900)
+    pages = ["", "reference/cli/", *(f"guides/{p.stem}/".replace("guides/index/", "guides/")
+                                     for p in sorted((ROOT / "docs" / "guides").glob("*.md"))),
+             *(f"spec/{p.relative_to(ROOT / 'spec').with_suffix('').as_posix()}/"
+               .replace("spec/index/", "spec/") for p in spec_pages())]
+    wide, blocks = {}, 0
+    for page in pages:
+        browser.get(served_site + page)
+        blocks += browser.execute_script(
+            "return document.querySelectorAll('article .language-text pre > code').length")
+        found = _overflowing_output_blocks(browser)
+        if found:
+            wide[page] = found
+    assert blocks > 20, "the pages show hardly any output blocks: is the class still there?"
+    assert wide == {}

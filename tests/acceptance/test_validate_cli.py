@@ -10,7 +10,7 @@ from engine_support import ACK, CHECKPOINT, ROOT, TEST_SCHEMAS, dump, isolated, 
 from click.testing import CliRunner
 
 from baton.cli import cli
-from baton.cli._validate import _use_color
+from baton.cli._options import use_color as _use_color
 from baton.rules import Hit, rule
 
 
@@ -51,9 +51,13 @@ def test_findings_exit_1_with_file_line_severity_code_and_hint(isolated, tmp_pat
     ]
 
 
-def test_paths_are_required(isolated):
+def test_no_path_validates_the_current_folder(isolated, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "ack.json", {**ACK, "goal_id": 3})
     result = run("validate")
-    assert result.exit_code == 2 and "PATH" in result.stderr
+    assert result.exit_code == 1
+    assert result.stdout.startswith("./ack.json:5: error schema.type ")
+    assert run("validate", "-v").stdout.startswith("checked ./ack.json (ack)\n")
 
 
 def test_an_unknown_kind_is_a_usage_error(isolated, tmp_path):

@@ -174,14 +174,21 @@ def test_set_resume_refusals(path):
     assert (code, out["error"]["code"]) == (1, "authoring.no_pending")
 
 
-def test_completing_the_last_pending_step_is_refused_by_validation(path):
+def test_completing_the_last_pending_step_is_refused_naming_the_commands_to_run(path):
     first = items(path)[0][0]
     before = path.read_bytes()
     code, out = cli(path, "add-completed", "x", "--id", first, "--evidence", "e")
-    assert (code, out["error"]["code"]) == (1, "authoring.invalid_result")
-    assert "checkpoint.no_pending_items" in out["error"]["message"]
-    assert out["error"]["hint"].endswith("a finished goal needs no checkpoint")
+    assert (code, out["error"]["code"]) == (1, "authoring.no_pending")
+    assert out["error"]["message"] == (f"completing {first!r} would leave no pending step, and "
+                                       "a checkpoint names what remains (CKP-010)")
+    assert "`baton checkpoint add-pending \"TITLE\"`" in out["error"]["hint"]
+    assert "`baton consume`" in out["error"]["hint"]
     assert path.read_bytes() == before
+    # the way the hint names works: the next step first, then the last one completes
+    assert cli(path, "add-pending", "Ship it")[0] == 0
+    code, out = cli(path, "add-completed", "x", "--id", first, "--evidence", "e")
+    assert (code, out["changed"]) == (0, True)
+    assert errors_in(path) == []
 
 
 def test_a_broken_file_can_be_repaired_one_change_at_a_time(path):
@@ -220,10 +227,20 @@ def test_blockers_are_recorded_once_and_resolved(path):
     assert [(b["item_id"], b["summary"]) for b in blockers] == [(first, "Waiting for review")]
     assert cli(path, "blocker", "x", "--item", "ghost")[1]["error"]["code"] == \
         "authoring.unknown_item"
-    cli(path, "blocker", "Waiting for review", "--item", first, "--resolve")
+    before = path.read_bytes()
+    code, out = cli(path, "blocker", "Waiting for reveiw", "--resolve")  # a typo
+    assert (code, out["error"]["code"]) == (1, "authoring.unknown_blocker")
+    assert out["error"]["message"] == "no open blocker reads 'Waiting for reveiw'"
+    assert out["error"]["hint"] == ("give the blocker's summary exactly as recorded (the open "
+                                    "blockers: 'Waiting for review')")
+    assert path.read_bytes() == before
+    # resolving needs no --item: the summary names the blocker
+    code, out = cli(path, "blocker", "Waiting for review", "--resolve")
+    assert (code, out["changed"], out["message"]) == (0, True, "blocker resolved")
     assert doc(path)[BLOCK]["blockers"] == []
     code, out = cli(path, "blocker", "Waiting for review", "--item", first, "--resolve")
-    assert (code, out["changed"], out["message"]) == (0, False, "no such open blocker")
+    assert (code, out["error"]["code"]) == (1, "authoring.unknown_blocker")
+    assert out["error"]["hint"].endswith("(there is no open blocker)")
 
 
 def test_failed_attempts_are_recorded_once(path):
@@ -302,7 +319,7 @@ def test_a_consumed_checkpoint_refuses_updates_until_reopened(path):
 def test_show_prints_summary_and_json_document(path):
     result = run("checkpoint", "show", "--checkpoint", path)
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[0] == "goal-parser [running] goal goal-parser"
+    assert result.stdout.splitlines()[0] == "goal-parser [running] goal goal-parser, revision 1"
     assert "next: extract-the-parser-into-ledger-parsing-csv-py:" in result.stdout
     code, out = cli(path, "show")
     assert code == 0 and out["result"]["document"] == doc(path)
@@ -331,3 +348,21 @@ def test_library_refusals_carry_codes(path):
     with pytest.raises(RefusedError) as caught:
         update_checkpoint(path, "reorder", ("ghost",))
     assert caught.value.code == "authoring.unknown_item"
+
+
+def test_a_revision_that_cannot_grow_within_doubles_is_refused_before_any_write(path):
+    document = doc(path)
+    document[BLOCK]["revision"] = 2 ** 53 - 1  # the last revision a double holds exactly
+    path.write_text(json.dumps(document, indent=2))
+    before = path.read_bytes()
+    code, out = cli(path, "decision", "Keep the shim")
+    assert (code, out["error"]["code"]) == (1, "authoring.revision_range")
+    assert out["error"]["message"] == ("the checkpoint's revision 9007199254740991 cannot grow: "
+                                       "the next one would be beyond 2**53 - 1, where a digest "
+                                       "cannot hold it")
+    assert path.read_bytes() == before
+    document[BLOCK]["revision"] = 2 ** 53 - 2
+    path.write_text(json.dumps(document, indent=2))
+    code, out = cli(path, "decision", "Keep the shim")
+    assert (code, out["revision"]) == (0, 2 ** 53 - 1)
+    assert errors_in(path) == []

@@ -111,7 +111,7 @@ class TestBrokenHarness:
         assert result.status == "errored" and result.message.startswith("no result line within 0.5 s")
 
     @pytest.mark.parametrize("mode, message", [
-        ("garbage", "protocol error: the line is not strict JSON (load.syntax: not valid JSON: Expecting value): "
+        ("garbage", "protocol error: the line is not strict JSON (load.syntax: not valid JSON: Expecting value at line 1, column 1): "
                     "'debug: about to answer'; the harness will be restarted"),
         ("badseq", "protocol error: the reply carries seq 102, expected 2; the harness will be restarted"),
     ])

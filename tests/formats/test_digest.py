@@ -238,6 +238,31 @@ class TestDigestLists:
         assert "\n" not in line and "\r" not in line
         assert _digest.parse_line(line) == (digest, name)
 
+    @given(st.text(alphabet="ab ()=*\\\n\r\u00e9", min_size=1, max_size=12),
+           st.sampled_from(_digest.LINE_STYLES), st.sampled_from(_digest.ALGORITHMS))
+    def test_every_file_name_round_trips_through_every_line_style(self, name, style, algorithm):
+        digest = f"{algorithm}:" + HEX
+        line = _digest.format_line(digest, name, style)
+        assert "\n" not in line and "\r" not in line
+        assert _digest.parse_styled_line(line, bare_algorithm=algorithm) == (digest, name, style)
+
+    @pytest.mark.parametrize("line, bare, expected", [
+        (f"{HEX}  a.txt", None, (f"blake3:{HEX}", "a.txt", "bare")),
+        (f"{HEX} *a.txt", "sha256", (f"sha256:{HEX}", "a.txt", "bare")),
+        (f"{HEX.upper()}  a.txt", "sha256", (f"sha256:{HEX}", "a.txt", "bare")),
+        (f"SHA256 (a (1).txt) = {HEX}", None, (f"sha256:{HEX}", "a (1).txt", "tag")),
+        (f"BLAKE3 (a.txt) = {HEX}", "sha256", (f"blake3:{HEX}", "a.txt", "tag")),
+        (f"MD5 (a.txt) = {HEX[:32]}", None, (f"md5:{HEX[:32]}", "a.txt", "tag")),
+        (f"blake3:{HEX}  a.txt", "sha256", (f"blake3:{HEX}", "a.txt", "baton")),
+    ])
+    def test_bare_and_tagged_lines_name_their_algorithm(self, line, bare, expected):
+        assert _digest.parse_styled_line(line, bare_algorithm=bare) == expected
+
+    def test_a_malformed_line_says_how_to_write_one(self):
+        with pytest.raises(DigestError) as raised:
+            _digest.parse_line("garbage")
+        assert raised.value.hint.startswith("write `<digest>  <file>` (`blake3:<hex>  <file>`)")
+
     @pytest.mark.parametrize("line", ["blake3:00 file", "blake3:00", "blake3:00  ", "  file", "\\blake3:00  a\\qb"])
     def test_malformed_lines_have_their_own_code(self, line):
         with pytest.raises(DigestError) as raised:

@@ -45,7 +45,7 @@ def test_every_rule_is_documented_with_a_requirement_summary_and_hint():
         assert rule.severity in (ERROR, WARNING)
         assert rule.requirement and rule.summary and rule.hint, rule.code
         prefix = rule.code.split(".")[0]
-        assert prefix in (rule.kind, "version"), rule.code
+        assert prefix in (rule.kind, "version", "member"), rule.code
 
 
 def test_the_requirements_the_rules_cite_exist_in_the_spec():

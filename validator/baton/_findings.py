@@ -13,7 +13,9 @@ SEVERITIES = (ERROR, WARNING)
 @dataclass(frozen=True, order=True)
 class Finding:
     """One finding. ``json_path`` is a JSONPath-style string (``$.plan.items[0].status``);
-    ``line`` is 1-based and ``None`` where unknown."""
+    ``line`` is 1-based and ``None`` where unknown. ``values``: the whole list a message
+    names only in part (the allowed values of an enumeration, the members allowed in an
+    object), so the JSON form carries it in full while the text form may cut it."""
 
     file: str | None
     json_path: str
@@ -23,6 +25,7 @@ class Finding:
     requirement: str | None = None
     hint: str | None = None
     line: int | None = field(default=None, compare=False)
+    values: tuple | None = field(default=None, compare=False)
 
     @property
     def is_error(self) -> bool:
@@ -41,6 +44,7 @@ class Finding:
             "message": self.message,
             "requirement": self.requirement,
             "hint": self.hint,
+            **({} if self.values is None else {"values": list(self.values)}),
         }
 
 

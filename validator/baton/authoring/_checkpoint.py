@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 
 from baton.errors import RefusedError, UsageError
 from baton.authoring import _store
@@ -227,9 +228,12 @@ def add_completed(document, title: str, *, evidence: tuple[str, ...], item_id: s
                 position = index + 1
         siblings.insert(position, item)
     elif item.get("status") != COMPLETED:
+        was_pending = item.get("status") == PENDING
         item["status"] = COMPLETED
         item["completed"] = utc_now()
         _drop_resume(item)
+        if was_pending and not pending_items(document):
+            raise _last_step(item.get("id"))
     work = block_of(document).setdefault("completed_work", [])
     record = next((w for w in work if isinstance(w, dict) and w.get("item_id") == item["id"]),
                   None)
@@ -243,6 +247,15 @@ def add_completed(document, title: str, *, evidence: tuple[str, ...], item_id: s
     _sync_next_action(document)
     return Change(f"completed {item['id']!r}", {"item_id": item["id"]},
                   unchanged_message=f"{item['id']!r} is already completed with this evidence")
+
+
+def _last_step(item_id) -> RefusedError:
+    return RefusedError(
+        f"completing {item_id!r} would leave no pending step, and a checkpoint names what "
+        "remains (CKP-010)", code="authoring.no_pending",
+        hint="add the next step first (`baton checkpoint add-pending \"TITLE\"`), then "
+             "complete this one; if the goal is finished it needs no checkpoint: remove "
+             f"{PATH.replace(os.sep, '/')}, or run `baton consume` to keep it as a record")
 
 
 def add_pending(document, title: str, *, item_id: str | None = None,
@@ -417,14 +430,32 @@ def blocker(document, summary: str, *, item_id: str | None = None,
             resolve: bool = False) -> Change:
     """Record an open blocker (optionally on an item), or remove it with ``resolve``."""
     _text(summary, "blocker")
-    existing = _record(document, "blockers", item_id, summary=summary)
     if resolve:
-        if existing is not None:
-            block_of(document)["blockers"].remove(existing)
-        return Change("blocker resolved", unchanged_message="no such open blocker")
+        return _resolve_blocker(document, summary, item_id)
+    existing = _record(document, "blockers", item_id, summary=summary)
     if existing is None:
         _append_record(document, "blockers", item_id, {"summary": summary, "since": utc_now()})
     return Change("blocker recorded", unchanged_message="this blocker is already recorded")
+
+
+def _resolve_blocker(document, summary: str, item_id: str | None) -> Change:
+    """Remove the open blocker that reads ``summary`` (on ``item_id``, when given); one that
+    is not there is refused, so a misspelt summary never passes for a resolved blocker."""
+    blockers = block_of(document).setdefault("blockers", [])
+    found = next((entry for entry in blockers if isinstance(entry, dict)
+                  and entry.get("summary") == summary
+                  and (item_id is None or entry.get("item_id") == item_id)), None)
+    if found is None:
+        open_ones = [entry.get("summary") for entry in blockers
+                     if isinstance(entry, dict) and isinstance(entry.get("summary"), str)]
+        on_item = f" on {item_id!r}" if item_id is not None else ""
+        listed = ("the open blockers: " + "; ".join(repr(text) for text in open_ones)
+                  if open_ones else "there is no open blocker")
+        raise RefusedError(f"no open blocker{on_item} reads {summary!r}",
+                           code="authoring.unknown_blocker",
+                           hint=f"give the blocker's summary exactly as recorded ({listed})")
+    blockers.remove(found)
+    return Change("blocker resolved")
 
 
 def failed_attempt(document, summary: str, *, reason: str, item_id: str | None = None) -> Change:
@@ -489,6 +520,20 @@ def check_epoch(document, epoch: int | None) -> None:
                            code="authoring.stale_epoch",
                            hint="a newer session owns this work: stop writing, re-read the "
                                 "registry and the checkpoint")
+
+
+def check_revision_room(document) -> None:
+    """A write bumps the revision; one already at 2**53 - 1 cannot grow and keep canonical
+    bytes (CKP-025), so the write is refused before anything changes."""
+    from baton.formats._digest import MAX_SAFE_INTEGER
+
+    revision = block_of(document).get("revision")
+    if type(revision) is int and revision >= MAX_SAFE_INTEGER:
+        raise RefusedError(f"the checkpoint's revision {revision} cannot grow: the next one "
+                           "would be beyond 2**53 - 1, where a digest cannot hold it",
+                           code="authoring.revision_range",
+                           hint="Baton never writes a revision this high: restore the "
+                                "checkpoint from version control, or start a new one")
 
 
 def check_open(document) -> None:
@@ -558,17 +603,36 @@ def apply(path, operation: str, *args, expect_revision: int | None = None,
     step (see :func:`baton.authoring._store.update`). ``epoch`` is the writer's fencing
     epoch: older than the checkpoint's is ``authoring.stale_epoch``."""
     change_function = OPERATIONS[operation]
+    warnings: list[dict] = []
 
     def change(document):
+        check_revision_room(document)
         check_epoch(document, epoch)
         if operation not in ("consume", "reopen"):
             check_open(document)
-        return change_function(document, *args, **kwargs)
+        done = change_function(document, *args, **kwargs)
+        warnings.extend(unknown_members(document))
+        return done
 
     command = operation if operation == "consume" else f"checkpoint {operation}"
-    return _store.update(path, _store.CHECKPOINT, change, command=command,
-                         expect_revision=expect_revision, finish=stamp, validate=validate,
-                         timeout=timeout)
+    outcome = _store.update(path, _store.CHECKPOINT, change, command=command,
+                            expect_revision=expect_revision, finish=stamp, validate=validate,
+                            timeout=timeout)
+    if not warnings:
+        return outcome
+    return replace(outcome, result={**outcome.result, "warnings": warnings})
+
+
+def unknown_members(document) -> list[dict]:
+    """The ``member.unknown`` warnings of ``document`` (GEN-024), as the JSON result lists
+    them (``code``, ``path``, ``message``, ``hint``): a command writes the document with
+    them, as it must (AUT-006), and says so instead of carrying a misspelt member on
+    silently."""
+    from baton._findings import json_path
+    from baton.rules import members
+
+    return [{"code": members.CODE, "path": json_path(hit.path), "message": hit.message,
+             "hint": hit.hint} for hit in members.hits("checkpoint", document)]
 
 
 def show(path) -> _store.Outcome:
@@ -577,17 +641,21 @@ def show(path) -> _store.Outcome:
     document = _store.read(path, _store.CHECKPOINT)
     revision = _store.revision_of(document, _store.CHECKPOINT, path)
     with _store.shape_guard(_store.CHECKPOINT, os.fspath(path)):
-        message = summary(document)
+        message = "\n".join(filter(None, (summary(document, revision), details(document))))
     return _store.Outcome(command="checkpoint show", path=os.fspath(path), changed=False,
-                          message=message, revision=revision,
-                          previous_revision=revision, result={"document": document})
+                          message=message, revision=revision, previous_revision=revision,
+                          result={"document": document,
+                                  **({"warnings": found} if (found := unknown_members(document))
+                                     else {})})
 
 
-def summary(document) -> str:
-    """A few lines for people: the plan, its steps, the next action, open blockers."""
+def summary(document, revision: int | None = None) -> str:
+    """A few lines for people: the plan (with its revision, when given), its steps, the next
+    action, open blockers."""
     block = block_of(document)
     plan = document.get("plan") or {}
     lines = [f"{plan.get('title')} [{plan.get('status')}] goal {block.get('goal_id')}"
+             + (f", revision {revision}" if revision is not None else "")
              + (f", consumed at {block['consumed_at']}" if block.get("consumed_at") else "")]
     for _, item in _walk(_items(document)):
         lines.append(f"  [{item.get('status')}] {item.get('id')}: {item.get('title')}")
@@ -597,4 +665,28 @@ def summary(document) -> str:
     for entry in block.get("blockers") or ():
         if isinstance(entry, dict):
             lines.append(f"blocker: {entry.get('summary')}")
+    return "\n".join(lines)
+
+
+def details(document) -> str:
+    """What ``baton checkpoint show`` prints after the :func:`summary`: the next action's
+    inputs, the decisions and hazards, and the failed attempts (each recorded so that the
+    next session neither re-debates nor repeats it)."""
+    block = block_of(document)
+    plan = document.get("plan") or {}
+    lines = []
+    action = block.get("next_action")
+    inputs = action.get("required_inputs") if isinstance(action, dict) else None
+    if isinstance(inputs, list) and inputs:
+        lines.append("inputs: " + "; ".join(str(value) for value in inputs))
+    narratives = plan.get("narratives") if isinstance(plan.get("narratives"), dict) else {}
+    for name, label in ((DECISIONS, "decisions"), (HAZARDS, "hazards")):
+        text = narratives.get(name)
+        if isinstance(text, str) and text.strip():
+            lines.append(f"{label}:")
+            lines.extend(f"  {line}" for line in text.strip().splitlines())
+    for entry in block.get("failed_attempts") or ():
+        if isinstance(entry, dict):
+            on = f" (on {entry['item_id']})" if entry.get("item_id") else ""
+            lines.append(f"failed attempt{on}: {entry.get('summary')}: {entry.get('reason')}")
     return "\n".join(lines)

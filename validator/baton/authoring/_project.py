@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from baton.workspace import _atomic, _editing
 from baton.errors import BatonError, RefusedError
-from baton.authoring import _checkpoint, _registry, _store
+from baton.authoring import _checkpoint, _registry, _store, _where
 from baton.authoring._ids import new_ulid
 
 REGISTRY_FORMATS = {"yaml": "registry.yaml", "json": "registry.json"}
@@ -67,8 +67,11 @@ def new_checkpoint(identity: Identity, *, timezone: str | None = None) -> dict:
 
 
 def init(directory: str | os.PathLike, identity: Identity, policy: Policy = Policy(), *,
-         registry_format: str = "yaml", validate: bool = True) -> _store.Outcome:
-    """Create ``xbrief/continue.xbrief.json`` and the registry in ``directory``."""
+         registry_format: str = "yaml", validate: bool = True,
+         nested: bool = False) -> _store.Outcome:
+    """Create ``xbrief/continue.xbrief.json`` and the registry in ``directory``. A folder
+    inside another handoff folder, or one that keeps a checkpoint (``xbrief``), is refused
+    (``authoring.nested``) unless ``nested`` says a separate handoff there is meant."""
     directory = os.fspath(directory)
     checkpoint_path = os.path.join(directory, _checkpoint.PATH)
     registry_path = os.path.join(directory, REGISTRY_FORMATS[registry_format])
@@ -89,6 +92,8 @@ def init(directory: str | os.PathLike, identity: Identity, policy: Policy = Poli
         checkpoint_path=_checkpoint.PATH.replace(os.sep, "/"), mode=policy.mode,
         authorization_scope=policy.authorization_scope, archive_consent=policy.archive_consent,
         timezone=policy.timezone, timezone_source=policy.timezone_source)
+    if not nested:
+        _where.check_not_nested(directory)
     checkpoint_bytes = _editing.render(checkpoint, syntax="json")
     registry_bytes = _editing.render(registry, syntax=registry_format)
     if validate:

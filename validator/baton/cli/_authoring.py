@@ -4,7 +4,10 @@
 Every command prints one result: a line of text, or with ``--format json`` one JSON object
 of a stable shape (``ok``, ``command``, ``path``, ``changed``, ``revision``,
 ``previous_revision``, ``message``, ``result``; on failure ``ok`` false and ``error`` with
-``code``, ``message``, ``hint``), usage errors included, so hooks never parse prose.
+``code``, ``message``, ``hint``), usage errors included, so hooks never parse prose. Where
+a command located its handoff folder (:mod:`baton.authoring._where`: given, or found upward
+like git's repository), the JSON carries it as ``folder``, and the text form names it on
+stderr when it is not the current folder. ``-q``, ``--color`` and ``-v`` shape the text form.
 """
 
 from __future__ import annotations
@@ -16,9 +19,14 @@ import os
 import click
 
 from baton.errors import BatonError, UsageError
-from baton.cli._options import clock_skew_option, fail, format_option
+from baton.cli._options import (
+    clock_skew_option, color_option, fail, format_option, quiet_option, use_color, verbose_option,
+    warn,
+)
 
 _FORMATS = ("text", "json")
+#: Where a command keeps the handoff folder it located, for its output (click's ctx.meta).
+_FOLDER = "baton.folder"
 
 
 # -- output --------------------------------------------------------------------------------
@@ -27,39 +35,101 @@ def _print_json(value) -> None:
     click.echo(json.dumps(value, ensure_ascii=False))
 
 
-def _report(outcome, output_format: str) -> None:
+def _folder() -> str | None:
+    context = click.get_current_context(silent=True)
+    return context.meta.get(_FOLDER) if context is not None else None
+
+
+def _report(outcome, output_format: str, *, quiet: bool = False, color: bool = False,
+            verbose: bool = False) -> None:
+    folder = _folder()
     if output_format == "json":
-        _print_json(outcome.to_dict())
+        _print_json({**outcome.to_dict(), **({"folder": folder} if folder else {})})
         return
-    revision = "" if outcome.revision is None else f" (revision {outcome.revision})"
-    click.echo(f"{outcome.message}{revision}")
+    for warning in outcome.result.get("warnings") or ():
+        warn(warning["code"], warning["path"], warning["message"], color=color)
+    if quiet:
+        return
+    from baton.authoring._text import outcome_text
+
+    click.echo(outcome_text(outcome))
+    if verbose:
+        if folder:
+            click.echo(f"  folder: {folder}")
+        click.echo(f"  file: {outcome.path}")
+        if outcome.revision is not None:
+            click.echo(f"  revision: {outcome.previous_revision} -> {outcome.revision}"
+                       + ("" if outcome.changed else " (unchanged)"))
 
 
-def _fail(error: BatonError, command: str, output_format: str):
+def _fail(error: BatonError, command: str, output_format: str, color: bool = False):
     if output_format != "json":
-        fail(error)
+        fail(error, color=color)
+    folder = _folder()
     _print_json({"ok": False, "command": command, "error": error.to_dict(),
-                 "exit_code": error.exit_code})
+                 "exit_code": error.exit_code, **({"folder": folder} if folder else {})})
     raise SystemExit(error.exit_code)
 
 
 def _run(command: str):
-    """Decorate a command body: it returns an Outcome, or raises a BatonError."""
+    """Decorate a command body: it returns an Outcome, or raises a BatonError. The body
+    gets neither the output options (``--format``, ``-q``, ``--color``, ``-v``) nor needs
+    them: they only shape what is printed."""
 
     def decorate(body):
         @functools.wraps(body)
-        def wrapper(*args, output_format="text", **kwargs):
+        def wrapper(*args, output_format="text", quiet=False, color="auto", verbose=False,
+                    **kwargs):
             try:
                 outcome = body(*args, **kwargs)
             except BatonError as error:
-                _fail(error, command, output_format)
+                _fail(error, command, output_format, use_color(color, err=True))
             else:
                 if outcome is not None:
-                    _report(outcome, output_format)
+                    _report(outcome, output_format, quiet=quiet,
+                            color=use_color(color, err=True), verbose=verbose)
 
         return wrapper
 
     return decorate
+
+
+def _output_options(function):
+    """``--format``, ``-q/--quiet``, ``--color`` and ``-v/--verbose``, as every authoring
+    command takes them."""
+    for option in reversed((
+            format_option(_FORMATS),
+            quiet_option("Print nothing on success (warnings and errors still go to stderr)."),
+            color_option(),
+            verbose_option("Also print the handoff folder, the file and the revision change."))):
+        function = option(function)
+    return function
+
+
+def _locate(given: str | None, what: str | None = None):
+    """The handoff folder: ``given``, or found upward from here (said on stderr when it is
+    not the current folder). ``what`` (``checkpoint`` or ``registry``) refuses a search that
+    found nothing, naming where the files belong."""
+    from baton.authoring import _where
+
+    located = _where.locate(given, needs=what)
+    context = click.get_current_context()
+    context.meta[_FOLDER] = located.folder
+    if what is not None:
+        _where.require(located, what)
+    if located.searched and located.path != "." and located.found \
+            and context.params.get("output_format") != "json" and not context.params.get("quiet"):
+        click.echo(f"baton: using the handoff folder {located.folder}", err=True)
+    return located
+
+
+def _checkpoint_file(checkpoint_path: str | None) -> str:
+    """``--checkpoint`` as given, or the checkpoint of the handoff folder found upward."""
+    if checkpoint_path is not None:
+        return checkpoint_path
+    from baton.authoring._checkpoint import PATH
+
+    return _locate(None, "checkpoint").join(PATH)
 
 
 class _Command(click.Command):
@@ -97,8 +167,9 @@ def _revision_options(function):
 
 def _checkpoint_option(function):
     return click.option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False),
-                        default=os.path.join("xbrief", "continue.xbrief.json"),
-                        show_default=True, help="The checkpoint file.")(function)
+                        default=None,
+                        help="The checkpoint file [default: xbrief/continue.xbrief.json of the "
+                             "handoff folder, found here or in a folder above].")(function)
 
 
 def _identity_options(function):
@@ -151,20 +222,25 @@ def _identity(first_step, **values):
               show_default=True, help="Whose zone --timezone is.")
 @click.option("--registry-format", type=click.Choice(("yaml", "json")), default="yaml",
               show_default=True, help="Write registry.yaml or registry.json.")
-@format_option(_FORMATS)
+@click.option("--nested", is_flag=True,
+              help="Start a separate handoff in a folder inside another handoff folder.")
+@_output_options
 @_run("init")
 def init(directory, first_step, mode, authorization_scope, archive_consent, timezone,
-         timezone_source, registry_format, **identity):
+         timezone_source, registry_format, nested, **identity):
     """Create xbrief/continue.xbrief.json and the registry in DIRECTORY (default: here).
 
-    Refuses (exit 1, nothing written) when either file already exists."""
+    Refuses (exit 1, nothing written) when either file already exists, and when DIRECTORY
+    lies inside another handoff folder or is the xbrief folder itself (authoring.nested,
+    naming the folder to use): the other commands find the handoff folder from any folder
+    below it."""
     from baton.authoring._project import Policy, init as create
 
     policy = Policy(mode=mode, authorization_scope=authorization_scope,
                     archive_consent=archive_consent, timezone=timezone or "UTC",
                     timezone_source=timezone_source if timezone else "default")
     return create(directory, _identity(first_step, **identity), policy,
-                  registry_format=registry_format)
+                  registry_format=registry_format, nested=nested)
 
 
 # -- checkpoint ----------------------------------------------------------------------------
@@ -174,7 +250,9 @@ def checkpoint():
     """Update the continue checkpoint, one compare-and-swap step per command.
 
     Every update takes the file's lock, checks --expect-revision, writes atomically and bumps
-    the revision by one; repeating an update that is already applied changes nothing."""
+    the revision by one; repeating an update that is already applied changes nothing.
+    Without --checkpoint, the commands find the handoff folder here or in a folder above
+    (as git finds its repository) and say which one on stderr when it is not this one."""
 
 
 def _checkpoint_command(name, help_text=None):
@@ -187,14 +265,14 @@ def _checkpoint_command(name, help_text=None):
         @click.option("--epoch", type=click.IntRange(min=0), default=None,
                       help="The writer's fencing epoch; an older one than the checkpoint's "
                            "is refused.")
-        @format_option(_FORMATS)
+        @_output_options
         @_run(f"checkpoint {name}")
         @functools.wraps(function)
         def command(checkpoint_path, expect_revision, epoch, **kwargs):
             from baton.authoring import _checkpoint
 
             operation, args, options = function(**kwargs)
-            return _checkpoint.apply(checkpoint_path, operation, *args,
+            return _checkpoint.apply(_checkpoint_file(checkpoint_path), operation, *args,
                                      expect_revision=expect_revision, epoch=epoch,
                                      **options)
 
@@ -261,7 +339,8 @@ def _hazard(text):
 @_checkpoint_command("blocker")
 @click.argument("summary")
 @click.option("--item", "item_id", default=None, help="The blocked item.")
-@click.option("--resolve", is_flag=True, help="Remove this blocker instead.")
+@click.option("--resolve", is_flag=True,
+              help="Remove this open blocker instead (refused, exit 1, when none reads so).")
 def _blocker(summary, item_id, resolve):
     """Record an open blocker, or resolve it."""
     return "blocker", (summary,), {"item_id": item_id, "resolve": resolve}
@@ -306,13 +385,15 @@ def _reopen(incarnation_id):
 
 @checkpoint.command("show", cls=_Command)
 @_checkpoint_option
-@format_option(_FORMATS)
+@_output_options
 @_run("checkpoint show")
 def _show(checkpoint_path):
-    """Print the checkpoint: a summary, or the whole document with --format json."""
+    """Print the checkpoint: the plan and its revision, the steps, the next action and its
+    inputs, the decisions and hazards, open blockers and failed attempts; the whole document
+    with --format json."""
     from baton.authoring import show_checkpoint
 
-    return show_checkpoint(checkpoint_path)
+    return show_checkpoint(_checkpoint_file(checkpoint_path))
 
 
 # -- consume -------------------------------------------------------------------------------
@@ -320,7 +401,7 @@ def _show(checkpoint_path):
 @click.command(cls=_Command)
 @_checkpoint_option
 @_revision_options
-@format_option(_FORMATS)
+@_output_options
 @_run("consume")
 def consume(checkpoint_path, expect_revision):
     """Mark the checkpoint consumed on resume (plan completed, consumed_at set).
@@ -328,8 +409,8 @@ def consume(checkpoint_path, expect_revision):
     A second consume changes nothing and exits 0."""
     from baton.authoring import _checkpoint
 
-    return _checkpoint.apply(checkpoint_path, "consume", expect_revision=expect_revision,
-)
+    return _checkpoint.apply(_checkpoint_file(checkpoint_path), "consume",
+                             expect_revision=expect_revision)
 
 
 # -- packet --------------------------------------------------------------------------------
@@ -340,7 +421,7 @@ def packet():
 
 
 @packet.command("render", cls=_Command)
-@click.argument("directory", type=click.Path(file_okay=False), default=".")
+@click.argument("directory", type=click.Path(file_okay=False), required=False)
 @click.option("--source-id", required=True, help="The exact session handing over.")
 @click.option("--registry", "registry_path", default=None, help="The registry [default: found "
               "in DIRECTORY].")
@@ -362,7 +443,7 @@ def packet():
 @click.option("--model-policy", default=None, help="Model and effort preference.")
 @click.option("--budget", default=None, help="Hard budget requirements.")
 @_revision_options
-@format_option(_FORMATS)
+@_output_options
 @_run("packet render")
 def _render(directory, registry_path, checkpoint_path, packet_path, restart_id,
             expect_revision, **facts):
@@ -370,9 +451,11 @@ def _render(directory, registry_path, checkpoint_path, packet_path, restart_id,
 
     The attempt (RESTART_ID and the packet digest) is in the registry before the packet is
     written; calling again for unchanged content reuses the attempt. --expect-revision
-    applies to the registry."""
+    applies to the registry. DIRECTORY defaults to the handoff folder, found here or in a
+    folder above."""
     from baton.authoring import _render as render
 
+    directory = _locate(directory, "registry" if registry_path is None else None).path
     return render.render(directory, source=render.SourceFacts(**facts),
                          registry_path=registry_path, checkpoint_path=checkpoint_path,
                          packet_path=packet_path, restart_id=restart_id,
@@ -389,20 +472,33 @@ def attempt():
     the same step again with the same values changes nothing."""
 
 
+_REGISTRY_HELP = ("The registry [default: registry.yaml or registry.json of the handoff "
+                  "folder, found here or in a folder above].")
+
+
+def _registry_file(registry_path: str | None) -> str:
+    """``--registry`` as given, or the registry of the handoff folder found upward."""
+    from baton.authoring import _registry
+
+    if registry_path is not None:
+        return registry_path
+    return _registry.locate(_locate(None, "registry").path)
+
+
 def _attempt_command(step, help_text=None):
     def decorate(function):
         @attempt.command(step, cls=_Command, help=help_text or function.__doc__)
         @click.argument("restart_id")
         @click.option("--registry", "registry_path", default=None,
-                      help="The registry [default: registry.yaml or registry.json here].")
+                      help=_REGISTRY_HELP)
         @_revision_options
-        @format_option(_FORMATS)
+        @_output_options
         @_run(f"attempt {step}")
         @functools.wraps(function)
         def command(restart_id, registry_path, expect_revision, **kwargs):
-            from baton.authoring import _attempt, _registry
+            from baton.authoring import _attempt
 
-            path = _registry.locate(".", registry_path)
+            path = _registry_file(registry_path)
             options = function(restart_id=restart_id, registry_path=path, **kwargs)
             return _attempt.apply(path, step, restart_id, expect_revision=expect_revision,
                                   **options)
@@ -517,17 +613,16 @@ def _abandon(restart_id, registry_path, note):
 
 @attempt.command("show", cls=_Command)
 @click.argument("restart_id", required=False)
-@click.option("--registry", "registry_path", default=None,
-              help="The registry [default: registry.yaml or registry.json here].")
+@click.option("--registry", "registry_path", default=None, help=_REGISTRY_HELP)
 @click.option("--gate-input", is_flag=True,
               help="Print only the restart gate's registry-derived input, as JSON.")
-@format_option(_FORMATS)
+@_output_options
 @_run("attempt show")
 def _attempt_show(restart_id, registry_path, gate_input):
     """Show one attempt (or all) and the restart gate input the registry implies."""
-    from baton.authoring import _attempt, _registry, _store
+    from baton.authoring import _attempt, _store
 
-    path = _registry.locate(".", registry_path)
+    path = _registry_file(registry_path)
     registry = _store.read(path, _store.REGISTRY)
     revision = _store.revision_of(registry, _store.REGISTRY, path)
     with _store.shape_guard(_store.REGISTRY, path):
@@ -580,7 +675,7 @@ def _recover(directory, packet_path, checkpoint_path, main_id, registry_format):
 # -- migrate -------------------------------------------------------------------------------
 
 @click.command(cls=_Command)
-@click.argument("directory", type=click.Path(file_okay=False), default=".")
+@click.argument("directory", type=click.Path(file_okay=False), required=False)
 @click.option("--source", "source_path", default=None,
               help="The legacy file [default: DIRECTORY/vbrief/continue.vbrief.json].")
 @click.option("--target", "target_path", default=None,
@@ -594,7 +689,7 @@ def _recover(directory, packet_path, checkpoint_path, main_id, registry_format):
               help="The Stack session id [default: --main-id].")
 @click.option("--incarnation-id", default=None, help="[default: a new ULID].")
 @click.option("--role", default="main", show_default=True, help="The session's role.")
-@format_option(_FORMATS)
+@_output_options
 @_run("migrate")
 def migrate(directory, source_path, target_path, **identity):
     """Convert a legacy checkpoint (xBRIEF 0.4 to 0.7, vBRIEF) to xbrief/continue.xbrief.json.
@@ -602,13 +697,13 @@ def migrate(directory, source_path, target_path, **identity):
     Nothing is lost and the legacy file is left as it is; an existing target is never
     replaced. A Baton block is added from the options when the legacy file has none; what
     the file lacks (Decisions, a resume point) is written as a marked placeholder, and each
-    placeholder is a warning on stderr."""
+    placeholder is a warning on stderr. DIRECTORY defaults to the handoff folder, found here
+    or in a folder above."""
     from baton.authoring import _migrate
 
-    outcome = _migrate.migrate(directory, source=source_path, target=target_path,
-                               identity=identity)
-    for warning in outcome.result["warnings"]:
-        click.echo(f"warning {warning['code']} {warning['path']}: {warning['message']}", err=True)
-    return outcome
+    if source_path is None or target_path is None:
+        directory = _locate(directory).path
+    return _migrate.migrate(directory or ".", source=source_path, target=target_path,
+                            identity=identity)
 
 

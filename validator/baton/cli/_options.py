@@ -1,25 +1,56 @@
-"""Options shared by several commands, defined once."""
+"""Options shared by several commands, defined once: ``--format``, ``-q/--quiet``,
+``--color`` and ``-v/--verbose``, and the one way a command prints a library error."""
 
 from __future__ import annotations
+
+import os
+import sys
 
 import click
 
 from baton.errors import BatonError
 
+COLOR_CHOICES = ("auto", "always", "never")
 
-def format_option(choices: tuple[str, ...], default: str = "text"):
+
+def format_option(choices: tuple[str, ...], default: str | None = "text", help: str = "Output format."):
     return click.option(
         "--format", "output_format", type=click.Choice(choices), default=default,
-        show_default=True, help="Output format.",
+        show_default=default is not None, help=help,
     )
 
 
-def fail(error: BatonError) -> None:
+def quiet_option(help: str = "Print nothing on success; errors and findings only."):
+    return click.option("-q", "--quiet", is_flag=True, help=help)
+
+
+def verbose_option(help: str):
+    return click.option("-v", "--verbose", is_flag=True, help=help)
+
+
+def color_option():
+    return click.option(
+        "--color", type=click.Choice(COLOR_CHOICES), default="auto", show_default=True,
+        help="Colour the text output (auto: on a terminal, unless NO_COLOR is set).")
+
+
+def use_color(choice: str, *, err: bool = False) -> bool:
+    """Whether to colour output for ``--color choice`` on stdout (or stderr with ``err``)."""
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return (sys.stderr if err else sys.stdout).isatty()
+
+
+def fail(error: BatonError, *, color: bool = False) -> None:
     """Print a library error the way every command does, and exit with its status."""
-    message = f"baton: {error.code}: {error.message}"
+    from baton.reporters import paint
+
+    message = f"baton: {paint('error', error.code, color)}: {error.message}"
     if error.hint:
-        message += f"\n  hint: {error.hint}"
-    click.echo(message, err=True)
+        message += "\n" + paint("hint", f"  hint: {error.hint}", color)
+    click.echo(message, err=True, color=color)
     raise SystemExit(error.exit_code)
 
 
@@ -33,3 +64,11 @@ def clock_skew_option(function):
         metavar="SECONDS",
         help="How many seconds the ACK's read_at may lie after this host's clock (the two "
              "hosts' clocks disagree by about this much).")(function)
+
+
+def warn(code: str, where: str, message: str, *, color: bool = False) -> None:
+    """One warning on stderr: ``warning CODE WHERE: MESSAGE``."""
+    from baton.reporters import paint
+
+    click.echo(f"{paint('warning', 'warning', color)} {paint('code', code, color)} {where}: "
+               f"{message}", err=True, color=color)

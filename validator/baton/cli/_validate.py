@@ -3,7 +3,6 @@ Thin: every decision lives in the library."""
 
 from __future__ import annotations
 
-import os
 import sys
 
 import click
@@ -12,39 +11,32 @@ from baton.engine import _detect
 from baton import reporters
 from baton.errors import BatonError
 from baton.formats._loading import DEFAULT_MAX_BYTES
-from baton.cli._options import fail, format_option
-
-
-def _use_color(choice: str) -> bool:
-    if choice == "always":
-        return True
-    if choice == "never" or os.environ.get("NO_COLOR"):
-        return False
-    return sys.stdout.isatty()
+from baton.cli._options import color_option, fail, format_option, quiet_option, use_color, verbose_option
 
 
 @click.command("validate")
-@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.argument("paths", nargs=-1, metavar="[PATH]...")
 @click.option("--kind", type=click.Choice(_detect.kind_names()),
               help="The artifact kind of the named files and of stdin (required with -); "
                    "folder walks then look for this kind only.")
 @format_option(reporters.names())
-@click.option("--color", type=click.Choice(("auto", "always", "never")), default="auto",
-              show_default=True, help="Colour the text format (auto: on a terminal, unless NO_COLOR is set).")
+@color_option()
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
-@click.option("-q", "--quiet", is_flag=True,
-              help="Findings only: no hints, no summary (nothing at all when clean).")
-def validate(paths, kind, output_format, color, strict, quiet):
+@quiet_option("Findings only: no hints, no summary (nothing at all when clean).")
+@verbose_option("Before the findings, list every file checked with its artifact kind.")
+def validate(paths, kind, output_format, color, strict, quiet, verbose):
     """Validate and lint artifacts: files, or folders searched recursively for artifacts by
-    name (a folder holding a handoff also gets the cross-file checks). `-` reads stdin and
-    needs --kind. A walk enters at most 64 folder levels and looks at 100,000 entries, and
-    never follows a link to a folder; a FIFO, socket or device is reported, never read.
+    name (a folder holding a handoff also gets the cross-file checks). With no PATH, the
+    current folder. `-` reads stdin and needs --kind. A walk enters at most 64 folder levels
+    and looks at 100,000 entries, and never follows a link to a folder; a FIFO, socket or
+    device is reported, never read.
 
     Exit status: 0 clean, 1 findings (errors; warnings too with --strict), 2 usage error or
     an unreadable named input.
     """
     from baton.engine._validate import Report, validate_bytes, validate_paths
 
+    paths = paths or (".",)
     if "-" in paths and kind is None:
         raise click.UsageError("reading stdin (-) needs --kind to say what it is")
     files = [path for path in dict.fromkeys(paths) if path != "-"]
@@ -53,10 +45,14 @@ def validate(paths, kind, output_format, color, strict, quiet):
         if "-" in paths:
             report += validate_bytes(sys.stdin.buffer.read(DEFAULT_MAX_BYTES + 1), kind)
     except BatonError as error:
-        fail(error)
-    use_color = output_format == "text" and _use_color(color)
-    output = reporters.render(output_format, report, strict=strict, color=use_color, quiet=quiet)
+        fail(error, color=use_color(color, err=True))
+    colored = output_format == "text" and use_color(color)
+    output = reporters.render(output_format, report, strict=strict, color=colored, quiet=quiet)
     if quiet and output_format == "text" and not report.findings:
         output = ""
-    click.echo(output, nl=False, color=use_color)
+    if verbose and output_format == "text":
+        kinds = dict(report.kinds)
+        output = "".join(f"checked {reporters.printable(file)} ({kinds.get(file, 'no artifact')})\n"
+                         for file in report.files) + output
+    click.echo(output, nl=False, color=colored)
     sys.exit(report.exit_code(strict=strict))

@@ -210,24 +210,39 @@ def _explain_all(validator, root: dict, instance, file: str | None) -> list[tupl
     findings: list[tuple[tuple, Finding]] = []
     root_requirement = root.get("x-requirement")
     try:
-        for count, error in enumerate(validator.iter_errors(instance)):
-            if count == MAX_SCHEMA_FINDINGS:
-                findings.append(((), Finding(
-                    file, "$", "schema.too_many_errors", ERROR,
-                    f"more than {MAX_SCHEMA_FINDINGS} schema errors; the rest are not listed",
-                    root_requirement, "fix the errors listed, then validate again")))
+        errors = []
+        for error in validator.iter_errors(instance):
+            errors.append(error)
+            if len(errors) > MAX_SCHEMA_FINDINGS:
                 break
+        for error in _without_vacuous(errors[:MAX_SCHEMA_FINDINGS]):
             chosen = best_match([error])
             requirement = _requirement_of(chosen.schema) or root_requirement
-            for parts, code, message, hint in _explain(chosen, validator):
+            for parts, code, message, hint, *values in _explain(chosen, validator):
                 findings.append((parts, Finding(file, _path(parts), code, ERROR, message,
-                                                requirement, hint)))
+                                                requirement, hint,
+                                                values=tuple(values[0]) if values else None)))
+        if len(errors) > MAX_SCHEMA_FINDINGS:
+            findings.append(((), Finding(
+                file, "$", "schema.too_many_errors", ERROR,
+                f"more than {MAX_SCHEMA_FINDINGS} schema errors; the rest are not listed",
+                root_requirement, "fix the errors listed, then validate again")))
     except Unresolvable as error:
         findings.append(((), Finding(
             file, "$", "schema.unresolvable", ERROR,
             f"the schema refers to {error.ref}, which is not packaged with Baton",
             None, "this is a defect of the installed schemas: reinstall or report it")))
     return findings
+
+
+def _without_vacuous(errors: list) -> list:
+    """The errors without a ``not`` failure on a value of the wrong type: on a value that is
+    not even an object, ``not: {required: [...]}`` fails only because ``required`` holds
+    vacuously (an ACK that is ``[]`` is not an ACK that carries ``takeover``); the ``type``
+    error at the same place says what is wrong."""
+    mistyped = {tuple(error.absolute_path) for error in errors if error.validator == "type"}
+    return [error for error in errors
+            if not (error.validator == "not" and tuple(error.absolute_path) in mistyped)]
 
 
 def _path(parts) -> str:
@@ -324,13 +339,17 @@ def _explain(error, validator):
     if keyword in ("additionalProperties", "unevaluatedProperties") and isinstance(instance, dict):
         extras = _unexpected_keys(error, validator)
         allowed = sorted((schema.get("properties") or {}))
+        from baton.rules.members import nearest
+
         hint = "remove it or fix its spelling"
         if allowed:
             hint += f"; allowed here: {_names(allowed)}"
         if extras:
-            return [(path + (key,), code, f"the property {show(key)} is not allowed here", hint)
+            return [(path + (key,), code, f"the property {show(key)} is not allowed here"
+                     + (f": did you mean {show(near)}?" if (near := nearest(key, allowed)) else ""),
+                     hint, allowed)
                     for key in extras]
-        return [(path, code, "this object has properties that are not allowed here", hint)]
+        return [(path, code, "this object has properties that are not allowed here", hint, allowed)]
 
     if keyword == "type":
         expected = [value] if isinstance(value, str) else list(value)
@@ -340,7 +359,7 @@ def _explain(error, validator):
 
     if keyword == "enum":
         return [(path, code, f"{show(instance)} is not one of the allowed values: {_names(value)}",
-                 _described(schema, "use one of the listed values"))]
+                 _described(schema, "use one of the listed values"), value)]
 
     if keyword == "const":
         return [(path, code, f"must be exactly {show(value)}, not {show(instance)}",

@@ -226,6 +226,17 @@ def canonical_json(value):
     return rfc8785.dumps(value)
 
 
+def canonical_problem(value):
+    """The :class:`DigestError` :func:`canonical_json` would raise for ``value`` (a value JCS
+    cannot represent), or None: the same bound, for a validator that warns before a digest
+    is ever asked for."""
+    try:
+        _check_jcs_domain(value)
+    except DigestError as error:
+        return error
+    return None
+
+
 def _double_for(number):
     """The double an integer beyond the safe range stands for, or ``None`` when reading it as a
     double would change it. JCS reads every number as a double, so such an integer is accepted
@@ -308,7 +319,9 @@ def _domain_error(code, what, parts, hint):
     from baton._findings import json_path
 
     path = json_path(parts)
-    return DigestError(f"the value at {path} {what}", code=code, hint=hint, path=path)
+    error = DigestError(f"the value at {path} {what}", code=code, hint=hint, path=path)
+    error.parts, error.what = tuple(parts), what  # for a validator's finding (canonical_problem)
+    return error
 
 
 def canonical_packet(text):
@@ -476,32 +489,84 @@ def _shorten(text, limit=80):
 
 
 # ---------------------------------------------------------------------------------------------
-# Digest lists: ``<digest>  <file>`` lines, as b3sum and sha256sum write them
+# Digest lists. Three line styles, each read by ``--check`` and written by ``baton digest``:
+#
+#   blake3:<hex>  <file>          Baton's own: the algorithm in the digest string
+#   <hex>  <file>  (or *<file>)   bare, as sha256sum and b3sum write: the algorithm from outside
+#   SHA256 (<file>) = <hex>       tagged, as sha256sum --tag writes (and BLAKE3 for blake3)
+#
+# A name holding a backslash, LF or CR is escaped and the line starts with a backslash (the
+# coreutils convention), in every style.
+
+#: The line styles, Baton's first.
+LINE_STYLES = ("baton", "bare", "tag")
+#: The tag of each algorithm in a tagged line, as sha256sum --tag writes it.
+TAGS = {"sha256": "SHA256", "blake3": "BLAKE3"}
+_MALFORMED_HINT = ("write `<digest>  <file>` (`blake3:<hex>  <file>`), the bare `<hex>  <file>` "
+                   "of sha256sum and b3sum, or the tagged `SHA256 (<file>) = <hex>` of "
+                   "sha256sum --tag")
 
 
-def format_line(digest, name):
-    """One list line; a name holding a newline, CR or backslash is escaped and the line starts
-    with a backslash (the coreutils convention), so every name round-trips."""
-    if "\\" in name or "\n" in name or "\r" in name:
-        escaped = name.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
-        return f"\\{digest}  {escaped}"
-    return f"{digest}  {name}"
+def format_line(digest, name, style="baton"):
+    """One list line for ``digest`` (a digest string) and ``name`` in ``style``: ``baton``,
+    ``bare`` (the hex alone, for sha256sum and b3sum) or ``tag``; a name holding a newline,
+    CR or backslash is escaped and the line starts with a backslash, so every name
+    round-trips."""
+    algorithm, _, encoded = digest.partition(":")
+    escaped = "\\" in name or "\n" in name or "\r" in name
+    if escaped:
+        name = name.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+    if style == "tag":
+        line = f"{TAGS.get(algorithm, algorithm.upper())} ({name}) = {encoded}"
+    else:
+        line = f"{encoded if style == 'bare' else digest}  {name}"
+    return "\\" + line if escaped else line
 
 
-def parse_line(line):
-    """``"<digest>  <file>"`` -> ``(digest, file)``; ``digest.malformed_line`` otherwise.
+def parse_line(line, *, bare_algorithm=None):
+    """One list line -> ``(digest, file)``, ``digest`` a digest string (``sha256:<hex>``
+    for a bare or tagged line: a bare one takes ``bare_algorithm``, default blake3). Raises
+    ``digest.malformed_line`` for a line of none of the three styles.
 
-    The digest string itself is not checked here (see :func:`parse_digest`)."""
+    A Baton-style digest string itself is not checked here (see :func:`parse_digest`)."""
+    return parse_styled_line(line, bare_algorithm=bare_algorithm)[:2]
+
+
+def parse_styled_line(line, *, bare_algorithm=None):
+    """:func:`parse_line` with the line's style as a third value."""
     escaped = line.startswith("\\")
     body = line[1:] if escaped else line
-    digest, space, rest = body.partition(" ")
-    if not digest or not space or rest[:1] not in (" ", "*") or not rest[1:]:
-        raise DigestError("not a `<digest>  <file>` line", code="digest.malformed_line",
-                          hint="write the digest, two spaces, then the file name")
-    name = rest[1:]
+    tagged = _tagged(body)
+    if tagged is not None:
+        digest, name, style = (*tagged, "tag")
+    else:
+        digest, space, rest = body.partition(" ")
+        if not digest or not space or rest[:1] not in (" ", "*") or not rest[1:]:
+            raise DigestError("not a digest line (`<digest>  <file>`, bare or tagged)",
+                              code="digest.malformed_line",
+                              hint=_MALFORMED_HINT)
+        name, style = rest[1:], "baton"
+        if ":" not in digest and _is_hex(digest):
+            digest, style = f"{bare_algorithm or DEFAULT_ALGORITHM}:{digest.lower()}", "bare"
     if escaped:
         name = _unescape(name)
-    return digest, name
+    return digest, name, style
+
+
+def _tagged(body):
+    """``(digest, name)`` of a tagged line ``TAG (<name>) = <hex>``, or None."""
+    tag, space, rest = body.partition(" ")
+    if not space or not rest.startswith("(") or not tag.isalnum():
+        return None
+    name, marker, encoded = rest[1:].rpartition(") = ")
+    if not marker or not encoded or not _is_hex(encoded):
+        return None
+    algorithm = next((a for a, t in TAGS.items() if t == tag), tag.lower())
+    return f"{algorithm}:{encoded.lower()}", name
+
+
+def _is_hex(text):
+    return bool(text) and all(c in "0123456789abcdefABCDEF" for c in text)
 
 
 def _unescape(name):
@@ -523,11 +588,13 @@ def _unescape(name):
 
 class CheckResult:
     """The outcome of one list line: ``status`` is ``OK`` or ``FAILED``; ``code`` says why a
-    line failed (``digest.mismatch``, ``load.unreadable``, ``digest.unknown_algorithm``...)."""
+    line failed (``digest.mismatch``, ``load.unreadable``, ``digest.unknown_algorithm``...),
+    ``hint`` how to fix it."""
 
-    __slots__ = ("line", "file", "status", "code", "expected", "actual", "message")
+    __slots__ = ("line", "file", "status", "code", "expected", "actual", "message", "hint")
 
-    def __init__(self, line, file, code=None, expected=None, actual=None, message=None):
+    def __init__(self, line, file, code=None, expected=None, actual=None, message=None,
+                 hint=None):
         self.line = line
         self.file = file
         self.status = "OK" if code is None else "FAILED"
@@ -535,33 +602,47 @@ class CheckResult:
         self.expected = expected
         self.actual = actual
         self.message = message
+        self.hint = hint
 
     def to_dict(self):
         return {name: getattr(self, name) for name in self.__slots__}
 
 
-def check_list(text, *, kind=None):
+def check_list(text, *, kind=None, bare_algorithm=None):
     """Verify every line of a digest list (``text``, a str) against the files it names.
 
-    Each file is hashed with the algorithm its line names, in the form its name (or the
-    artifact ``kind`` given) selects. Blank lines are skipped; every other line gives one :class:`CheckResult`."""
+    Each file is hashed with the algorithm its line names (a bare line's is
+    ``bare_algorithm``, default blake3). A Baton-style line hashes its file in the form its
+    name (or the artifact ``kind`` given) selects; a bare or tagged line, written by
+    sha256sum or b3sum, hashes the raw bytes unless ``kind`` is given. Blank lines are
+    skipped; every other line gives one :class:`CheckResult`."""
     results = []
     for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
         if not line.strip():
             continue
         try:
-            expected, name = parse_line(line)
+            expected, name, style = parse_styled_line(line, bare_algorithm=bare_algorithm)
         except DigestError as error:
-            results.append(CheckResult(number, None, error.code, message=error.message))
+            results.append(CheckResult(number, None, error.code, message=error.message,
+                                       hint=error.hint))
             continue
         try:
             algorithm, _ = parse_digest(expected)
-            form = form_for_kind(kind, name) if kind is not None else None
+            if kind is not None:
+                form = form_for_kind(kind, name)
+            else:
+                form = None if style == "baton" else "raw"
             actual = digest_file(name, algorithm, form=form)
         except DigestError as error:
-            results.append(CheckResult(number, name, error.code, expected, message=error.message))
+            results.append(CheckResult(number, name, error.code, expected, message=error.message,
+                                       hint=error.hint))
             continue
         code = None if actual == expected else "digest.mismatch"
-        message = None if code is None else "the file's digest differs from the listed one"
-        results.append(CheckResult(number, name, code, expected, actual, message))
+        message = hint = None
+        if code is not None:
+            message = "the file's digest differs from the listed one"
+            if style == "bare" and bare_algorithm is None:
+                hint = ("a bare line names no algorithm and was read as blake3: for a "
+                        "sha256sum list pass --algorithm sha256")
+        results.append(CheckResult(number, name, code, expected, actual, message, hint))
     return results

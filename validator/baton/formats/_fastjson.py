@@ -21,6 +21,22 @@ class JSONError(ValueError):
         super().__init__(message)
         self.pos = pos
 
+    def located(self, text):
+        """The message with the line and column it names (both 1-based), as a reader wants
+        it: ``Unterminated string starting at line 1, column 7``."""
+        message = str(self)
+        if self.pos is None:
+            return message
+        line, column = position(text, self.pos)
+        joint = " " if message.endswith(" at") else " at "
+        return f"{message}{joint}line {line}, column {column}"
+
+
+def position(text, pos):
+    """``(line, column)``, both 1-based, of the character at index ``pos`` of ``text``."""
+    line = text.count("\n", 0, pos) + 1
+    return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
 
 class _Context:
     # The attributes the C scanner reads; the same defaults json.JSONDecoder has.

@@ -252,8 +252,8 @@ def parse_json(text: str):
             parse_int=_bounded_integer, parse_float=_finite_float,
         )
     except _fastjson.JSONError as error:
-        raise _Reject("load.syntax", f"not valid JSON: {error}",
-                      "fix the JSON syntax at the line shown", _line_of(text, error.pos),
+        raise _Reject("load.syntax", f"not valid JSON: {error.located(text)}",
+                      "fix the JSON syntax at the line and column shown", _line_of(text, error.pos),
                       requirement="INP-001") from None
     except RecursionError:
         raise _Reject("load.too_deep", "the document nests too deeply to read",

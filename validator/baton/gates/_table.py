@@ -86,7 +86,7 @@ def parse_input(raw, limit, *, allow_constants=True, unique_keys=False):
             object_pairs_hook=_unique_pairs if unique_keys else None,
         )
     except JSONError as error:
-        raise InputError(f"invalid JSON: {error}") from None
+        raise InputError(f"invalid JSON: {error.located(text)}") from None
     except RecursionError:
         raise InputError("nesting too deep") from None
 
@@ -167,7 +167,7 @@ def _scan(text):
         # A U+FEFF left at the start (a second mark) is invalid JSON either way.
         return loads(text)
     except JSONError as error:
-        raise InputError(f"invalid JSON: {error}") from None
+        raise InputError(f"invalid JSON: {error.located(text)}") from None
 
 
 def run_strict(raw, limit, decide, invalid):

@@ -64,8 +64,9 @@ def refusal(error: BatonError, command: str) -> Reply:
 
 def _outcome(outcome) -> Reply:
     """An authoring outcome as the CLI prints it: its line, and ``--format json``."""
-    revision = "" if outcome.revision is None else f" (revision {outcome.revision})"
-    return Reply(f"{outcome.message}{revision}", outcome.to_dict())
+    from baton.authoring._text import outcome_text
+
+    return Reply(outcome_text(outcome), outcome.to_dict())
 
 
 # -- validate ------------------------------------------------------------------------------

@@ -23,6 +23,17 @@ def printable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+#: ANSI styles of the text outputs, by what they mark.
+STYLES = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "code": "\x1b[36m",
+          "hint": "\x1b[2m", "ok": "\x1b[32m"}
+_RESET = "\x1b[0m"
+
+
+def paint(style: str, text: str, color: bool = True) -> str:
+    """``text`` in the ANSI style ``style`` (a key of :data:`STYLES`), when ``color``."""
+    return f"{STYLES[style]}{text}{_RESET}" if color else text
+
+
 def names() -> tuple[str, ...]:
     """The format names, the default first."""
     return tuple(_FORMATS)

@@ -3,16 +3,13 @@ the next line, and a summary line. Colour only when asked for (the CLI decides).
 
 from __future__ import annotations
 
+from baton.reporters import paint as _paint
 from baton.reporters import printable
-
-_STYLES = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "code": "\x1b[36m",
-           "hint": "\x1b[2m", "ok": "\x1b[32m"}
-_RESET = "\x1b[0m"
 
 
 def render(report, *, strict: bool = False, color: bool = False, quiet: bool = False) -> str:
     def paint(style: str, text: str) -> str:
-        return f"{_STYLES[style]}{text}{_RESET}" if color else text
+        return _paint(style, text, color)
 
     lines = []
     for finding in report.findings:

@@ -98,7 +98,7 @@ def rule(kind: str, code: str, *, requirement: str, summary: str, hint: str,
 
 
 _RULE_MODULES = ("checkpoint", "packet", "registry", "ack", "handoff", "receipt", "crossfile",
-                 "procedure")
+                 "procedure", "members")
 
 
 _LOADED: list[bool] = []

@@ -215,8 +215,9 @@ def _legacy(artifact: Artifact):
 
 @rule(KIND, "checkpoint.no_pending_items", requirement="CKP-010",
       summary="the plan has pending items: what remains to do",
-      hint="add the remaining steps as items with status `pending`; "
-           "a finished goal needs no checkpoint")
+      hint="add the remaining steps as items with status `pending` (`baton checkpoint "
+           "add-pending TITLE`); a finished goal needs no checkpoint: remove it, or run "
+           "`baton consume` to keep it as a record")
 def _no_pending(artifact: Artifact):
     if isinstance(artifact.data, dict) and not any(
             item.get("status") == "pending" for _, item in iter_items(artifact.data)):
@@ -369,6 +370,21 @@ def _consumed(artifact: Artifact):
         yield Hit((BLOCK, "consumed_at"), "consumed_at is set: the checkpoint was already consumed")
     elif _plan(artifact.data).get("status") == "completed":
         yield Hit((_root(artifact.data), "status"), "the plan status is `completed`: the checkpoint was consumed")
+
+
+@rule(KIND, "checkpoint.not_canonical", requirement="CKP-025",
+      summary="every value of the Baton block has canonical bytes",
+      hint="keep the block's integers (the revision, the epoch) within 2**53 - 1: JCS reads "
+           "every number as a double")
+def _not_canonical(artifact: Artifact):
+    from baton.formats._digest import canonical_problem
+
+    problem = canonical_problem(block(artifact.data))
+    if problem is not None:
+        yield Hit((BLOCK, *problem.parts), f"the value {problem.what}, so the checkpoint has no "
+                                           f"canonical bytes and `baton digest` refuses it "
+                                           f"({problem.code})",
+                  hint=None if problem.code == "digest.integer_range" else problem.hint)
 
 
 @rule(KIND, "checkpoint.secret", requirement="CKP-023",

@@ -394,3 +394,17 @@ def format_title(base: str, started_at: str, zone_name: str) -> str | None:
 
 def _clip(text: str) -> str:
     return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
+@rule(KIND, "registry.not_canonical", requirement="REG-028",
+      summary="every value has canonical bytes, so the registry has a digest",
+      hint="keep integers (a revision, a fencing epoch) within 2**53 - 1: JCS reads every "
+           "number as a double")
+def _not_canonical(artifact: Artifact):
+    from baton.formats._digest import canonical_problem
+
+    problem = canonical_problem(artifact.data)
+    if problem is not None:
+        yield Hit(problem.parts, f"the value {problem.what}, so the registry has no canonical "
+                                 f"bytes and `baton digest` refuses it ({problem.code})",
+                  hint=None if problem.code == "digest.integer_range" else problem.hint)

@@ -1,0 +1,43 @@
+"""What the README says about the test suite is true: the tests it says skip without a
+browser are exactly those that need one."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from docs_support import ROOT
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _browser_modules() -> list[Path]:
+    note = re.search(r"The browser tests, those taking the `browser` fixture in (.+?), drive a\s+headless browser",
+                     README, re.S)
+    assert note, "the README names the modules of the browser tests"
+    return [ROOT / name for name in re.findall(r"`([^`]+)`", note.group(1))]
+
+
+def _tests(path) -> dict[str, list[str]]:
+    """Each test function of a module with the names of its parameters (its fixtures)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {node.name: [arg.arg for arg in node.args.args]
+            for node in tree.body if isinstance(node, ast.FunctionDef)
+            and node.name.startswith("test_")}
+
+
+def test_each_named_module_has_browser_tests():
+    modules = _browser_modules()
+    assert len(modules) == 2
+    for module in modules:
+        assert any("browser" in fixtures for fixtures in _tests(module).values()), module
+
+
+def test_no_other_test_module_drives_the_browser_or_skips_for_it():
+    named = _browser_modules()
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        if path in named or path == Path(__file__).resolve():
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert "chromedriver" not in text.lower() and "webdriver" not in text, path
