@@ -4,6 +4,7 @@ restarted, a hang times out."""
 
 import json
 import os
+import pathlib
 import shutil
 import sys
 import time
@@ -137,11 +138,16 @@ def test_program_mode_skips_what_it_does_not_implement_with_exit_status_77(adapt
 def test_the_adapters_command_names_them_and_its_commands_run(tmp_path):
     listed = json.loads(CliRunner().invoke(cli, ["conformance", "adapters", "--format", "json"]).output)
     assert [a["name"] for a in listed] == ["python", "node"]
-    assert [a["path"] for a in listed] == [str(PYTHON[1]), str(NODE[1])]
+    # Installed, the adapters are the package's copies; in a checkout, the repository's own.
+    for adapter, source in zip(listed, (PYTHON[1], NODE[1])):
+        shipped = pathlib.Path(adapter["path"])
+        assert shipped.is_absolute() and shipped.parts[-3:] == pathlib.Path(source).parts[-3:]
+        assert shipped.read_bytes() == pathlib.Path(source).read_bytes()
+    python_path = listed[0]["path"]
     assert listed[0]["harness_command"] == (
-        f"baton conformance run --harness 'python3 {PYTHON[1]}' --gate restart --gate title")
+        f"baton conformance run --harness 'python3 {python_path}' --gate restart --gate title")
     text = CliRunner().invoke(cli, ["conformance", "adapters"]).output
-    assert f"python: {PYTHON[1]}\n" in text and f"  program: baton conformance run --program 'python3 {PYTHON[1]}'" in text
+    assert f"python: {python_path}\n" in text and f"  program: baton conformance run --program 'python3 {python_path}'" in text
     import shlex
 
     for adapter in listed:
