@@ -317,7 +317,7 @@ def _cases(gate):
 
 def _answers(gate, cases):
     """True when every case passes, as the conformance runner's reference path judges it."""
-    from baton.conformance._compare import mismatches
+    from baton.conformance._compare import mismatch
     from baton.gates import load
 
     module = load(gate)
@@ -326,8 +326,7 @@ def _answers(gate, cases):
             decision = module.decide(case.input_value)
         else:
             decision = module.run(case.raw_input())
-        problems, _ = mismatches(case, decision.output, decision.exit_code, decision.text)
-        if problems:
+        if mismatch(case, decision.output, decision.exit_code, decision.text):
             return False
     return True
 
