@@ -142,7 +142,8 @@ def test_a_registered_attempt_not_yet_created_takes_no_ack(handoff):
     assert baton(handoff, "packet", "render", "--source-id", "sess-a", "--restart-id", "r2")[0] == 0
     code, out = baton(handoff, "ack", "write", "--target-id", "sess-b")
     assert (code, out["error"]["code"]) == (1, "attempt.state")
-    assert "'registered'" in out["error"]["message"]
+    assert out["error"]["message"] == ('attempt "r2" is "registered"; a READY_READONLY ACK needs '
+                                    '"created" or "acknowledged"')
 
 
 NAMES = st.sampled_from(["a.txt", "src/b.py", "deep/er/c.bin", "with space.md", "ünï.txt",

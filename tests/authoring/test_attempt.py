@@ -119,6 +119,9 @@ def test_every_step_is_idempotent_and_other_content_conflicts(project):
         assert (code, out["changed"]) == (0, False)
         code, out = step(project, *other)
         assert (code, out["error"]["code"]) == (1, "attempt.conflict")
+        assert out["error"]["message"] == (
+            f'attempt "{restart_id}" already recorded its creation receipt as target "sess-b" '
+            'with detail "host receipt 7", not target "sess-c" with no detail')
     ack = write_ack(project, restart_id)
     packet = ("--packet", project / "continuation.packet.txt")
     assert step(project, "ack", restart_id, ack, *packet)[1]["changed"] is True
@@ -132,6 +135,8 @@ def test_every_step_is_idempotent_and_other_content_conflicts(project):
     assert step(project, "commit", restart_id)[1]["changed"] is False
     code, out = step(project, "commit", restart_id, "--authority", "other")
     assert (code, out["error"]["code"]) == (1, "attempt.conflict")
+    assert out["error"]["message"] == (f'attempt "{restart_id}" already recorded its ownership '
+                                       'authority as "lease-1", not "other"')
     assert load(registry_of(project))["fencing_epoch"] == 1  # committed once
     takeover = ("takeover", restart_id, "--target-id", "sess-b", "--fencing-epoch", "1")
     assert step(project, *takeover)[1]["changed"] is True

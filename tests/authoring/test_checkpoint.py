@@ -357,9 +357,9 @@ def test_a_revision_that_cannot_grow_within_doubles_is_refused_before_any_write(
     before = path.read_bytes()
     code, out = cli(path, "decision", "Keep the shim")
     assert (code, out["error"]["code"]) == (1, "authoring.revision_range")
-    assert out["error"]["message"] == ("the checkpoint's revision 9007199254740991 cannot grow: "
-                                       "the next one would be beyond 2**53 - 1, where a digest "
-                                       "cannot hold it")
+    assert out["error"]["message"] == (f"{path}: the checkpoint's revision 9007199254740991 "
+                                       "cannot grow: the next one would be beyond 2**53 - 1, "
+                                       "where a digest cannot hold it")
     assert path.read_bytes() == before
     document[BLOCK]["revision"] = 2 ** 53 - 2
     path.write_text(json.dumps(document, indent=2))

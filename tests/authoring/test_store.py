@@ -8,7 +8,7 @@ import os
 import threading
 
 import pytest
-from authoring_support import checkpoint_of, make_project, registry_of, run, run_json
+from authoring_support import checkpoint_of, load, make_project, registry_of, run, run_json
 
 from baton.workspace import _atomic
 from baton.errors import ConflictError, LockTimeout, RefusedError, UnreadableInput
@@ -151,6 +151,51 @@ def test_a_document_without_a_usable_revision_is_refused(project, mutate, code):
     with pytest.raises(RefusedError) as caught:
         update_checkpoint(path, "add-pending", "x")
     assert caught.value.code == code
+    assert path.read_bytes() == before
+
+
+REVISION_AT = '["x-baton/checkpoint"].revision'
+
+
+@pytest.mark.parametrize(("revision", "message", "hint"), [
+    (None, f"{REVISION_AT} is missing", "the file was not written by Baton: run "
+     "`baton validate` on it, and `baton migrate` for a legacy vBRIEF checkpoint"),
+    (-5, f"{REVISION_AT} is -5, not a non-negative integer", "a revision counts the file's "
+     f"writes: set {REVISION_AT} to the last revision it had (a whole number, 0 or more), then "
+     "run `baton validate` on the file"),
+    ("3", f'{REVISION_AT} is "3", not a non-negative integer', None),
+    (True, f"{REVISION_AT} is true, not a non-negative integer", None),
+])
+def test_an_unusable_revision_says_what_is_wrong_and_how_to_fix_it(project, revision, message,
+                                                                   hint):
+    path = checkpoint_of(project)
+    document = json.loads(path.read_text())
+    document["x-baton/checkpoint"].pop("revision")
+    if revision is not None:
+        document["x-baton/checkpoint"]["revision"] = revision
+    path.write_text(json.dumps(document))
+    with pytest.raises(RefusedError) as caught:
+        update_checkpoint(path, "add-pending", "x")
+    assert (caught.value.code, caught.value.message) == ("authoring.no_revision",
+                                                         f"{path}: {message}")
+    if hint is not None:
+        assert caught.value.hint == hint
+
+
+@pytest.mark.parametrize("revision", [2 ** 53 - 1, 2 ** 53, 2 ** 60])
+def test_a_registry_writer_never_writes_a_revision_past_2_53(project, revision):
+    path = registry_of(project)
+    document = load(path)
+    document["revision"] = revision  # JSON text is YAML too
+    path.write_text(json.dumps(document, indent=2))
+    before = path.read_bytes()
+    code, out = run_json("attempt", "abandon", "r1", "--note", "n", "--registry", path)
+    assert (code, out["error"]["code"]) == (1, "authoring.revision_range")
+    assert out["error"]["message"] == (f"{path}: the registry's revision {revision} cannot "
+                                       "grow: the next one would be beyond 2**53 - 1, where a "
+                                       "digest cannot hold it")
+    assert out["error"]["hint"] == ("Baton never writes a revision this high: restore the "
+                                    "registry from version control, or start a new one")
     assert path.read_bytes() == before
 
 

@@ -190,3 +190,36 @@ def test_the_ack_gate_survives_any_value_in_any_field(part, data):
 def test_each_outcome_is_listed_once(gate):
     outcomes = load(gate).OUTCOMES
     assert len(outcomes) == len(set(outcomes))
+
+
+def _next_action_message(ack_action, packet_action):
+    suite = {c["id"]: c for c in json.loads(
+        (Path(__file__).parents[2] / "conformance/cases/ack/freshness.json").read_text())["cases"]}
+    value = suite["ack.next_action.differs"]["input"]
+    stated = "NEXT_SAFE_ACTION: Run the tests in tests/\n  and report the result.\n"
+    assert stated in value["packet_text"]
+    packet = value["packet_text"].replace(stated, f"NEXT_SAFE_ACTION: {packet_action}\n")
+    verdict = _ackcheck.verify({**value["ack"], "first_safe_action": ack_action}, packet,
+                               value["registry"])
+    return [f.message for f in verdict.failures if f.code == "ack.next_action_mismatch"]
+
+
+def test_a_next_action_mismatch_shows_both_actions():
+    assert _next_action_message("Run the tests.", "Run the linter.") == [
+        'the ACK\'s first_safe_action "Run the tests." is not the packet\'s NEXT_SAFE_ACTION '
+        '"Run the linter."']
+
+
+def test_long_next_actions_are_shown_from_just_before_they_differ():
+    start = "Read xbrief/continue.xbrief.json, then migrate reports/monthly.py to the new parser"
+    [message] = _next_action_message(f"{start} and run pytest -q.", f"{start}  and run pytest -x.")
+    assert message == (
+        'the ACK\'s first_safe_action "new parser and run pytest -q." (from character 74) '
+        'is not the packet\'s NEXT_SAFE_ACTION "new parser and run pytest -x." (from '
+        'character 74)')
+
+
+def test_a_missing_next_action_is_shown_as_json():
+    assert _next_action_message(None, "Run the linter.") == [
+        'the ACK\'s first_safe_action null is not the packet\'s NEXT_SAFE_ACTION '
+        '"Run the linter."']

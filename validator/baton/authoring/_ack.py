@@ -17,6 +17,7 @@ import os
 from baton.formats._clock import utc_now
 from baton.errors import RefusedError, UsageError
 from baton.formats import _ackcheck, _digest, _packet
+from baton.formats._fastjson import shown
 from baton.workspace import _atomic, _editing, _readback
 from baton.authoring import _registry, _store
 
@@ -39,7 +40,7 @@ def write(packet_path: str | os.PathLike = _packet.TEXT_NAME, *, target_id: str,
     packet_path = os.fspath(packet_path)
     folder = os.path.dirname(os.path.abspath(packet_path))
     if status not in STATUSES:
-        raise UsageError(f"status {status!r} is not one of {', '.join(STATUSES)}",
+        raise UsageError(f"status {shown(status)} is not one of {', '.join(STATUSES)}",
                          code="authoring.bad_value", hint="READY_READONLY or TAKEOVER")
     if not isinstance(target_id, str) or not target_id.strip():
         raise UsageError("the target session id is empty", code="authoring.bad_value",
@@ -106,7 +107,7 @@ def _verified_attempt(text, fields, registry, packet_path):
     restart_id = fields.get("RESTART_ID")
     attempt = _ackcheck.find_attempt(registry, restart_id)
     if attempt is None:
-        raise RefusedError(f"the registry holds no single attempt {restart_id!r}",
+        raise RefusedError(f"the registry holds no single attempt {shown(restart_id)}",
                            code="attempt.unknown",
                            hint="the packet answers an attempt the registry does not hold: ask "
                                 "the source for the current packet")
@@ -127,8 +128,8 @@ def _accepts(attempt, status):
     states = STATUSES[status]
     if attempt.get("state") not in states:
         raise RefusedError(
-            f"attempt {attempt.get('restart_id')!r} is {attempt.get('state')!r}; a {status} "
-            f"ACK needs {' or '.join(repr(s) for s in states)}", code="attempt.state",
+            f"attempt {shown(attempt.get('restart_id'))} is {shown(attempt.get('state'))}; a {status} "
+            f"ACK needs {' or '.join(shown(s) for s in states)}", code="attempt.state",
             hint="READY_READONLY answers a created attempt; TAKEOVER follows the ownership "
                  "commit")
 

@@ -12,6 +12,7 @@ changes nothing; with other values it is ``attempt.conflict``.
 from __future__ import annotations
 
 from baton.formats._digest import CONTINUE_DIGEST_FIELD as CONTINUE_DIGEST
+from baton.formats._fastjson import shown
 from baton.errors import ConflictError, RefusedError, UsageError
 from baton.authoring import _registry, _store
 from baton.authoring._ids import new_ulid
@@ -48,7 +49,7 @@ def find(registry: dict, restart_id: str) -> dict:
     for attempt in _attempts(registry):
         if isinstance(attempt, dict) and attempt.get("restart_id") == restart_id:
             return attempt
-    raise RefusedError(f"no restart attempt {restart_id!r} in the registry",
+    raise RefusedError(f"no restart attempt {shown(restart_id)} in the registry",
                        code="attempt.unknown",
                        hint="`baton packet render` registers an attempt; `baton attempt show` "
                             "lists them")
@@ -56,15 +57,18 @@ def find(registry: dict, restart_id: str) -> dict:
 
 def _state_error(attempt: dict, step: str, allowed: tuple[str, ...], hint: str) -> RefusedError:
     return RefusedError(
-        f"attempt {attempt.get('restart_id')!r} is {attempt.get('state')!r}; {step} needs "
-        f"{' or '.join(repr(s) for s in allowed)}",
+        f"attempt {shown(attempt.get('restart_id'))} is {shown(attempt.get('state'))}; {step} needs "
+        f"{' or '.join(shown(s) for s in allowed)}",
         code="attempt.state", hint=hint)
 
 
-def _conflict(attempt: dict, step: str, recorded, given) -> ConflictError:
+def _conflict(attempt: dict, step: str, recorded, given, *, words: bool = False) -> ConflictError:
+    """``recorded`` and ``given`` are JSON values, or with ``words`` already phrased text."""
+    if not words:
+        recorded, given = shown(recorded), shown(given)
     return ConflictError(
-        f"attempt {attempt.get('restart_id')!r} already recorded {step} as {recorded!r}, "
-        f"not {given!r}", code="attempt.conflict",
+        f"attempt {shown(attempt.get('restart_id'))} already recorded {step} as {recorded}, "
+        f"not {given}", code="attempt.conflict",
         hint="a recorded step never changes; reconcile by reading the host, or register a "
              "new attempt")
 
@@ -87,7 +91,7 @@ def register(registry: dict, *, source_id: str, checkpoint_digest: str,
     _identity(source_id, "source session id")
     current_owner = _registry.owner(registry)
     if source_id != current_owner:
-        raise RefusedError(f"{source_id!r} does not own the goal's writes; {current_owner!r} does",
+        raise RefusedError(f"{shown(source_id)} does not own the goal's writes; {shown(current_owner)} does",
                            code="attempt.not_owner",
                            hint="only the current owner hands the work on; a session that "
                                 "handed over stays read-only")
@@ -108,7 +112,7 @@ def register(registry: dict, *, source_id: str, checkpoint_digest: str,
             continue
         if attempt.get("state") != REGISTERED:
             raise RefusedError(
-                f"attempt {attempt.get('restart_id')!r} is {attempt.get('state')!r}",
+                f"attempt {shown(attempt.get('restart_id'))} is {shown(attempt.get('state'))}",
                 code="attempt.in_flight",
                 hint="finish, reconcile or abandon that attempt first (`baton attempt`); "
                      "never start a second successor")
@@ -183,7 +187,7 @@ def created(registry: dict, restart_id: str, *, target_id: str | None = None,
                       {"state": CREATION_UNKNOWN})
     target_id = _target(attempt, target_id)
     if state == CREATION_UNKNOWN:
-        raise RefusedError(f"the creation of {restart_id!r} is unknown",
+        raise RefusedError(f"the creation of {shown(restart_id)} is unknown",
                            code="attempt.reconcile_required",
                            hint="read the host back and record what it shows with "
                                 "`baton attempt reconcile`; never create another successor")
@@ -217,11 +221,17 @@ def _confirm(attempt: dict, target_id: str, detail: str | None) -> None:
     attempt["state"] = CREATED
 
 
+def _receipt_words(target_id, detail) -> str:
+    said = f"target {shown(target_id)}"
+    return f"{said} with detail {shown(detail)}" if detail is not None else f"{said} with no detail"
+
+
 def _same_receipt(attempt: dict, target_id: str, detail: str | None) -> Change:
     receipt = (attempt.get("creation") or {}).get("receipt") or {}
     recorded = (attempt.get("target_id"), receipt.get("detail"))
     if recorded != (target_id, detail):
-        raise _conflict(attempt, "its creation receipt", list(recorded), [target_id, detail])
+        raise _conflict(attempt, "its creation receipt", _receipt_words(*recorded),
+                        _receipt_words(target_id, detail), words=True)
     return Change(unchanged_message="this creation receipt is already recorded")
 
 
@@ -307,8 +317,8 @@ def commit(registry: dict, restart_id: str, *, authority: str | None = None) -> 
                            "commit only after a matching READY_READONLY ACK")
     current_owner = _registry.owner(registry)
     if attempt.get("source_id") != current_owner:
-        raise RefusedError(f"{attempt.get('source_id')!r} no longer owns the goal's writes; "
-                           f"{current_owner!r} does", code="attempt.not_owner",
+        raise RefusedError(f"{shown(attempt.get('source_id'))} no longer owns the goal's writes; "
+                           f"{shown(current_owner)} does", code="attempt.not_owner",
                            hint="a competing transfer won; abandon this attempt")
     epoch = registry.get("fencing_epoch")
     epoch = (epoch if type(epoch) is int and epoch >= 0 else 0) + 1
@@ -336,7 +346,7 @@ def takeover(registry: dict, restart_id: str, *, target_id: str, fencing_epoch: 
                            "takeover follows the ownership commit")
     wrong = []
     if target_id != ownership.get("to_id"):
-        wrong.append(f"target {target_id!r} is not the committed {ownership.get('to_id')!r}")
+        wrong.append(f"target {shown(target_id)} is not the committed {shown(ownership.get('to_id'))}")
     if fencing_epoch != ownership.get("fencing_epoch"):
         wrong.append(f"epoch {fencing_epoch} is not the committed {ownership.get('fencing_epoch')}")
     elif fencing_epoch != registry.get("fencing_epoch"):
@@ -377,7 +387,7 @@ def archive(registry: dict, restart_id: str, *, result: str) -> Change:
     ``pending`` (ARCHIVE_PENDING: not authorized, unsupported or failed) or ``unknown`` (read
     back before any retry). Only after takeover and a released source."""
     if result not in ARCHIVE_RESULTS:
-        raise UsageError(f"archive result {result!r} is not one of {', '.join(ARCHIVE_RESULTS)}",
+        raise UsageError(f"archive result {shown(result)} is not one of {', '.join(ARCHIVE_RESULTS)}",
                          code="authoring.bad_value", hint="archived, pending or unknown")
     attempt = find(registry, restart_id)
     state = attempt.get("state")

@@ -522,20 +522,6 @@ def check_epoch(document, epoch: int | None) -> None:
                                 "registry and the checkpoint")
 
 
-def check_revision_room(document) -> None:
-    """A write bumps the revision; one already at 2**53 - 1 cannot grow and keep canonical
-    bytes (CKP-025), so the write is refused before anything changes."""
-    from baton.formats._digest import MAX_SAFE_INTEGER
-
-    revision = block_of(document).get("revision")
-    if type(revision) is int and revision >= MAX_SAFE_INTEGER:
-        raise RefusedError(f"the checkpoint's revision {revision} cannot grow: the next one "
-                           "would be beyond 2**53 - 1, where a digest cannot hold it",
-                           code="authoring.revision_range",
-                           hint="Baton never writes a revision this high: restore the "
-                                "checkpoint from version control, or start a new one")
-
-
 def check_open(document) -> None:
     """A consumed checkpoint belongs to the session that resumed from it."""
     consumed = block_of(document).get("consumed_at")
@@ -606,7 +592,6 @@ def apply(path, operation: str, *args, expect_revision: int | None = None,
     warnings: list[dict] = []
 
     def change(document):
-        check_revision_room(document)
         check_epoch(document, epoch)
         if operation not in ("consume", "reopen"):
             check_open(document)

@@ -103,7 +103,7 @@ def _digest_refusals():
         def not_an_object(self, kind, path):
             return self.no_revision(kind, path)
 
-        def no_revision(self, kind, path):
+        def no_revision(self, kind, path, value=None):
             return RefusedError(f"{path}: the registry has no non-negative integer revision",
                                 code="digest.no_revision", hint="run `baton validate` on the registry")
 

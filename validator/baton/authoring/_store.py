@@ -14,6 +14,8 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from baton.formats import _fastjson
+from baton.formats._values import MAX_SAFE_INTEGER
 from baton.workspace import _atomic, _editing
 from baton.errors import BatonError, ConflictError, RefusedError, UnreadableInput
 from baton.authoring import _document
@@ -78,14 +80,31 @@ class Refusals:
                             code="authoring.not_an_object",
                             hint="run `baton validate` on it to see what is wrong")
 
-    def no_revision(self, kind: str, path: str) -> BatonError:
+    def no_revision(self, kind: str, path: str, value=None) -> BatonError:
+        """The revision is missing (``value`` None), not an integer, or negative."""
         where = _REVISION_AT[kind]
         shown = ".".join(f'["{key}"]' if "/" in key else key for key in where)
+        if value is None:
+            return RefusedError(
+                f"{path}: {shown} is missing",
+                code="authoring.no_revision",
+                hint="the file was not written by Baton: run `baton validate` on it, and "
+                     "`baton migrate` for a legacy vBRIEF checkpoint",
+            )
         return RefusedError(
-            f"{path}: {shown} is missing or not a non-negative integer",
+            f"{path}: {shown} is {_fastjson.shown(value)}, not a non-negative integer",
             code="authoring.no_revision",
-            hint="the file was not written by Baton: run `baton validate` on it, and "
-                 "`baton migrate` for a legacy vBRIEF checkpoint",
+            hint=f"a revision counts the file's writes: set {shown} to the last revision it had "
+                 "(a whole number, 0 or more), then run `baton validate` on the file",
+        )
+
+    def revision_range(self, kind: str, path: str, current: int) -> BatonError:
+        return RefusedError(
+            f"{path}: the {kind}'s revision {current} cannot grow: the next one would be "
+            "beyond 2**53 - 1, where a digest cannot hold it",
+            code="authoring.revision_range",
+            hint=f"Baton never writes a revision this high: restore the {kind} from version "
+                 "control, or start a new one",
         )
 
     def conflict(self, kind: str, path: str, current: int, expected: int) -> BatonError:
@@ -106,7 +125,7 @@ def revision_of(document, kind: str, path: str, refusals: Refusals = _AUTHORING)
         node = node.get(key) if isinstance(node, dict) else None
     # not ``type(node) is int``: round-trip YAML reads ``0`` as an int subclass
     if not isinstance(node, int) or isinstance(node, bool) or node < 0:
-        raise refusals.no_revision(kind, path)
+        raise refusals.no_revision(kind, path, node)
     return int(node)
 
 
@@ -207,6 +226,8 @@ def update(path: str | os.PathLike, kind: str, change: Callable[[dict], Change],
             raise refusals.not_an_object(kind, path)
         current = revision_of(document, kind, path, refusals)
         seen["previous"] = current
+        if current >= MAX_SAFE_INTEGER:  # the bump would leave canonical bytes (CKP-025, REG-027)
+            raise refusals.revision_range(kind, path, current)
         if expect_revision is not None and expect_revision != current:
             raise refusals.conflict(kind, path, current, expect_revision)
         before = _fingerprint(document)

@@ -286,15 +286,8 @@ def json_type(value) -> str:
     return type(value).__name__
 
 
-def show(value, limit: int = 60) -> str:
-    """A value as short JSON for a message."""
-    if isinstance(value, str) and len(value) > limit:
-        value = value[:limit]  # cut before encoding: a long string is never copied whole
-    try:
-        text = _fastjson.dumps(value, separators=(",", ":"))
-    except (TypeError, ValueError, RecursionError):
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+#: A value as short JSON for a message.
+show = _fastjson.shown
 
 
 def _names(values, limit: int = 12) -> str:

@@ -10,6 +10,7 @@ unusable. Reading files and git is the caller's job (the CLI, the handoff-folder
 from __future__ import annotations
 
 from baton.formats import _clock, _digest
+from baton.formats._fastjson import shown
 
 ACCEPTED = "accepted"
 REJECTED = "rejected"
@@ -77,6 +78,10 @@ CLOCK_SKEW_SECONDS = 5
 OWN_FILE_NAMES = ("continuation.packet.txt", "continuation.packet.json", "registry.json",
                   "registry.yaml", "registry.yml", "ack.json", "handoff.json",
                   "handoff.pending.json", "relaunch-receipt.json", "*.relaunch-receipt.json")
+#: How many characters of each next action a mismatch message shows (both fit on a line or two).
+_ACTION_SHOWN = 80
+#: How many characters before the first difference a cut action still shows.
+_ACTION_CONTEXT = 24
 #: The folder beside a file that holds Baton's locks and temporary files.
 BOOKKEEPING_FOLDER = ".baton"
 
@@ -86,6 +91,22 @@ def is_own_file_name(name):
     return any(name == pattern or (pattern.startswith("*") and name.endswith(pattern[1:])
                                    and len(name) > len(pattern) - 1)
                for pattern in OWN_FILE_NAMES)
+
+
+def _action_shown(text, other):
+    """``text`` as short JSON for a mismatch message. A long action is shown from a few words
+    before where it first differs from ``other`` (white space runs read as one space, as the
+    rule compares them), so two cut actions never look the same."""
+    if not isinstance(text, str):
+        return shown(text)
+    words = " ".join(text.split())
+    others = " ".join(other.split()) if isinstance(other, str) else ""
+    same = next((i for i, (a, b) in enumerate(zip(words, others)) if a != b),
+                min(len(words), len(others)))
+    start = words.rfind(" ", 0, max(0, same - _ACTION_CONTEXT)) + 1
+    if start == 0:
+        return shown(words, _ACTION_SHOWN)
+    return f"{shown(words[start:], _ACTION_SHOWN)} (from character {start + 1})"
 
 
 class Failure:
@@ -216,12 +237,12 @@ class _Check:
         states = _STATES_FOR_STATUS.get(status) if isinstance(status, str) else None
         if states is None:
             self.fail("ack.wrong_status", "ack.status",
-                      f"the ACK status is {status!r}, not READY_READONLY or TAKEOVER")
+                      f"the ACK status is {shown(status)}, not READY_READONLY or TAKEOVER")
             return
         state = self.attempt.get("state") if self.attempt else None
         if self.attempt is not None and state not in states:
             self.fail("ack.wrong_status", "ack.status",
-                      f"a {status} ACK is not accepted while the attempt's state is {state!r} "
+                      f"a {status} ACK is not accepted while the attempt's state is {shown(state)} "
                       f"(expected {' or '.join(states)})")
 
     def goal(self):
@@ -235,17 +256,17 @@ class _Check:
                 continue
             if goal != fresh:
                 self.fail("ack.goal_mismatch", "ack.goal_id",
-                          f"the ACK names goal {goal!r}, the {field} is {fresh!r}")
+                          f"the ACK names goal {shown(goal)}, the {field} is {shown(fresh)}")
 
     def restart(self):
         restart_id = self.ack.get("restart_id")
         packet_id = self.packet.get("RESTART_ID")
         if restart_id != packet_id:
             self.fail("ack.restart_mismatch", "ack.restart_id",
-                      f"the ACK names restart {restart_id!r}, the packet's RESTART_ID is {packet_id!r}")
+                      f"the ACK names restart {shown(restart_id)}, the packet's RESTART_ID is {shown(packet_id)}")
         if self.attempt is None:
             self.fail("ack.restart_mismatch", "ack.restart_id",
-                      f"the registry holds no single attempt with restart id {restart_id!r}")
+                      f"the registry holds no single attempt with restart id {shown(restart_id)}")
 
     def source(self):
         if self.attempt is None:
@@ -253,7 +274,7 @@ class _Check:
         source, fresh = self.ack.get("source_id"), self.attempt.get("source_id")
         if source != fresh:
             self.fail("ack.source_mismatch", "ack.source_id",
-                      f"the ACK names source {source!r}, the attempt's source is {fresh!r}")
+                      f"the ACK names source {shown(source)}, the attempt's source is {shown(fresh)}")
 
     def target(self):
         if self.attempt is None:
@@ -262,13 +283,13 @@ class _Check:
         fresh = self.attempt.get("target_id")
         if fresh is None or target != fresh:
             self.fail("ack.target_mismatch", "ack.target_id",
-                      f"the ACK names target {target!r}, the attempt's target is {fresh!r}")
+                      f"the ACK names target {shown(target)}, the attempt's target is {shown(fresh)}")
         creation = self.attempt.get("creation")
         receipt = creation.get("receipt") if isinstance(creation, dict) else None
         if isinstance(receipt, dict) and receipt.get("target_id") != target:
             self.fail("ack.target_mismatch", "ack.target_id",
-                      f"the ACK names target {target!r}, the creation receipt names "
-                      f"{receipt.get('target_id')!r}")
+                      f"the ACK names target {shown(target)}, the creation receipt names "
+                      f"{shown(receipt.get('target_id'))}")
 
     # -- digests ------------------------------------------------------------------------------
 
@@ -304,7 +325,7 @@ class _Check:
             self.fail("ack.digest_unconfirmed", field,
                       f"{label} {stated} uses an algorithm Baton cannot verify")
         else:
-            self.fail("ack.digest_unconfirmed", field, f"{label} {stated!r} is not a digest string")
+            self.fail("ack.digest_unconfirmed", field, f"{label} {shown(stated)} is not a digest string")
 
     def continue_checkpoint(self):
         if self.attempt is None:
@@ -342,7 +363,7 @@ class _Check:
         read_at = _timestamp(self.ack.get("read_at"))
         if read_at is None:
             self.fail("ack.stale", "ack.read_at",
-                      f"the ACK's read_at {self.ack.get('read_at')!r} is not a timestamp with an "
+                      f"the ACK's read_at {shown(self.ack.get('read_at'))} is not a timestamp with an "
                       "offset, so its freshness cannot be measured")
             return
         bounds = [("the attempt was registered",
@@ -354,7 +375,7 @@ class _Check:
             moment = _timestamp(stamp)
             if moment is None:
                 self.fail("ack.stale", "ack.read_at",
-                          f"cannot tell whether the ACK is older than when {event} ({stamp!r})")
+                          f"cannot tell whether the ACK is older than when {event} ({shown(stamp)})")
             elif read_at < moment:
                 self.fail("ack.stale", "ack.read_at",
                           f"the ACK was read at {self.ack.get('read_at')}, before {event} ({stamp})")
@@ -371,7 +392,8 @@ class _Check:
         action, fresh = self.ack.get("first_safe_action"), self.packet.get("NEXT_SAFE_ACTION")
         if not isinstance(action, str) or fresh is None or action.split() != fresh.split():
             self.fail("ack.next_action_mismatch", "ack.first_safe_action",
-                      "the ACK's first_safe_action is not the packet's NEXT_SAFE_ACTION")
+                      f"the ACK's first_safe_action {_action_shown(action, fresh)} is not the "
+                      f"packet's NEXT_SAFE_ACTION {_action_shown(fresh, action)}")
 
     def checkout_rule(self):
         if self.checkout is None:
@@ -382,8 +404,8 @@ class _Check:
         for part in ("repository", "branch", "head"):
             if stated.get(part) != self.checkout.get(part):
                 self.fail("ack.checkout_mismatch", f"ack.checkout.{part}",
-                          f"the ACK read {part} {stated.get(part)!r}, the checkout has "
-                          f"{self.checkout.get(part)!r}")
+                          f"the ACK read {part} {shown(stated.get(part))}, the checkout has "
+                          f"{shown(self.checkout.get(part))}")
 
     def dirty_rule(self):
         if self.dirty is None:
@@ -429,7 +451,7 @@ class _Check:
                                       self._block_value("revision"))):
             if fresh is not _SKIP and stated != fresh:
                 self.fail("ack.takeover_mismatch", f"ack.takeover.{field}",
-                          f"the takeover report reads {field} {stated!r}, the readback has {fresh!r}")
+                          f"the takeover report reads {field} {shown(stated)}, the readback has {shown(fresh)}")
 
     def _block_value(self, name):
         """A value of the checkpoint's ``x-baton/checkpoint`` block, or ``_SKIP`` with no checkpoint."""

@@ -162,3 +162,16 @@ def dumps(value, *, sort_keys=False, separators=(", ", ": ")):
 
     emit(value)
     return "".join(parts)
+
+
+def shown(value, limit=60):
+    """A value as short JSON for a message (``null``, ``true``, ``["a", null]``; never a
+    Python repr), cut to ``limit`` characters with ``...``. Control characters and non-ASCII
+    text come out escaped, so a message stays one printable line."""
+    if isinstance(value, str) and len(value) > limit:
+        value = value[:limit]  # cut before encoding: a long string is never copied whole
+    try:
+        text = dumps(value, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        text = "(a value JSON cannot hold)"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
