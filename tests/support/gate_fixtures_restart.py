@@ -200,6 +200,12 @@ def restart_files():
           change(README, required_budget_unmeasurable=True)),
         r("policy.budget_flag_string", "required_budget_unmeasurable \"true\" is not set", ["RST-030", "RST-010", "RST-037"],
           change(README, required_budget_unmeasurable="true")),
+        r("policy.finish_before_budget",
+          "steps 9 and 10 both match (no remaining work, an unmeasurable budget): step 9 answers first",
+          ["RST-020", "RST-029", "RST-030"], change(README, remaining_work=False, required_budget_unmeasurable=True)),
+        r("policy.remaining_missing_before_budget",
+          "steps 9 and 10 both match (remaining work unknown, an unmeasurable budget): step 9's reason is answered",
+          ["RST-020", "RST-029", "RST-030"], change(README, remaining_work=MISSING, required_budget_unmeasurable=True)),
         r("policy.mode_missing", "a missing mode is blocked", ["RST-031"], change(README, mode=MISSING)),
         r("policy.mode_capitalised", "mode Adaptive is not a known mode", ["RST-031"], change(README, mode="Adaptive")),
         r("policy.mode_off", "mode off checkpoints only", ["RST-032"], change(README, mode="off")),
@@ -307,6 +313,9 @@ def restart_files():
         r("transfer.confirmed_no_transfer", "a confirmed create without transfer support is manual", ["RST-038"],
           change(CONFIRMED, transfer_supported=False)),
         r("transfer.commit", "a confirmed create with a matching ack commits the transfer", ["RST-038"], CONFIRMED),
+        r("transfer.confirmed_ack_missing_and_no_transfer",
+          "both checks of step 18 fail (no matching ACK, no transfer support): the ACK check answers first",
+          ["RST-020", "RST-038"], change(CONFIRMED, ack_matches=MISSING, transfer_supported=False)),
     ])
     unknown = []
     for form, value, description in (

@@ -10,7 +10,7 @@ unusable. Reading files and git is the caller's job (the CLI, the handoff-folder
 from __future__ import annotations
 
 from baton.formats import _clock, _digest
-from baton.formats._fastjson import shown
+from baton.formats._fastjson import shown, shown_from_difference
 
 ACCEPTED = "accepted"
 REJECTED = "rejected"
@@ -78,10 +78,6 @@ CLOCK_SKEW_SECONDS = 5
 OWN_FILE_NAMES = ("continuation.packet.txt", "continuation.packet.json", "registry.json",
                   "registry.yaml", "registry.yml", "ack.json", "handoff.json",
                   "handoff.pending.json", "relaunch-receipt.json", "*.relaunch-receipt.json")
-#: How many characters of each next action a mismatch message shows (both fit on a line or two).
-_ACTION_SHOWN = 80
-#: How many characters before the first difference a cut action still shows.
-_ACTION_CONTEXT = 24
 #: The folder beside a file that holds Baton's locks and temporary files.
 BOOKKEEPING_FOLDER = ".baton"
 
@@ -91,22 +87,6 @@ def is_own_file_name(name):
     return any(name == pattern or (pattern.startswith("*") and name.endswith(pattern[1:])
                                    and len(name) > len(pattern) - 1)
                for pattern in OWN_FILE_NAMES)
-
-
-def _action_shown(text, other):
-    """``text`` as short JSON for a mismatch message. A long action is shown from a few words
-    before where it first differs from ``other`` (white space runs read as one space, as the
-    rule compares them), so two cut actions never look the same."""
-    if not isinstance(text, str):
-        return shown(text)
-    words = " ".join(text.split())
-    others = " ".join(other.split()) if isinstance(other, str) else ""
-    same = next((i for i, (a, b) in enumerate(zip(words, others)) if a != b),
-                min(len(words), len(others)))
-    start = words.rfind(" ", 0, max(0, same - _ACTION_CONTEXT)) + 1
-    if start == 0:
-        return shown(words, _ACTION_SHOWN)
-    return f"{shown(words[start:], _ACTION_SHOWN)} (from character {start + 1})"
 
 
 class Failure:
@@ -183,6 +163,8 @@ def verify(ack, packet_text, registry, *, checkout=None, dirty=None, checkpoint=
                                ("now", now, (str, type(None)))):
         if not isinstance(value, kinds):
             return unusable(name, f"{name} has the wrong type")
+    if dirty is not None and _dirty_map(dirty) is None:
+        return unusable("dirty", "dirty is not a list of distinct {path, digest} entries")
     now_time = _timestamp(now) if now is not None else None
     if now is not None and now_time is None:
         return unusable("now", "now is not an RFC 3339 timestamp with an offset")
@@ -392,8 +374,8 @@ class _Check:
         action, fresh = self.ack.get("first_safe_action"), self.packet.get("NEXT_SAFE_ACTION")
         if not isinstance(action, str) or fresh is None or action.split() != fresh.split():
             self.fail("ack.next_action_mismatch", "ack.first_safe_action",
-                      f"the ACK's first_safe_action {_action_shown(action, fresh)} is not the "
-                      f"packet's NEXT_SAFE_ACTION {_action_shown(fresh, action)}")
+                      f"the ACK's first_safe_action {shown_from_difference(action, fresh)} is "
+                      f"not the packet's NEXT_SAFE_ACTION {shown_from_difference(fresh, action)}")
 
     def checkout_rule(self):
         if self.checkout is None:
@@ -417,9 +399,6 @@ class _Check:
             self.fail("ack.dirty_mismatch", "ack.dirty_artifacts",
                       "the ACK's dirty_artifacts is not a list of distinct {path, digest} entries")
             return
-        if fresh is None:
-            self.fail("ack.dirty_mismatch", "dirty", "the fresh dirty-artifact readback is malformed")
-            return
         missing = sorted(set(fresh) - set(stated))
         extra = sorted(set(stated) - set(fresh))
         changed = sorted(p for p in set(stated) & set(fresh)
@@ -428,8 +407,8 @@ class _Check:
                              ("in the ACK but not dirty now", extra),
                              ("changed since the ACK was read", changed)):
             if paths:
-                shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-                self.fail("ack.dirty_mismatch", "ack.dirty_artifacts", f"{label}: {shown}")
+                listed = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+                self.fail("ack.dirty_mismatch", "ack.dirty_artifacts", f"{label}: {listed}")
 
     def takeover(self):
         if self.ack.get("status") != "TAKEOVER":

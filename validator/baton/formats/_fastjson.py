@@ -175,3 +175,20 @@ def shown(value, limit=60):
     except (TypeError, ValueError, RecursionError):
         text = "(a value JSON cannot hold)"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def shown_from_difference(text, other, limit=80, context=24):
+    """``text`` as :func:`shown` for a message that sets it against ``other``, with runs of
+    white space read as one space. A long text is shown from a few words before where it
+    first differs from ``other`` (with the character it starts from), so two cut texts never
+    look the same."""
+    if not isinstance(text, str):
+        return shown(text, limit)
+    words = " ".join(text.split())
+    others = " ".join(other.split()) if isinstance(other, str) else ""
+    same = next((i for i, (a, b) in enumerate(zip(words, others)) if a != b),
+                min(len(words), len(others)))
+    start = words.rfind(" ", 0, max(0, same - context)) + 1
+    if start == 0:
+        return shown(words, limit)
+    return f"{shown(words[start:], limit)} (from character {start + 1})"
