@@ -166,12 +166,25 @@ def test_work_committed_with_a_checkpoint_update_is_not_newer_than_it(repository
     assert done.stdout == b""
 
 
-def test_commits_of_baton_files_alone_are_not_work(repository):
+@pytest.mark.parametrize("own", ["handoff.pending.json", "ack.json", "registry.yaml",
+                                 "handoff.json", ".baton/registry.yaml.lock",
+                                 "xbrief/.baton/continue.xbrief.json.tmp"])
+def test_commits_of_baton_files_alone_are_not_work(repository, own):
+    """Baton's own files are the handoff's own files as the ACK's dirty-artifact fingerprint
+    reads them (ACK-128): the artifacts in the handoff folder, the lock and temporary files."""
     work = _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
-    # a file named as a Baton artifact (in another folder, so this folder's checks do not read it)
-    _commit(repository, "Render a packet", "other/continuation.packet.txt", when="2026-10-14T10:05:00Z")
+    _commit(repository, "Baton's bookkeeping", own, when="2026-10-14T10:05:00Z")
     done = run_hook("PreCompact", hook_input("pre_compact_auto", cwd=str(repository)))
     assert done.stdout == _stale_text(work, "Migrate reports", "2026-10-14T10:00:00.000Z")
+
+
+@pytest.mark.parametrize("users", ["other/continuation.packet.txt", "xbrief/notes.md",
+                                   "ack.json.orig"])
+def test_a_users_file_is_work_even_beside_or_named_like_batons(repository, users):
+    _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
+    work = _commit(repository, "Notes", users, when="2026-10-14T10:05:00Z")
+    done = run_hook("PreCompact", hook_input("pre_compact_auto", cwd=str(repository)))
+    assert done.stdout == _stale_text(work, "Notes", "2026-10-14T10:05:00.000Z")
 
 
 def test_pre_compact_outside_a_checkout_only_lints(project):

@@ -20,11 +20,10 @@ from __future__ import annotations
 import os
 
 from baton.authoring import _checkpoint
-from baton.engine import _detect
 from baton.engine._validate import validate_paths
 from baton.formats import _clock, _fastjson, _loading
 from baton.hosts._claude_hooks import Reply
-from baton.workspace import _git
+from baton.workspace import _git, _readback
 
 #: The longest checkpoint summary put into the context; the rest stays in the file.
 MAX_SUMMARY_CHARS = 4000
@@ -107,24 +106,19 @@ def _newer_work(folder, checkpoint, written_at):
     if returncode != 0:
         return None  # no commit yet
     own = os.path.relpath(os.path.realpath(checkpoint), top).replace(os.sep, "/")
-    own_folder = own.rpartition("/")[0]
+    # Baton's own files are the handoff's, as the ACK's dirty-artifact fingerprint leaves
+    # them out (ACK-128): the artifacts in the folder, the checkpoint, the .baton/ folders
+    is_own = _readback.own_files(top, folder, [checkpoint])
     for record in out.decode("utf-8", "replace").split("\x01")[1:]:
         header, _, names = record.partition("\n")
         commit, seconds, subject = (header.split("\x00") + ["", ""])[:3]
         paths = [name for name in names.split("\n") if name]
         if own in paths:
             return None  # the newest work went in with a checkpoint update
-        if any(_is_work(path, own_folder) for path in paths):
+        if not all(is_own(path) for path in paths):
             stamp = int(seconds) if seconds.isdigit() else 0
             return Work(commit, stamp, subject) if stamp * 1000 > written else None
     return None
-
-
-def _is_work(path, own_folder):
-    """Anything but Baton's artifacts and the checkpoint's own folder counts as work."""
-    name = path.rpartition("/")[2]
-    inside = own_folder and path.startswith(own_folder + "/")
-    return not inside and _detect.by_filename(name) is None
 
 
 # -- what goes into the context ------------------------------------------------------------
