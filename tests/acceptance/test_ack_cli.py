@@ -188,7 +188,26 @@ def test_the_rejection_text_names_each_failure(handoff):
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert lines[0] == f"{path}: rejected"
-    assert lines[1].startswith("  ack.goal_mismatch: ack.goal_id: the ACK names goal 'goal-b'")
+    assert lines[1] == ('  ack.goal_mismatch: ack.goal_id: the ACK names goal "goal-b", the packet '
+                        'GOAL_ID is "goal-a"')
+
+
+def test_a_registry_with_no_such_attempt_is_a_rejection_not_unusable(handoff):
+    """The registry was read: it holds no attempt the ACK answers, which is a "no" (ACK-103,
+    exit 1), as the ack gate answers the same readback; 2 is for input that cannot be read."""
+    folder, repo = handoff
+    registry = folder / "registry.yaml"
+    registry.write_text(registry.read_text().replace("restart_id: rst-1", "restart_id: rst-9"))
+    result = verify(folder, workspace=repo)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        f"{folder / 'ack.json'}: rejected",
+        '  ack.restart_mismatch: ack.restart_id: the registry holds no single attempt with '
+        'restart id "rst-1"',
+        "  note: no single attempt names the ACK's restart id: no checkpoint digest to compare"]
+    data = verify(folder, workspace=repo, output="json")
+    assert (data.exit_code, codes_of(data), json.loads(data.stdout)["skipped"]) == (
+        1, ["ack.restart_mismatch"], ["checkpoint"])
 
 
 def test_an_explicit_checkpoint_overrides_the_registry_policy(handoff, tmp_path):
@@ -236,3 +255,21 @@ def test_unusable_input_exits_2_with_its_code(handoff, tmp_path, breakage, code)
     assert f"baton: {code}:" in text.stderr
     data = verify(folder, workspace=workspace, output="json")
     assert (data.exit_code, json.loads(data.stdout)["outcome"], codes_of(data)) == (2, "unusable", [code])
+
+
+def test_a_long_list_of_new_dirty_paths_is_cut_in_text_and_whole_in_json(handoff):
+    folder, repo = handoff
+    names = [f"src/new{n}.py" for n in range(6)]
+    for name in names:
+        (repo / name).write_text("new\n")
+    text = verify(folder, workspace=repo)
+    assert text.exit_code == 1
+    assert text.stdout.splitlines()[1] == (
+        "  ack.dirty_mismatch: ack.dirty_artifacts: dirty now but not in the ACK: src/new0.py, "
+        "src/new1.py, src/new2.py and 3 more")
+    data = verify(folder, workspace=repo, output="json")
+    [failure] = json.loads(data.stdout)["failures"]
+    assert failure == {"code": "ack.dirty_mismatch", "field": "ack.dirty_artifacts",
+                       "message": "dirty now but not in the ACK: src/new0.py, src/new1.py, "
+                                  "src/new2.py and 3 more",
+                       "values": names}

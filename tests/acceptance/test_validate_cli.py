@@ -242,3 +242,24 @@ def test_files_and_stdin_in_one_call(isolated, tmp_path):
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0].startswith("<stdin>:5: error schema.type")
     assert result.stdout.splitlines()[-1] == "2 files checked: 1 error, 0 warnings"
+
+
+ACTIONS = ["BLOCKED", "VERIFY_TAKEOVER", "VERIFY_SOURCE_RELEASE", "RECONCILE_ARCHIVE", "COMPLETE",
+           "ARCHIVE_PENDING", "ARCHIVE_SOURCE", "RECONCILE_TARGET", "FINISH", "CHECKPOINT_ONLY",
+           "CONTINUE", "WAIT_SAFE_BOUNDARY", "CHECKPOINT", "MANUAL_HANDOFF", "CREATE_FRESH",
+           "VERIFY_TARGET", "COMMIT_TRANSFER"]  # registry.schema.json, $defs.decision.action
+
+
+def test_a_long_list_is_cut_in_text_and_whole_in_json(tmp_path):
+    source = ROOT / "examples" / "invalid" / "registry" / "timezone.json"
+    document = json.loads(source.read_text())
+    document["decision"]["action"] = "JUMP"
+    path = tmp_path / "registry.json"
+    path.write_text(json.dumps(document, indent=2))
+    text = run("validate", str(path))
+    message = ('"JUMP" is not one of the allowed values: ' + ", ".join(f'"{a}"' for a in ACTIONS[:12])
+               + " (and 5 more)")
+    assert message in text.stdout
+    data = json.loads(run("validate", "--format", "json", str(path)).stdout)
+    [finding] = [f for f in data["findings"] if f["path"] == "$.decision.action"]
+    assert (finding["message"], finding["values"]) == (message, ACTIONS)

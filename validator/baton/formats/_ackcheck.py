@@ -90,14 +90,17 @@ def is_own_file_name(name):
 
 
 class Failure:
-    """One failed rule: its code, the field compared (``ack.goal_id``) and what differs."""
+    """One failed rule: its code, the field compared (``ack.goal_id``) and what differs.
+    ``values``: the whole list a message names only in part (dirty paths), so the JSON form
+    carries it in full while the text form may cut it."""
 
-    __slots__ = ("code", "field", "message")
+    __slots__ = ("code", "field", "message", "values")
 
-    def __init__(self, code, field, message):
+    def __init__(self, code, field, message, values=None):
         self.code = code
         self.field = field
         self.message = message
+        self.values = values
 
     def __eq__(self, other):
         return isinstance(other, Failure) and (self.code, self.field, self.message) == (
@@ -110,7 +113,8 @@ class Failure:
         return f"Failure({self.code!r}, {self.field!r}, {self.message!r})"
 
     def to_dict(self):
-        return {"code": self.code, "field": self.field, "message": self.message}
+        return {"code": self.code, "field": self.field, "message": self.message,
+                **({} if self.values is None else {"values": list(self.values)})}
 
 
 class Verdict:
@@ -202,8 +206,8 @@ class _Check:
         self.attempt = find_attempt(registry, ack.get("restart_id"))
         self._canonical = None
 
-    def fail(self, code, field, message):
-        self.failures.append(Failure(code, field, message))
+    def fail(self, code, field, message, values=None):
+        self.failures.append(Failure(code, field, message, values))
 
     def run(self):
         for rule in (self.status, self.goal, self.restart, self.source, self.target, self.digests,
@@ -408,7 +412,8 @@ class _Check:
                              ("changed since the ACK was read", changed)):
             if paths:
                 listed = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-                self.fail("ack.dirty_mismatch", "ack.dirty_artifacts", f"{label}: {listed}")
+                self.fail("ack.dirty_mismatch", "ack.dirty_artifacts", f"{label}: {listed}",
+                          values=paths)
 
     def takeover(self):
         if self.ack.get("status") != "TAKEOVER":
