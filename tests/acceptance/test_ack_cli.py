@@ -273,3 +273,34 @@ def test_a_long_list_of_new_dirty_paths_is_cut_in_text_and_whole_in_json(handoff
                        "message": "dirty now but not in the ACK: src/new0.py, src/new1.py, "
                                   "src/new2.py and 3 more",
                        "values": names}
+
+
+def test_quiet_prints_nothing_when_accepted_and_the_failures_only_when_rejected(handoff):
+    folder, repo = handoff
+    accepted = verify(folder, "-q")
+    assert (accepted.exit_code, accepted.stdout) == (0, "")
+    path = folder / "ack.json"
+    path.write_text(path.read_text().replace('"goal_id": "goal-a"', '"goal_id": "goal-b"'))
+    rejected = verify(folder, "-q")
+    assert rejected.exit_code == 1
+    assert rejected.stdout == (
+        f"{path}: rejected\n"
+        '  ack.goal_mismatch: ack.goal_id: the ACK names goal "goal-b", the packet GOAL_ID is '
+        '"goal-a"\n'
+        '  ack.goal_mismatch: ack.goal_id: the ACK names goal "goal-b", the registry '
+        'policy.goal_id is "goal-a"\n'
+        '  ack.goal_mismatch: ack.goal_id: the ACK names goal "goal-b", the checkpoint goal_id '
+        'is "goal-a"\n')
+
+
+def test_verbose_names_every_file_read_and_color_paints_the_verdict(handoff):
+    folder, repo = handoff
+    result = verify(folder, "-v", "--color", "always", workspace=repo)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        f"read ACK: {folder / 'ack.json'}", f"read packet: {folder / 'continuation.packet.txt'}",
+        f"read registry: {folder / 'registry.yaml'}",
+        "read checkpoint: (the registry policy's checkpoint_path)", f"read workspace: {repo}",
+        f"{folder / 'ack.json'}: \x1b[32maccepted\x1b[0m"]
+    plain = verify(folder, "--color", "never", workspace=repo)
+    assert plain.stdout == f"{folder / 'ack.json'}: accepted\n"

@@ -187,3 +187,24 @@ def test_the_library_call_returns_data_and_raises_baton_errors(handoff):
         write_ack(handoff / "continuation.packet.txt", target_id="sess-b")
     assert raised.value.code == "authoring.packet_unverified"
     assert Path(outcome.path).exists()
+
+
+def test_ack_write_finds_the_handoff_folder_upward_and_says_which(handoff):
+    (handoff / "src").mkdir()
+    with contextlib.chdir(handoff / "src"):
+        result = run("ack", "write", "--target-id", "sess-b")
+        assert result.exit_code == 0, result.output
+        assert result.stderr == f"baton: using the handoff folder {handoff}\n"
+        assert json.loads((handoff / "ack.json").read_text())["target_id"] == "sess-b"
+        assert not (handoff / "src" / "ack.json").exists()
+        code, out = run_json("ack", "write", "--target-id", "sess-b")
+    assert (code, out["folder"], out["path"]) == (0, str(handoff), "../ack.json")
+
+
+def test_ack_write_quiet_prints_nothing_and_verbose_names_folder_and_file(handoff):
+    with contextlib.chdir(handoff):
+        quiet = run("ack", "write", "--target-id", "sess-b", "-q")
+        assert (quiet.exit_code, quiet.stdout) == (0, "")
+        verbose = run("ack", "write", "--target-id", "sess-b", "-v")
+    assert verbose.exit_code == 0
+    assert verbose.stdout.splitlines()[-2:] == [f"  folder: {handoff}", "  file: ack.json"]

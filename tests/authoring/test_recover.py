@@ -91,3 +91,20 @@ def test_init_in_a_folder_that_lost_its_registry_names_recover(lost):
                       "--next", "n")
     assert (code, out["error"]["code"]) == (1, "authoring.exists")
     assert "baton registry recover" in out["error"]["hint"]
+
+
+def test_recover_finds_the_handoff_folder_upward_and_says_which(lost):
+    project, _ = lost
+    with contextlib.chdir(project / "xbrief"):
+        result = run("registry", "recover")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == f"baton: using the handoff folder {project}\n"
+    assert (project / "registry.yaml").exists() and not (project / "xbrief" / "registry.yaml").exists()
+
+
+def test_recover_with_no_checkpoint_above_is_refused_naming_the_folder(tmp_path):
+    (tmp_path / ".git").mkdir()  # the search stops at the top of a checkout
+    with contextlib.chdir(tmp_path):
+        code, out = run_json("registry", "recover")
+    assert (code, out["error"]["code"]) == (2, "authoring.no_checkpoint")
+    assert out["error"]["message"] == f"no checkpoint in {tmp_path} or any folder above it"

@@ -10,8 +10,8 @@ import json
 import click
 
 from baton.errors import BatonError
-from baton.cli._authoring import _Command, _run
-from baton.cli._options import clock_skew_option, fail, format_option
+from baton.cli._authoring import _Command, _locate, _output_options, _run
+from baton.cli._options import clock_skew_option, fail, output_options, use_color
 
 _SKIPPED_BECAUSE = {
     "checkout": "checkout fingerprint not compared (no --workspace)",
@@ -27,8 +27,9 @@ def ack():
 
 
 @ack.command("write", cls=_Command)
-@click.option("--packet", "packet_path", default="continuation.packet.txt", show_default=True,
-              type=click.Path(dir_okay=False), help="The continuation packet handed over.")
+@click.option("--packet", "packet_path", default=None, type=click.Path(dir_okay=False),
+              help="The continuation packet handed over [default: continuation.packet.txt of "
+                   "the handoff folder, found here or in a folder above].")
 @click.option("--target-id", required=True, help="This session's own exact id.")
 @click.option("--status", type=click.Choice(("READY_READONLY", "TAKEOVER")),
               default="READY_READONLY", show_default=True,
@@ -42,7 +43,7 @@ def ack():
               help="Where to write the ACK [default: ack.json beside the packet].")
 @click.option("--workspace", default=None, type=click.Path(file_okay=False),
               help="The git checkout to fingerprint [default: the one holding the packet].")
-@format_option(("text", "json"))
+@_output_options
 @_run("ack write")
 def write(packet_path, target_id, status, registry_path, checkpoint_path, output_path,
           workspace):
@@ -54,7 +55,10 @@ def write(packet_path, target_id, status, registry_path, checkpoint_path, output
     packet cannot be read or its digest does not verify (authoring.packet_unverified), or when the
     attempt's state does not accept the status (attempt.state)."""
     from baton.authoring import _ack
+    from baton.formats._packet import TEXT_NAME
 
+    if packet_path is None:
+        packet_path = _locate(None, "registry").join(TEXT_NAME)
     return _ack.write(packet_path, target_id=target_id, status=status,
                       registry_path=registry_path, checkpoint_path=checkpoint_path,
                       output_path=output_path, workspace=workspace)
@@ -72,15 +76,18 @@ def write(packet_path, target_id, status, registry_path, checkpoint_path, output
               help="The git checkout the target read; without it the checkout and dirty-artifact "
                    "fingerprints are not compared.")
 @clock_skew_option
-@format_option(("text", "json"))
+@output_options(("text", "json"),
+                quiet="Failures only: nothing when the ACK is accepted, no notes.",
+                verbose="Before the verdict, list every file read and the workspace.")
 def verify(ack_path, packet_path, registry_path, checkpoint_path, workspace, clock_skew,
-           output_format):
+           output_format, quiet, color, verbose):
     """Re-read everything, recompute the digests and fingerprints, and answer whether ACK is
     accepted.
 
     Exit status: 0 accepted, 1 rejected (every failed rule's code is listed), 2 unusable
     (an input could not be read).
     """
+    from baton.reporters import paint
     from baton.workspace._readback import read_and_verify
 
     try:
@@ -92,14 +99,25 @@ def verify(ack_path, packet_path, registry_path, checkpoint_path, workspace, clo
             click.echo(json.dumps({"outcome": "unusable", "codes": [error.code], "skipped": [],
                                    "failures": [], "error": error.to_dict()}, indent=2))
             raise SystemExit(2) from None
-        fail(error)
+        fail(error, color=use_color(color, err=True))
     if output_format == "json":
         click.echo(json.dumps({"ack": ack_path, **verdict.to_dict(details=True)}, indent=2,
                               ensure_ascii=False))
-    else:
-        click.echo(f"{ack_path}: {verdict.outcome}")
-        for failure in verdict.failures:
-            click.echo(f"  {failure.code}: {failure.field}: {failure.message}")
-        for part in verdict.skipped:
-            click.echo(f"  note: {_SKIPPED_BECAUSE[part]}")
+        raise SystemExit(verdict.exit_code)
+    colored = use_color(color)
+    lines = []
+    if verbose:
+        read = (("ACK", ack_path), ("packet", packet_path), ("registry", registry_path),
+                ("checkpoint", checkpoint_path or "(the registry policy's checkpoint_path)"),
+                ("workspace", workspace or "(none: fingerprints not compared)"))
+        lines += [f"read {what}: {path}" for what, path in read]
+    if not (quiet and verdict.accepted):
+        severity = "ok" if verdict.accepted else "error"
+        lines.append(f"{ack_path}: {paint(severity, verdict.outcome, colored)}")
+    lines += [f"  {paint('code', failure.code, colored)}: {failure.field}: {failure.message}"
+              for failure in verdict.failures]
+    if not quiet:
+        lines += [f"  note: {_SKIPPED_BECAUSE[part]}" for part in verdict.skipped]
+    if lines:
+        click.echo("\n".join(lines), color=colored)
     raise SystemExit(verdict.exit_code)

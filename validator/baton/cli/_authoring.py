@@ -19,10 +19,7 @@ import os
 import click
 
 from baton.errors import BatonError, UsageError
-from baton.cli._options import (
-    clock_skew_option, color_option, fail, format_option, quiet_option, use_color, verbose_option,
-    warn,
-)
+from baton.cli._options import clock_skew_option, fail, output_options, use_color, warn
 
 _FORMATS = ("text", "json")
 #: Where a command keeps the handoff folder it located, for its output (click's ctx.meta).
@@ -94,16 +91,11 @@ def _run(command: str):
     return decorate
 
 
-def _output_options(function):
-    """``--format``, ``-q/--quiet``, ``--color`` and ``-v/--verbose``, as every authoring
-    command takes them."""
-    for option in reversed((
-            format_option(_FORMATS),
-            quiet_option("Print nothing on success (warnings and errors still go to stderr)."),
-            color_option(),
-            verbose_option("Also print the handoff folder, the file and the revision change."))):
-        function = option(function)
-    return function
+#: ``--format``, ``-q/--quiet``, ``--color`` and ``-v/--verbose``, as every authoring command
+#: takes them.
+_output_options = output_options(
+    _FORMATS, quiet="Print nothing on success (warnings and errors still go to stderr).",
+    verbose="Also print the handoff folder, the file and the revision change.")
 
 
 def _locate(given: str | None, what: str | None = None):
@@ -647,7 +639,7 @@ def registry():
 
 
 @registry.command("recover", cls=_Command)
-@click.argument("directory", type=click.Path(file_okay=False), default=".")
+@click.argument("directory", type=click.Path(file_okay=False), required=False)
 @click.option("--packet", "packet_path", default=None,
               help="The packet [default: DIRECTORY/continuation.packet.txt, when it exists].")
 @click.option("--checkpoint", "checkpoint_path", default=None,
@@ -656,10 +648,11 @@ def registry():
               help="The session that owns the goal's writes [default: the packet's source].")
 @click.option("--registry-format", type=click.Choice(("yaml", "json")), default="yaml",
               show_default=True, help="Write registry.yaml or registry.json.")
-@format_option(_FORMATS)
+@_output_options
 @_run("registry recover")
 def _recover(directory, packet_path, checkpoint_path, main_id, registry_format):
-    """Rebuild a lost registry in DIRECTORY from the packet and the checkpoint.
+    """Rebuild a lost registry in DIRECTORY from the packet and the checkpoint (DIRECTORY
+    defaults to the handoff folder holding the checkpoint, found here or in a folder above).
 
     Records only what the files prove: the packet's source as MAIN, its policy mode and
     archive consent, the checkpoint's epoch, and the packet's attempt as creation_unknown
@@ -668,6 +661,7 @@ def _recover(directory, packet_path, checkpoint_path, main_id, registry_format):
     does not verify (authoring.packet_unverified)."""
     from baton.authoring._recover import recover
 
+    directory = _locate(directory, "checkpoint").path
     return recover(directory, packet_path=packet_path, checkpoint_path=checkpoint_path,
                    main_id=main_id, registry_format=registry_format)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from baton.errors import BatonError, UnreadableInput, UsageError
-from baton.cli._options import fail, format_option
+from baton.cli._options import fail, format_option, output_options, use_color
 
 _SUITE = click.option("--suite", "suite_dir", type=click.Path(file_okay=False, path_type=Path),
                       help="Folder of fixture files (<gate>/<topic>.json); default: the packaged suite.")
@@ -92,8 +92,10 @@ def conformance():
 
 @conformance.command()
 @_SUITE
-@format_option(("text", "json"))
-def check(suite_dir, output_format):
+@output_options(("text", "json"),
+                quiet="Findings only: no hints, no coverage (nothing at all when clean).",
+                verbose="Before the findings, name the suite and spec folders read.")
+def check(suite_dir, output_format, quiet, color, verbose):
     """Lint the suite and print its coverage.
 
     Every fixture file is valid against conformance/fixture.schema.json, case ids are unique,
@@ -103,7 +105,8 @@ def check(suite_dir, output_format):
     from baton.conformance import _check, load_suite, requirements
 
     if suite_dir is not None and not suite_dir.is_dir():
-        fail(UsageError(f"no suite folder at {suite_dir}", code="conformance.suite"))
+        fail(UsageError(f"no suite folder at {suite_dir}", code="conformance.suite"),
+             color=use_color(color, err=True))
     extra = []
     spec_dir = requirements.default_spec_dir()
     if spec_dir is not None:
@@ -114,9 +117,15 @@ def check(suite_dir, output_format):
             extra.append(stale)
     else:
         catalogue = requirements.load()
-    result = _check.check(load_suite(suite_dir), catalogue, extra_findings=extra)
-    render = _check.json_text if output_format == "json" else _check.text
-    click.echo(render(result), nl=False)
+    suite = load_suite(suite_dir)
+    result = _check.check(suite, catalogue, extra_findings=extra)
+    if output_format == "json":
+        click.echo(_check.json_text(result), nl=False)
+        sys.exit(result.exit_code)
+    colored = use_color(color)
+    if verbose:
+        click.echo(f"suite folder: {suite.root}\nspec folder: {spec_dir or '(the packaged catalogue)'}")
+    click.echo(_check.text(result, quiet=quiet, color=colored), nl=False, color=colored)
     sys.exit(result.exit_code)
 
 

@@ -34,6 +34,20 @@ def color_option():
         help="Colour the text output (auto: on a terminal, unless NO_COLOR is set).")
 
 
+def output_options(formats: tuple[str, ...], *, quiet: str, verbose: str):
+    """The output options every command that prints a result takes, in one order:
+    ``--format`` (one of ``formats``), ``-q/--quiet``, ``--color`` and ``-v/--verbose``, each
+    ``help`` saying what it means for the command. Only shapes what is printed."""
+
+    def decorate(function):
+        for option in reversed((format_option(formats), quiet_option(quiet), color_option(),
+                                verbose_option(verbose))):
+            function = option(function)
+        return function
+
+    return decorate
+
+
 def use_color(choice: str, *, err: bool = False) -> bool:
     """Whether to colour output for ``--color choice`` on stdout (or stderr with ``err``)."""
     if choice == "always":

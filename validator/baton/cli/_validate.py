@@ -11,7 +11,7 @@ from baton.engine import _detect
 from baton import reporters
 from baton.errors import BatonError
 from baton.formats._loading import DEFAULT_MAX_BYTES
-from baton.cli._options import color_option, fail, format_option, quiet_option, use_color, verbose_option
+from baton.cli._options import fail, output_options, use_color
 
 
 @click.command("validate")
@@ -19,11 +19,10 @@ from baton.cli._options import color_option, fail, format_option, quiet_option, 
 @click.option("--kind", type=click.Choice(_detect.kind_names()),
               help="The artifact kind of the named files and of stdin (required with -); "
                    "folder walks then look for this kind only.")
-@format_option(reporters.names())
-@color_option()
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
-@quiet_option("Findings only: no hints, no summary (nothing at all when clean).")
-@verbose_option("Before the findings, list every file checked with its artifact kind.")
+@output_options(reporters.names(),
+                quiet="Findings only: no hints, no summary (nothing at all when clean).",
+                verbose="Before the findings, list every file checked with its artifact kind.")
 def validate(paths, kind, output_format, color, strict, quiet, verbose):
     """Validate and lint artifacts: files, or folders searched recursively for artifacts by
     name (a folder holding a handoff also gets the cross-file checks). With no PATH, the

@@ -240,7 +240,11 @@ def check(suite: Suite, catalogue, *, table: dict | None = None,
     )
 
 
-def text(result: CheckResult) -> str:
+def text(result: CheckResult, *, quiet: bool = False, color: bool = False) -> str:
+    """The findings, then the coverage; with ``quiet`` the findings only (nothing when the
+    suite is clean); with ``color`` severities, codes and hints in the reporters' styles."""
+    from baton.reporters import paint
+
     lines = []
     for finding in result.findings:
         where = finding.file or "suite"
@@ -248,9 +252,12 @@ def text(result: CheckResult) -> str:
             where += f":{finding.line}"
         if finding.json_path != "$":
             where += f"::{finding.json_path}"
-        lines.append(f"{where}: {finding.severity} {finding.code}: {finding.message}")
-        if finding.hint:
-            lines.append(f"  hint: {finding.hint}")
+        lines.append(f"{where}: {paint(finding.severity, finding.severity, color)} "
+                     f"{paint('code', finding.code, color)}: {finding.message}")
+        if finding.hint and not quiet:
+            lines.append(paint("hint", f"  hint: {finding.hint}", color))
+    if quiet:
+        return "".join(line + "\n" for line in lines)
     if lines:
         lines.append("")
     lines.append(f"suite: {result.cases} cases in {result.files} files")
