@@ -19,7 +19,7 @@ from hosts_support import MAIN, launcher, new_project
 
 TOOLS = ["validate", "checkpoint_show", "checkpoint_add_completed", "checkpoint_add_pending",
          "checkpoint_set_resume", "checkpoint_decision", "checkpoint_hazard", "checkpoint_blocker",
-         "checkpoint_failed_attempt", "packet_render", "ack_verify", "gate"]
+         "checkpoint_failed_attempt", "packet_render", "ack_write", "ack_verify", "gate"]
 
 
 @pytest.fixture
@@ -146,3 +146,55 @@ def test_a_client_of_the_initialize_handshake_era_is_served_too(project):
     assert version == "2025-11-25"
     assert [tool.name for tool in listed.tools] == TOOLS
     assert refused.is_error and refused.structured_content["error"]["code"] == "mcp.outside_folder"
+
+
+def test_the_target_writes_its_ack_through_the_server_and_the_source_accepts_it(tmp_path):
+    """ack_write calls the library's writer: the ACK it writes verifies, and a refusal comes
+    back as a tool error with the very error the CLI prints for the same call."""
+    import contextlib
+
+    from git_support import new_checkout
+
+    project = new_checkout(tmp_path / "project", {"app.py": "print(1)\n"})
+    new_project(project)
+    (project / "app.py").write_text("print(2)\n")  # uncommitted work the ACK fingerprints
+    with contextlib.chdir(project):
+        rendered = CliRunner().invoke(cli, ["packet", "render", "--source-id", MAIN, "--format", "json"])
+        restart_id = json.loads(rendered.output)["result"]["restart_id"]
+        created = CliRunner().invoke(cli, ["attempt", "created", restart_id, "--target-id", "sess-b"])
+        assert created.exit_code == 0, created.output
+        cli_refusal = CliRunner().invoke(cli, ["ack", "write", "--target-id", "sess-b", "--status",
+                                               "TAKEOVER", "--format", "json"])
+    expected_error = json.loads(cli_refusal.output)["error"]
+
+    async def script(client):
+        refused = await client.call_tool("ack_write", {"target_id": "sess-b", "status": "TAKEOVER"})
+        written = await client.call_tool("ack_write", {"target_id": "sess-b"})
+        verified = await client.call_tool("ack_verify", {"compare_checkout": True})
+        return refused, written, verified
+
+    refused, written, verified = _session(project, script)
+    assert (cli_refusal.exit_code, expected_error["code"]) == (1, "attempt.state")
+    assert refused.is_error is True
+    assert refused.structured_content == {"ok": False, "command": "ack_write",
+                                          "error": expected_error, "exit_code": 1}
+    assert written.is_error is False, written.content[0].text
+    ack = json.loads((project / "ack.json").read_text())
+    assert written.structured_content["result"]["ack"] == ack
+    assert (ack["status"], ack["restart_id"], ack["target_id"]) == ("READY_READONLY", restart_id, "sess-b")
+    assert [a["path"] for a in ack["dirty_artifacts"]] == ["app.py"]
+    assert verified.is_error is False
+    assert (verified.structured_content["outcome"], verified.structured_content["codes"]) == ("accepted", [])
+
+
+def test_ack_write_outside_a_checkout_top_is_refused_as_a_tool_error(project):
+    async def script(client):
+        return await client.call_tool("ack_write", {"target_id": "sess-b"})
+
+    refused = _session(project, script)
+    assert refused.is_error is True
+    assert refused.structured_content["error"] == {
+        "code": "mcp.outside_folder",
+        "message": f"{project} is not the top folder of a git checkout, so reading the checkout's "
+                   "fingerprints would read outside it",
+        "hint": "bind the server to the checkout's top folder"}

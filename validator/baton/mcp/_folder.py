@@ -7,10 +7,11 @@ import os
 
 from baton.engine import _detect
 from baton.errors import UsageError
+from baton.formats._fastjson import shown
 
 
 def _outside(given: str, resolved: str, root: str) -> UsageError:
-    return UsageError(f"{given!r} resolves to {resolved}, outside the folder this server is "
+    return UsageError(f"{shown(given)} resolves to {resolved}, outside the folder this server is "
                       f"bound to ({root})", code="mcp.outside_folder",
                       hint="give a path inside the bound folder; a symlink that leads out of "
                            "it is refused")
@@ -33,7 +34,7 @@ class Folder:
         """The resolved absolute path of ``given`` (relative to the root, or absolute);
         ``mcp.outside_folder`` when it leads out of the root."""
         if not isinstance(given, str) or not given or "\x00" in given:
-            raise UsageError(f"{given!r} is not a path", code="mcp.bad_path",
+            raise UsageError(f"{shown(given)} is not a path", code="mcp.bad_path",
                              hint="give a path relative to the bound folder")
         resolved = os.path.realpath(os.path.join(self.root, given))
         if not self.inside(resolved):

@@ -160,6 +160,9 @@ _FACTS = ("host", "harness", "repository", "checkout", "branch", "head", "workin
           "live_work", "model_policy", "budget")
 
 
+_CHECKOUT_HINT = "bind the server to the checkout's top folder"
+
+
 def _registry_path(folder: Folder, given: str | None) -> str:
     from baton.authoring._registry import locate
 
@@ -180,20 +183,34 @@ def _render(folder: Folder, arguments: dict) -> Reply:
                                   expect_revision=arguments.get("expect_revision")))
 
 
+def _checkout(folder: Folder, doing: str, hint: str = _CHECKOUT_HINT) -> str:
+    """The bound folder as the git checkout to read; refused unless it is the checkout's top
+    folder, since reading the checkout would otherwise read outside it."""
+    if not os.path.exists(os.path.join(folder.root, ".git")):
+        raise UsageError(f"{folder.root} is not the top folder of a git checkout, so {doing} "
+                         "would read outside it", code="mcp.outside_folder", hint=hint)
+    return folder.root
+
+
+def _ack_write(folder: Folder, arguments: dict) -> Reply:
+    from baton.authoring._ack import NAME, write
+    from baton.formats._packet import TEXT_NAME
+
+    return _outcome(write(folder.path(arguments.get("packet", TEXT_NAME)),
+                          target_id=arguments["target_id"],
+                          status=arguments.get("status", "READY_READONLY"),
+                          registry_path=_registry_path(folder, arguments.get("registry")),
+                          output_path=folder.path(arguments.get("output", NAME)),
+                          workspace=_checkout(folder, "reading the checkout's fingerprints")))
+
+
 def _ack_verify(folder: Folder, arguments: dict) -> Reply:
     from baton.formats._packet import TEXT_NAME
     from baton.workspace._readback import read_and_verify
 
     ack = folder.path(arguments.get("ack", "ack.json"))
-    workspace = None
-    if arguments.get("compare_checkout"):
-        if not os.path.exists(os.path.join(folder.root, ".git")):
-            raise UsageError(f"{folder.root} is not the top folder of a git checkout, so "
-                             "comparing the checkout would read outside it",
-                             code="mcp.outside_folder",
-                             hint="bind the server to the checkout's top folder, or verify "
-                                  "without compare_checkout")
-        workspace = folder.root
+    workspace = _checkout(folder, "comparing the checkout", f"{_CHECKOUT_HINT}, or verify "
+                          "without compare_checkout") if arguments.get("compare_checkout") else None
     verdict = read_and_verify(ack, folder.path(arguments.get("packet", TEXT_NAME)),
                               _registry_path(folder, arguments.get("registry")),
                               checkpoint_path=_checkpoint_path(folder), workspace=workspace)
@@ -250,6 +267,16 @@ def tools() -> tuple[Tool, ...]:
              "packet and read it back (as `baton packet render`).",
              {"source_id": _TEXT, **{key: _TEXT for key in _FACTS}, "restart_id": _TEXT,
               "expect_revision": _REVISION}, ("source_id",), _render),
+        Tool("ack_write", "Read the packet, the registry, the checkpoint and the checkout "
+             "(the bound folder, which must be a checkout's top folder) and write the target's "
+             "ACK (as `baton ack write`).",
+             {"target_id": {**_TEXT, "description": "This session's own exact id."},
+              "status": {"enum": ["READY_READONLY", "TAKEOVER"],
+                         "description": "Default: READY_READONLY."},
+              "packet": {**_TEXT, "description": "Default: continuation.packet.txt."},
+              "registry": {**_TEXT, "description": "Default: the folder's registry."},
+              "output": {**_TEXT, "description": "Default: ack.json."}},
+             ("target_id",), _ack_write),
         Tool("ack_verify", "Verify an ACK against a fresh readback of the packet, the registry "
              "and the checkpoint (as `baton ack verify`).",
              {"ack": {**_TEXT, "description": "Default: ack.json."},
