@@ -14,6 +14,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from baton._text import cut
 from baton.errors import UsageError
 from baton.conformance._compare import Mismatch, mismatch
 from baton.conformance._implementations import (
@@ -293,4 +294,4 @@ PLACEHOLDER = "TODO: say why"
 
 def _first_line(message: str | None) -> str:
     line = (message or "failed").splitlines()[0]
-    return line if len(line) <= 80 else line[:77] + "..."
+    return cut(line, 80)

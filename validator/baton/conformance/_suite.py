@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from baton._findings import ERROR, Finding, json_path
-from baton.engine._schemas import _clip
+from baton._text import cut
 from baton.formats._loading import load_path
 
 INPUT_KINDS = ("input", "input_text", "input_base64")
@@ -140,7 +140,7 @@ def _schema_findings(file, document):
             continue
         if keyword == "oneof":
             message = "give exactly one of input, input_text and input_base64"
-        findings.append(_finding(file, json_path(parts), "fixture.schema", _clip(message),
+        findings.append(_finding(file, json_path(parts), "fixture.schema", cut(message, 200),
                                  "see conformance/fixture.schema.json for the fixture format"))
     return findings
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
 
+from baton._text import cut
 from baton.formats import _fastjson
 from baton._findings import ERROR, Finding, json_path
 
@@ -294,7 +295,7 @@ def show(value, limit: int = 60) -> str:
         text = _fastjson.dumps(value, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError):
         text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return cut(text, limit)
 
 
 def _names(values, limit: int = 12) -> str:
@@ -316,7 +317,7 @@ def _described(schema, hint: str) -> str:
 
 def _first_sentence(text: str) -> str:
     sentence = text.strip().split(". ", 1)[0].rstrip(".")
-    return sentence if len(sentence) <= 160 else sentence[:157] + "..."
+    return cut(sentence, 160)
 
 
 def _explain(error, validator):
@@ -411,11 +412,9 @@ def _explain(error, validator):
     if keyword is None:  # a ``false`` subschema: nothing is allowed at this place
         return [(path, code, "no value is allowed here", "remove this property")]
 
-    return [(path, code, _first_sentence(_clip(error.message)), _described(schema, "fix the value"))]
+    return [(path, code, _first_sentence(cut(error.message, 200)), _described(schema, "fix the value"))]
 
 
-def _clip(message: str, limit: int = 200) -> str:
-    return message if len(message) <= limit else message[: limit - 3] + "..."
 
 
 def _size_message(keyword: str, bound, instance) -> str:

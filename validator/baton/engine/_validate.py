@@ -1,6 +1,6 @@
 """The validation engine: paths or bytes in, a :class:`Report` of findings out.
 
-bytes -> safe load (:mod:`baton.formats._loading`) -> the artifact kind (:mod:`baton.engine._detect`) ->
+bytes -> safe load (:mod:`baton.formats._loading`) -> the artifact kind (:mod:`baton.formats._detect`) ->
 the schema check (:mod:`baton.engine._schemas`) -> the semantic rules of the kind
 (:mod:`baton.rules`) -> findings, with lines placed (:mod:`baton.engine._locate`) only for
 documents that have findings. A folder that holds a handoff (a checkpoint beside a packet,
@@ -14,7 +14,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from baton.engine import _detect
+from baton._text import cut
+from baton.formats import _detect
 from baton.errors import UsageError
 from baton._findings import ERROR, Finding, failed, json_path
 from baton.formats import _files
@@ -238,9 +239,7 @@ def run_rules(kind: str, target) -> list[tuple[tuple, Finding]]:
 
 
 def _crashed(file, what: str, error: Exception, requirement) -> Finding:
-    detail = f"{type(error).__name__}: {error}"
-    if len(detail) > 200:
-        detail = detail[:197] + "..."
+    detail = cut(f"{type(error).__name__}: {error}", 200)
     return Finding(file, "$", "rule.crashed", ERROR, f"{what} failed on this input ({detail})",
                    requirement, "this is a defect in Baton, not in the file: please report it")
 

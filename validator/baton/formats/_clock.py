@@ -131,6 +131,19 @@ def format_ms(millis):
     return f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}.{millis:03d}Z"
 
 
+def parse_title_start(text):
+    """The title gate's reading of a start time, wider than RFC 3339 (TTL-002, TTL-003): the published
+    helper's ``datetime.fromisoformat`` of Python 3.11+ after replacing every ``Z`` with
+    ``+00:00``, kept only with an offset. An aware ``datetime``, or None."""
+    from datetime import datetime
+
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else None
+
+
 def utc_now():
     """Now, as Baton writes it everywhere: RFC 3339 in UTC at full precision (microseconds),
     with a ``Z`` offset, so a write and a readback in the same second still compare."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 
 from baton.authoring import _checkpoint
-from baton.engine import _detect
+from baton.formats import _detect
 from baton.engine._validate import validate_paths
 from baton.formats import _clock, _fastjson, _loading
 from baton.hosts._claude_hooks import Reply

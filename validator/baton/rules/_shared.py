@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from baton._findings import WARNING
+from baton._text import cut
 from baton.rules import Artifact, Hit, rule
 
 #: The spec version this implementation reads and writes.
@@ -24,6 +25,13 @@ _EXTENSION_KEY = re.compile(r"x-[a-z0-9-]+/")
 # The schema's digest pattern (defs.schema.json): what passes it is the rules' to judge.
 _DIGEST_GRAMMAR = re.compile(r"[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+\Z")
 _DIGEST_MAX = 1024
+
+
+# -- showing values ------------------------------------------------------------------------
+
+def quoted(text) -> str:
+    """A value as a message shows it: as text, quoted, escaped, and cut to 60 characters."""
+    return repr(cut(str(text), 60))
 
 
 # -- walking ---------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import posixpath
 import re
 
 from baton.rules import Artifact, Hit, rule
-from baton.rules._shared import moment
+from baton.rules._shared import moment, quoted
 from baton.rules.checkpoint import BLOCK, block, iter_items
 from baton.rules.registry import OPEN_STATES
 
@@ -36,7 +36,7 @@ def _recorded_events(data):
     completion, a failed attempt, a blocker first seen."""
     for path, item in iter_items(data):
         if "completed" in item:
-            yield path + ("completed",), item["completed"], f"the item {_clip(item.get('id'))} was completed"
+            yield path + ("completed",), item["completed"], f"the item {quoted(item.get('id'))} was completed"
     own = block(data) or {}
     for member, stamp, what in (("failed_attempts", "at", "a failed attempt was recorded"),
                                 ("blockers", "since", "a blocker was first seen")):
@@ -217,7 +217,7 @@ def _after_registration(folder):
         if written > registered:
             yield Hit(("checkpoint", BLOCK, "written_at"),
                       f"the checkpoint was written at {own['written_at']}, after attempt "
-                      f"{_clip(attempt.get('restart_id'))} was registered at "
+                      f"{quoted(attempt.get('restart_id'))} was registered at "
                       f"{attempt['registered_at']}")
 
 
@@ -232,7 +232,7 @@ def _consumed_handed_over(folder):
     for attempt in attempts:
         yield Hit(("checkpoint", BLOCK, "consumed_at"),
                   f"the checkpoint was consumed at {own['consumed_at']}, yet attempt "
-                  f"{_clip(attempt.get('restart_id'))} ({attempt.get('state')}) hands it over")
+                  f"{quoted(attempt.get('restart_id'))} ({attempt.get('state')}) hands it over")
 
 
 @rule("handoff-dir", "crossfile.checkpoint_not_consumed", requirement="PRC-063",
@@ -258,7 +258,7 @@ def _not_consumed(folder):
     if _is_int(committed) and _is_int(epoch) and epoch < committed \
             and (written is None or commit is None or written <= commit):
         yield Hit(("checkpoint", BLOCK, "consumed_at"),
-                  f"attempt {_clip(attempt.get('restart_id'))} was taken over at fencing epoch "
+                  f"attempt {quoted(attempt.get('restart_id'))} was taken over at fencing epoch "
                   f"{committed}, but the checkpoint the source wrote at epoch {epoch} was never "
                   f"consumed")
 
@@ -269,8 +269,3 @@ def _is_int(value) -> bool:
 
 def _posix(path: str) -> str:
     return path.replace("\\", "/")
-
-
-def _clip(text) -> str:
-    text = str(text)
-    return repr(text if len(text) <= 60 else text[:57] + "...")
