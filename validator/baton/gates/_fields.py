@@ -5,6 +5,7 @@ was expected; the gate catches it and answers its documented invalid-input outco
 here imports more than the standard interpreter already has loaded.
 """
 
+from baton._text import child
 from baton.formats._clock import parse_ms
 from baton.formats._values import integer as whole_number
 from baton.formats._values import is_id
@@ -14,32 +15,18 @@ MAX_OPAQUE_DEPTH = 32
 
 
 class Invalid(Exception):
-    """The input does not have the documented shape (``path``: where; ``expected``: what)."""
+    """A gate's input breaks an input rule: ``path`` is the JSON path of the value (GEN-022),
+    ``expected`` what the rule wanted, where the reader says. Every gate raises this one class
+    and answers its documented invalid-input outcome."""
 
-    def __init__(self, path, expected):
-        super().__init__(f"{path}: {expected}")
+    def __init__(self, path, expected=None):
+        super().__init__(path if expected is None else f"{path}: {expected}")
         self.path = path
         self.expected = expected
 
     @property
     def message(self):
-        return f"{self.path}: {self.expected}"
-
-
-_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_NAME_CHARS = _NAME_START | frozenset("0123456789")
-
-
-def child(path, key):
-    """The JSON path of member or element ``key`` below ``path`` (GEN-022): ``.name`` for an
-    ASCII name of letters, digits and ``_`` not starting with a digit, else ``["name"]``."""
-    if not isinstance(key, str):
-        return f"{path}[{key}]"
-    if key and key[0] in _NAME_START and set(key) <= _NAME_CHARS:
-        return f"{path}.{key}"
-    escaped = key.replace("\\", "\\\\").replace('"', '\\"')
-    return f'{path}["{escaped}"]'
-
+        return self.path if self.expected is None else f"{self.path}: {self.expected}"
 
 
 def record(value, path, required, optional=()):
