@@ -169,7 +169,7 @@ def _confirm(value):
     pending = value.get("pending")
     if pending is None:
         return _answer("confirm", "no_pending_warning")
-    if not records.pending_shape_ok(pending):
+    if not (records.pending_shape_ok(pending) and records.expiry_in_order(pending)):
         return _answer("confirm", "pending_malformed")
     if token != pending["token"]:
         return _answer("confirm", "token_mismatch")
