@@ -105,6 +105,8 @@ ARTIFACTS = {
     "pending confirmation": ("handoff_pending", _json("examples/records/handoff.pending.json"),
                              ("spent_at",)),
     "ACK": ("ack", _json("examples/handoff/ack.json"), ("read_at",)),
+    "restart registry": ("registry", _case_input("ack", "ack.accept.full_readback")["registry"],
+                         ("attempts", 1, "registered_at")),
     "relaunch receipt": ("receipt", _json("examples/records/rl-20261015-1200-lead.relaunch-receipt.json"),
                          ("created_at",)),
 }
@@ -131,6 +133,20 @@ def _ack_gate_accepts_read_at(value):
                    for failure in verdict.failures)
 
 
+def _ack_gate_accepts_registered_at(value):
+    """The ACK check on the registry's attempt: an unreadable ``registered_at`` is
+    ``ack.stale`` saying it cannot tell (a readable one may be later than the read: not this)."""
+    from baton.formats._ackcheck import verify
+
+    base = _case_input("ack", "ack.accept.full_readback")
+    registry = copy.deepcopy(base["registry"])
+    registry["attempts"][1]["registered_at"] = value
+    verdict = verify(base["ack"], base["packet_text"], registry, checkout=base["checkout"],
+                     dirty=base["dirty"], checkpoint=base["checkpoint"], now=base["now"])
+    return not any(failure.code == "ack.stale" and "cannot tell" in failure.message
+                   for failure in verdict.failures)
+
+
 GATES = {
     "handoff replay now": _gate_accepts_now(
         "handoff", _case_input("handoff", "handoff.replay.wakes_top_down"),
@@ -148,6 +164,7 @@ GATES = {
         "ack", _case_input("ack", "ack.accept.full_readback"),
         lambda out: out["outcome"] == "unusable"),
     "ack read_at": _ack_gate_accepts_read_at,
+    "ack registered_at": _ack_gate_accepts_registered_at,
 }
 
 
@@ -178,6 +195,12 @@ def test_the_command_gives_the_same_verdict(tmp_path, text, valid):
 
 
 # -- every artifact a gate also reads: the validator and the gate never disagree ----------------
+# The handoff gate reads a handoff record (replay) and a pending confirmation (confirm) as
+# artifacts and refuses a malformed one: its refusal and the validator's errors must agree on
+# every variant. The ack gate reads an ACK and a registry to compare them with a readback
+# (spec/ack.md, ACK-101 to ACK-116), not to judge their form, so for those two the promise
+# is about the values both read: the timestamps above. No gate reads a relaunch receipt or
+# draft file (the relaunch gate reads a summary of the open receipt in its own input).
 
 ODD_VALUES = (None, True, 0, -1, 1.5, 2**53, "", " ", "x", "a\nb", "a\x1f", "x" * 600, [], {},
               [{"id": "ses-main"}], *(text for _, text, _ in TABLE[::3]))
