@@ -33,9 +33,9 @@ def schema(name: str) -> dict:
 
 @cache
 def _validator(name: str):
-    import jsonschema_rs
+    from baton.engine._schemas import compile_schema
 
-    return jsonschema_rs.validator_for(schema(name))
+    return compile_schema(schema(name))
 
 
 def encode(message: dict) -> bytes:

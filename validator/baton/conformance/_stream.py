@@ -328,12 +328,9 @@ def schema() -> dict:
 
 @cache
 def _validator():
-    import jsonschema_rs
+    from baton.engine._schemas import compile_schema
 
-    def refuse(uri):
-        raise ValueError(f"{uri} is never fetched")
-
-    return jsonschema_rs.validator_for(schema(), retriever=refuse)
+    return compile_schema(schema())
 
 
 def read(path: str | Path) -> RunView:

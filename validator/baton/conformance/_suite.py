@@ -103,9 +103,9 @@ def fixture_schema() -> dict:
 
 @cache
 def _validator():
-    import jsonschema_rs
+    from baton.engine._schemas import compile_schema
 
-    return jsonschema_rs.validator_for(fixture_schema())
+    return compile_schema(fixture_schema())
 
 
 def _finding(file, path, code, message, hint, requirement="CNF-001"):
@@ -123,11 +123,11 @@ def _schema_errors(document) -> list[tuple[tuple, str, str]]:
                  else "oneof" if type(e.kind).__name__.startswith("OneOf") else type(e.kind).__name__.lower())
                 for e in _validator().iter_errors(document)]
     except UnicodeEncodeError:
-        from jsonschema import Draft202012Validator
+        from baton.engine._schemas import compile_reference_schema
 
         return [(tuple(e.absolute_path), e.message,
                  f"required:{e.message.split(chr(39))[1]}" if e.validator == "required" else e.validator.lower())
-                for e in Draft202012Validator(fixture_schema()).iter_errors(document)]
+                for e in compile_reference_schema(fixture_schema()).iter_errors(document)]
 
 
 def _schema_findings(file, document):

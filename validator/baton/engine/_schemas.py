@@ -24,7 +24,6 @@ from baton._text import cut
 from baton.formats import _fastjson
 from baton._findings import ERROR, Finding, json_path
 
-DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 #: Schema findings listed per document at most; the rest are counted in one finding.
 MAX_SCHEMA_FINDINGS = 200
 
@@ -176,6 +175,28 @@ class Store:
         if self.is_valid(name, instance):
             return []
         return _explain_all(self.reference_validator(name), self.contents(name), instance, file)
+
+
+def compile_schema(schema: dict):
+    """The fast validator of a schema Baton holds outside ``schemas/v1/`` (the conformance
+    suite's fixture, protocol and report-stream schemas), compiled as the packaged ones are:
+    patterns read as ECMA-262 (:mod:`baton.engine._ecma`), nothing ever retrieved."""
+    import jsonschema_rs
+
+    from baton.engine._ecma import translate_schema
+
+    return jsonschema_rs.validator_for(translate_schema(schema, python=False),
+                                       retriever=_refuse_retrieval)
+
+
+def compile_reference_schema(schema: dict):
+    """:func:`compile_schema` with the reference validator (``jsonschema``), for values the
+    fast one cannot phrase an error about (text holding a lone surrogate)."""
+    from jsonschema import Draft202012Validator
+
+    from baton.engine._ecma import translate_schema
+
+    return Draft202012Validator(translate_schema(schema, python=True))
 
 
 def _refuse_retrieval(uri: str):

@@ -45,6 +45,12 @@ class Artifact:
     text: str  # the decoded text
     legacy: bool = False  # a vBRIEF-era checkpoint
 
+    @property
+    def fields(self) -> dict:
+        """The data when it is an object, else an empty one: rules meet documents that may
+        have failed the schema, and read them without a type check of their own."""
+        return self.data if isinstance(self.data, dict) else {}
+
 
 @dataclass(frozen=True)
 class HandoffDir:

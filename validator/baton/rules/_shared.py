@@ -94,20 +94,6 @@ def is_foreign_extension(key: str, own: str = "x-baton/") -> bool:
     return bool(_EXTENSION_KEY.match(key)) and not key.startswith(own)
 
 
-def text_at(data, *path) -> str | None:
-    """The string at ``path`` below ``data``, or None when anything on the way is missing or
-    of another type."""
-    node = data
-    for part in path:
-        if isinstance(part, int):
-            if not isinstance(node, list) or not -len(node) <= part < len(node):
-                return None
-        elif not isinstance(node, dict):
-            return None
-        node = node[part] if isinstance(part, int) else node.get(part)
-    return node if isinstance(node, str) else None
-
-
 def blank(value) -> bool:
     """Whether ``value`` is missing, not a string, or only white space."""
     return not isinstance(value, str) or not value.strip()

@@ -325,7 +325,7 @@ def _timezone(artifact: Artifact):
       summary="the observation concerns the policy's goal",
       hint="observe the goal the registry governs; another goal has its own registry")
 def _goal_mismatch(artifact: Artifact):
-    data = artifact.data if isinstance(artifact.data, dict) else {}
+    data = artifact.fields
     policy, observation = data.get("policy"), data.get("observation")
     inputs = observation.get("inputs") if isinstance(observation, dict) else None
     goal = policy.get("goal_id") if isinstance(policy, dict) else None
@@ -339,7 +339,7 @@ def _goal_mismatch(artifact: Artifact):
       hint="name the checkpoint relative to the registry, inside its folder, with / "
            "separators: e.g. xbrief/continue.xbrief.json")
 def _path_escape(artifact: Artifact):
-    data = artifact.data if isinstance(artifact.data, dict) else {}
+    data = artifact.fields
     policy = data.get("policy")
     path = policy.get("checkpoint_path") if isinstance(policy, dict) else None
     if isinstance(path, str) and not is_relative_path(path):
@@ -353,7 +353,7 @@ def _path_escape(artifact: Artifact):
       summary="the policy's MAIN session has a session row",
       hint="add a session row for the MAIN session named in the policy")
 def _main_unknown(artifact: Artifact):
-    data = artifact.data if isinstance(artifact.data, dict) else {}
+    data = artifact.fields
     policy = data.get("policy")
     main = policy.get("main_id") if isinstance(policy, dict) else None
     threads = {r["thread_id"] for r in _list(data, "sessions")
