@@ -120,31 +120,25 @@ def _gate_accepts_now(gate, base, refused):
     return accepts
 
 
-def _ack_gate_accepts_read_at(value):
-    """The ACK check the ack gate runs: an unreadable read_at is ``ack.stale`` saying the
-    freshness cannot be measured (a readable one may be stale for being early: not this)."""
+def _ack_check_reads(place, phrase):
+    """Whether the ACK check the ack gate runs reads the time put at ``place`` (``read_at`` of
+    the ACK, or the attempt's ``registered_at`` in the registry): an unreadable one is
+    ``ack.stale`` whose message says ``phrase`` (a readable one may be stale for its order:
+    not this)."""
     from baton.formats._ackcheck import verify
 
-    base = _case_input("ack", "ack.accept.full_readback")
-    verdict = verify({**base["ack"], "read_at": value}, base["packet_text"], base["registry"],
-                     checkout=base["checkout"], dirty=base["dirty"],
-                     checkpoint=base["checkpoint"], now=base["now"])
-    return not any(failure.code == "ack.stale" and "cannot be measured" in failure.message
-                   for failure in verdict.failures)
-
-
-def _ack_gate_accepts_registered_at(value):
-    """The ACK check on the registry's attempt: an unreadable ``registered_at`` is
-    ``ack.stale`` saying it cannot tell (a readable one may be later than the read: not this)."""
-    from baton.formats._ackcheck import verify
-
-    base = _case_input("ack", "ack.accept.full_readback")
-    registry = copy.deepcopy(base["registry"])
-    registry["attempts"][1]["registered_at"] = value
-    verdict = verify(base["ack"], base["packet_text"], registry, checkout=base["checkout"],
-                     dirty=base["dirty"], checkpoint=base["checkpoint"], now=base["now"])
-    return not any(failure.code == "ack.stale" and "cannot tell" in failure.message
-                   for failure in verdict.failures)
+    def accepts(value):
+        given = copy.deepcopy(_case_input("ack", "ack.accept.full_readback"))
+        if place == "read_at":
+            given["ack"]["read_at"] = value
+        else:
+            given["registry"]["attempts"][1][place] = value
+        verdict = verify(given["ack"], given["packet_text"], given["registry"],
+                         checkout=given["checkout"], dirty=given["dirty"],
+                         checkpoint=given["checkpoint"], now=given["now"])
+        return not any(failure.code == "ack.stale" and phrase in failure.message
+                       for failure in verdict.failures)
+    return accepts
 
 
 GATES = {
@@ -163,8 +157,8 @@ GATES = {
     "ack now": _gate_accepts_now(
         "ack", _case_input("ack", "ack.accept.full_readback"),
         lambda out: out["outcome"] == "unusable"),
-    "ack read_at": _ack_gate_accepts_read_at,
-    "ack registered_at": _ack_gate_accepts_registered_at,
+    "ack read_at": _ack_check_reads("read_at", "cannot be measured"),
+    "ack registered_at": _ack_check_reads("registered_at", "cannot tell"),
 }
 
 
