@@ -18,7 +18,7 @@ from baton._text import cut
 from baton.errors import UsageError
 from baton.conformance._compare import Mismatch, mismatch
 from baton.conformance._implementations import (
-    ANSWERED, GATE_NOT_LISTED, SKIPPED, VERSION_MISMATCH, Answer, errored, skipped,
+    ANSWER_SKIPPED, ANSWERED, GATE_NOT_LISTED, VERSION_MISMATCH, Answer, errored, skipped,
 )
 from baton.conformance.versions import mismatch as version_mismatch
 
@@ -173,7 +173,7 @@ class Report(Tally):
 
 def verdict(case, answer: Answer, duration: float, expected_failure: str | None) -> Result:
     """Compare one answer with its case, then apply the expected-failure list."""
-    if answer.kind == SKIPPED:
+    if answer.kind == ANSWER_SKIPPED:
         return Result(case, SKIPPED_STATUS, answer, duration, answer.message)
     found = None
     if answer.kind == ANSWERED:

@@ -4,7 +4,7 @@ bytes -> safe load (:mod:`baton.formats._loading`) -> the artifact kind (:mod:`b
 the schema check (:mod:`baton.engine._schemas`) -> the semantic rules of the kind
 (:mod:`baton.rules`) -> findings, with lines placed (:mod:`baton.engine._locate`) only for
 documents that have findings. A folder that holds a handoff (a checkpoint beside a packet,
-registry or ACK) also gets the cross-file rules of kind ``"handoff-dir"``, whether the folder
+registry or ACK) also gets the cross-file rules of kind ``"crossfile"``, whether the folder
 was walked or a file in it was named (DIG-058): a pre-commit hook names only the files a commit
 touches, and a checkpoint that disagrees with its registry is caught all the same.
 """
@@ -20,7 +20,7 @@ from baton.errors import UsageError
 from baton._findings import ERROR, Finding, failed, json_path
 from baton.formats import _files
 from baton.formats._loading import DEFAULT_MAX_BYTES, load_bytes, read_bounded, syntax_for, too_large
-from baton.rules import Artifact, HandoffDir
+from baton.rules import Artifact, Crossfile
 
 STDIN = "<stdin>"
 #: Kinds whose presence beside a checkpoint makes a folder a handoff folder.
@@ -399,7 +399,7 @@ def _cross_file(folder: str, members: list[_Outcome]) -> list[_Outcome]:
             artifacts[outcome.artifact.kind] = outcome.artifact
             outcome_of[outcome.artifact.kind] = outcome
     folder_outcome = _Outcome(folder)
-    for parts, finding in run_rules("handoff-dir", HandoffDir(folder, artifacts)):
+    for parts, finding in run_rules("crossfile", Crossfile(folder, artifacts)):
         target = artifacts.get(parts[0]) if parts and isinstance(parts[0], str) else None
         if target is None:
             folder_outcome.findings.append(finding)

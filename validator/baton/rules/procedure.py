@@ -3,7 +3,7 @@ can show, and the packet's ban on transcripts and browser state (spec/packet.md,
 
 - on the checkpoint: it was written after every completion, failure and blocker it records;
 - on the packet: it holds no conversation transcript and no private browser state;
-- on a handoff folder (kind ``"handoff-dir"``): the registry's policy names the folder's
+- on a handoff folder (kind ``"crossfile"``): the registry's policy names the folder's
   checkpoint; a checkpoint under a restart attempt that has not reached the ownership commit
   is neither newer than the attempt nor consumed; after a verified takeover, the checkpoint
   the source handed over was consumed.
@@ -181,7 +181,7 @@ def _before_commit(folder):
                       if attempt.get("state") in BEFORE_COMMIT]
 
 
-@rule("handoff-dir", "crossfile.checkpoint_path", requirement="PRC-060",
+@rule("crossfile", "crossfile.checkpoint_path", requirement="PRC-060",
       summary="the registry's policy names the folder's checkpoint",
       hint="set policy.checkpoint_path to the checkpoint's path relative to the registry's "
            "folder (normally xbrief/continue.xbrief.json)")
@@ -203,7 +203,7 @@ def _checkpoint_path(folder):
                   f"checkpoint_path {stated!r} names {named}, but the folder's checkpoint is {actual}")
 
 
-@rule("handoff-dir", "crossfile.checkpoint_after_registration", requirement="PRC-061",
+@rule("crossfile", "crossfile.checkpoint_after_registration", requirement="PRC-061",
       summary="a checkpoint under an attempt before its commit is not newer than the attempt",
       hint="the checkpoint changed after the attempt was registered, so the packet does not "
            "carry it: render a new packet (`baton packet render`) to register a new attempt")
@@ -221,7 +221,7 @@ def _after_registration(folder):
                       f"{attempt['registered_at']}")
 
 
-@rule("handoff-dir", "crossfile.consumed_checkpoint_handed_over", requirement="PRC-062",
+@rule("crossfile", "crossfile.consumed_checkpoint_handed_over", requirement="PRC-062",
       summary="no attempt before its commit hands over a consumed checkpoint",
       hint="a consumed checkpoint is the previous handoff's state: reopen it "
            "(`baton checkpoint reopen`), bring it up to date, then render a new packet")
@@ -235,7 +235,7 @@ def _consumed_handed_over(folder):
                   f"{quoted(attempt.get('restart_id'))} ({attempt.get('state')}) hands it over")
 
 
-@rule("handoff-dir", "crossfile.checkpoint_not_consumed", requirement="PRC-063",
+@rule("crossfile", "crossfile.checkpoint_not_consumed", requirement="PRC-063",
       summary="after a verified takeover, the checkpoint the source handed over was consumed",
       hint="the session that took over marks the checkpoint consumed when it resumes "
            "(`baton consume`), then reopens it for its own writes")
