@@ -11,7 +11,7 @@ from engine_support import ACK, CHECKPOINT, PACKET_TEXT, REGISTRY, codes, dump, 
 
 import baton
 from baton.errors import UsageError
-from baton.engine._validate import Report
+from baton import Report
 from baton.rules import Hit, rule
 
 

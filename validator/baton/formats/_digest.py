@@ -14,7 +14,7 @@ Nothing heavy is imported at module level: the digest gate loads this module on 
 """
 
 from baton._text import cut
-from baton.errors import BatonError
+from baton.errors import DigestError
 
 #: The algorithms Baton computes and verifies, default first.
 ALGORITHMS = ("blake3", "sha256")
@@ -40,24 +40,6 @@ _ENCODED_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
 #: Files at least this large are hashed through memory-mapped windows of this size.
 _WINDOW = 16 << 20
 _READ_CHUNK = 1 << 20
-
-
-class DigestError(BatonError):
-    """A digest could not be computed or a digest string is not usable. ``path`` is the
-    JSON path of the offending value where there is one (``$.a[0]``)."""
-
-    exit_code = 2
-    code = "digest.error"
-
-    def __init__(self, message, *, code=None, hint=None, path=None):
-        super().__init__(message, code=code, hint=hint)
-        self.path = path
-
-    def to_dict(self):
-        out = super().to_dict()
-        if self.path is not None:
-            out["path"] = self.path
-        return out
 
 
 # ---------------------------------------------------------------------------------------------

@@ -192,6 +192,7 @@ def _unique_pairs(pairs):
 
 
 def gate_names():
+    """The names of the gates, in the gate table's order."""
     return tuple(_MODULES)
 
 
