@@ -11,7 +11,7 @@ milliseconds: digits after the third are dropped, never rounded, GEN-021) and
 :func:`parse_exact` (every digit, for comparisons at full precision); :func:`problem` says
 what is wrong with a string that is no timestamp. Pure arithmetic: the gates may not import
 ``datetime`` at module level. The title gate's wider ISO 8601 reading is
-:func:`parse_title_start`.
+:func:`baton.formats._title.parse_start`, the published helper's, and only the title's.
 """
 
 _DIGITS = frozenset("0123456789")
@@ -175,19 +175,6 @@ def format_ms(millis):
     hour, rest = divmod(second_of_day, 3600)
     minute, second = divmod(rest, 60)
     return f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}.{millis:03d}Z"
-
-
-def parse_title_start(text):
-    """The title gate's reading of a start time, wider than RFC 3339 (TTL-002, TTL-003): the published
-    helper's ``datetime.fromisoformat`` of Python 3.11+ after replacing every ``Z`` with
-    ``+00:00``, kept only with an offset. An aware ``datetime``, or None."""
-    from datetime import datetime
-
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return moment if moment.tzinfo is not None else None
 
 
 def utc_now():

@@ -13,7 +13,6 @@ Owns three things, and nothing else computes them:
 Nothing heavy is imported at module level: the digest gate loads this module on its fast path.
 """
 
-from baton._text import cut
 from baton.errors import DigestError
 
 #: The algorithms Baton computes and verifies, default first.
@@ -60,6 +59,8 @@ def parse_digest(text):
                           code="digest.malformed", hint="write the digest as <algorithm>:<hex>")
     algorithm, colon, encoded = text.partition(":")
     if not colon or not _algorithm_ok(algorithm) or not encoded or not set(encoded) <= _ENCODED_CHARS:
+        from baton._text import cut
+
         raise DigestError(f"{cut(text, 80)!r} is not a digest of the form <algorithm>:<encoded>",
                           code="digest.malformed",
                           hint="write the digest as <algorithm>:<hex>, e.g. blake3:<64 hex>")

@@ -3,16 +3,27 @@ lookup and the formatting, shared by the ``title`` gate and the registry's title
 two never disagree.
 
 Owns the formatting of ``spec/gates/title.md``, the same output as the published title helper
-for every input. The start time is read with :func:`baton.formats._clock.parse_title_start`
-(the helper's wider ISO 8601 reading). ``datetime`` loads inside the calls, and ``zoneinfo``
-only for a zone other than ``UTC``, so ``UTC`` works on a machine without a time-zone
-database and the gate path stays light.
+for every input. The start time is read with :func:`parse_start`, the helper's wider ISO
+8601 reading (every other timestamp is RFC 3339, read by :mod:`baton.formats._clock`).
+``datetime`` loads inside the calls, and ``zoneinfo`` only for a zone other than ``UTC``, so
+``UTC`` works on a machine without a time-zone database and the gate path stays light.
 """
-
-from baton.formats._clock import parse_title_start
 
 _SUFFIX_HEAD = " | started "
 _SUFFIX_LENGTH = len(_SUFFIX_HEAD) + 5  # " | started " then DD-MM
+
+
+def parse_start(text):
+    """The title gate's reading of a start time, wider than RFC 3339 (TTL-002, TTL-003): the
+    published helper's ``datetime.fromisoformat`` of Python 3.11+ after replacing every ``Z``
+    with ``+00:00``, kept only with an offset. An aware ``datetime``, or None."""
+    from datetime import datetime
+
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else None
 
 
 def strip_date_suffixes(title):
@@ -58,7 +69,7 @@ def formatted(title, started_at, zone_name):
         return None
     if not isinstance(zone_name, str):
         return None
-    moment = parse_title_start(started_at)
+    moment = parse_start(started_at)
     if moment is None:
         return None
     base = strip_date_suffixes(title.strip()).strip()

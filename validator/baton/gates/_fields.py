@@ -1,6 +1,6 @@
 """Strict readers for gate input fields: exact JSON types, identifiers, timestamps, bounded depth.
 
-A reader returns the value it checked or raises :class:`Invalid` with the JSON path and what
+A reader returns the value it checked or raises :class:`~baton.gates._table.Invalid` with the JSON path and what
 was expected; the gate catches it and answers its documented invalid-input outcome. Nothing
 here imports more than the standard interpreter already has loaded.
 """
@@ -9,24 +9,10 @@ from baton._text import child
 from baton.formats._clock import parse_ms
 from baton.formats._values import integer as whole_number
 from baton.formats._values import is_id
+from baton.gates._table import Invalid
 
 #: Opaque values a gate echoes back (a context object, say) nest no deeper than this.
 MAX_OPAQUE_DEPTH = 32
-
-
-class Invalid(Exception):
-    """A gate's input breaks an input rule: ``path`` is the JSON path of the value (GEN-022),
-    ``expected`` what the rule wanted, where the reader says. Every gate raises this one class
-    and answers its documented invalid-input outcome."""
-
-    def __init__(self, path, expected=None):
-        super().__init__(path if expected is None else f"{path}: {expected}")
-        self.path = path
-        self.expected = expected
-
-    @property
-    def message(self):
-        return self.path if self.expected is None else f"{self.path}: {self.expected}"
 
 
 def record(value, path, required, optional=()):

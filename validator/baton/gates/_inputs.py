@@ -6,8 +6,7 @@ readers stay at that level too. Identifier and text tests are :mod:`baton.format
 """
 
 from baton.formats._values import integer
-from baton.gates._fields import Invalid
-from baton.gates._table import Decision, InputError, parse_input
+from baton.gates._table import Decision, InputError, Invalid, parse_input
 
 
 def invalid_input(field):

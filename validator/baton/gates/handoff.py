@@ -14,11 +14,10 @@ Owns the decisions of ``spec/gates/handoff.md``:
 The gate reads clocks, files and incarnations only from its input: hosts supply them.
 """
 
-from baton._text import json_path
 from baton.formats import _handoff_record as records
 from baton.formats._clock import LATEST_MS, format_ms, parse_ms
 from baton.formats._values import integer, is_id
-from baton.gates._fields import Invalid
+from baton.gates._table import Invalid
 from baton.gates._inputs import decide_or_refuse, invalid_input, parse_strict
 from baton.gates._table import Decision, InputError, run_strict
 
@@ -114,6 +113,8 @@ def _ttl(value, key, default, limit):
 def _check(problem, member):
     """Raise :class:`Invalid` at the deepest part of ``member`` that ``problem`` names."""
     if problem is not None:
+        from baton._text import json_path
+
         raise Invalid(json_path((member, *problem)))
 
 
@@ -182,6 +183,8 @@ def _confirm(value):
     plan = pending["plan"]
     problems = records.session_problems(plan["requested_by"], sessions, subagents)
     if problems:
+        from baton._text import json_path
+
         parts = problems[0][1]
         # the requester is the warned plan's: the running sessions are what lacks it
         raise Invalid("$.sessions" if parts == ("requested_by",) else json_path(parts))

@@ -7,7 +7,7 @@ sessions to wake, top-down and newest first, and every other session with the re
 stays down.
 """
 
-from baton.gates._fields import Invalid
+from baton.gates._table import Invalid
 from baton.gates._inputs import (
     count,
     decide_or_refuse,
