@@ -257,7 +257,7 @@ def _unpinned(tree):
     """Ids of nodes no case can pin: module-level metadata and constants no code of the
     module reads, ``__slots__``, error messages and hints (the arguments of an ``Invalid``
     after its path, of an ``...Error`` but its ``code``, the error classes themselves,
-    ``__repr__`` and ``_shorten``), and everything inside
+    ``__repr__``), and everything inside
     them."""
     read = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)
             and isinstance(node.ctx, ast.Load)}
@@ -276,7 +276,7 @@ def _unpinned(tree):
             for keyword in node.keywords:
                 if keyword.arg in ("hint", "message"):
                     skipped.update(id(sub) for sub in ast.walk(keyword.value))
-        if isinstance(node, ast.FunctionDef) and node.name in ("_shorten", "__repr__"):
+        if isinstance(node, ast.FunctionDef) and node.name == "__repr__":
             skipped.update(id(sub) for sub in ast.walk(node))
         if isinstance(node, ast.ClassDef) and node.name.endswith(("Invalid", "Error")):
             skipped.update(id(sub) for sub in ast.walk(node))

@@ -2,8 +2,8 @@
 
 Areas mirror the package (``formats/``, ``workspace/``, ``engine/``, ``rules/``, ``gates/``,
 ``authoring/``, ``conformance/``, ``reporters/``); ``acceptance/`` runs the installed command,
-the docs, the wheel and the browser end to end. Helpers shared across areas are modules in
-``support/``; test data lives in ``data/``.
+the docs, the wheel and the browser end to end; ``architecture/`` checks the package's
+layers. Helpers shared across areas are modules in ``support/``; test data lives in ``data/``.
 """
 
 from __future__ import annotations

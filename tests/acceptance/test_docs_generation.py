@@ -1,4 +1,5 @@
-"""The generators behind the docs site: requirement anchors, spec order, schema and CLI pages."""
+"""The generators behind the docs site: requirement anchors, spec order, schema, CLI and
+Python API pages."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from docs_support import ROOT
 sys.path.insert(0, str(ROOT / "docs" / "hooks"))
 
 import _docs_cli  # noqa: E402
+import _docs_python  # noqa: E402
 import _docs_schemas  # noqa: E402
 import _docs_spec  # noqa: E402
 
@@ -384,3 +386,40 @@ def test_schema_folders_become_nav_sections():
     pages = [("ack.schema.json", "a.md"), ("gates/x.schema.json", "gx.md"), ("gates/y.schema.json", "gy.md"),
              ("protocol/v1/run.schema.json", "run.md"), ("fixture.schema.json", "f.md")]
     assert baton_site._nav_tree(pages) == ["a.md", "f.md", {"Gates": ["gx.md", "gy.md"]}, {"Protocol v1": ["run.md"]}]
+
+
+class TestPythonApiPage:
+    """The Python API reference lists exactly ``baton.__all__`` and ``baton.errors.__all__``."""
+
+    def _page(self):
+        import baton
+        from baton import errors
+
+        return _docs_python.render_api_page(baton, errors)
+
+    def test_every_public_name_has_a_section_with_its_docstring(self):
+        import baton
+
+        page = self._page()
+        headings = [line for line in page.splitlines() if line.startswith("### ")]
+        documented = [h.split("`")[1].split("(")[0] for h in headings]
+        assert documented[:len(baton.__all__)] == [f"baton.{name}" for name in baton.__all__]
+        assert "(no docstring)" not in page
+        assert "`baton.validate_bytes(raw: 'bytes', kind: 'str | None'" in page
+
+    def test_every_public_error_is_listed_with_its_code_and_exit_status(self):
+        from baton import errors
+
+        page = self._page()
+        assert set(errors.__all__) == {name for name in vars(errors)
+                                       if isinstance(getattr(errors, name), type)
+                                       and issubclass(getattr(errors, name), errors.BatonError)}
+        assert "| `ConflictError` | `conflict` | 1 |" in page
+        assert "| `DigestError` | `digest.error` | 2 |" in page
+        for name in errors.__all__:
+            assert f"### `baton.errors.{name}`" in page
+
+    def test_sphinx_roles_are_written_as_code(self):
+        page = self._page()
+        assert ":func:" not in page and ":class:" not in page and "``" not in page.replace("```", "")
+

@@ -134,13 +134,13 @@ def test_the_packet_digest_is_blake3_over_the_packet_without_its_digest_line():
 
 
 def test_the_packet_digest_matches_the_digest_tool():
-    from baton.formats._digest import digest_file
+    from baton import digest_file
 
     assert digest_file(HANDOFF / "continuation.packet.txt") == _packet_fields()["CHECKPOINT_DIGEST"]
 
 
 def test_the_registered_checkpoint_digest_matches_the_digest_tool():
-    from baton.formats._digest import digest_file
+    from baton import digest_file
 
     attempt = _load("registry.yaml")["attempts"][-1]
     assert attempt["continue_checkpoint_digest"] == digest_file(HANDOFF / "xbrief/continue.xbrief.json")

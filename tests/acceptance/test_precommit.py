@@ -15,7 +15,7 @@ import pytest
 from authoring_support import REPO, make_project
 from ruamel.yaml import YAML
 
-from baton.engine import _detect
+from baton.formats import _detect
 
 
 def hook():

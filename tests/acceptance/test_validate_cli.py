@@ -207,7 +207,7 @@ def test_schema_unknown_name_exits_2(isolated):
 
 
 def test_real_schema_list_includes_every_kind():
-    from baton.engine import _detect
+    from baton.formats import _detect
     from baton.engine._schemas import store
 
     names = run("schema", "list").stdout

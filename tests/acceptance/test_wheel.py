@@ -58,7 +58,7 @@ def test_the_wheel_carries_schemas_conformance_data_and_examples(installed):
         assert files, folder
         for relative in files:
             assert f"baton/_data/{relative}" in names, relative
-    for module in ("baton/engine/_validate.py", "baton/engine/_schemas.py", "baton/engine/_detect.py", "baton/engine/_ecma.py",
+    for module in ("baton/engine/_validate.py", "baton/engine/_schemas.py", "baton/formats/_detect.py", "baton/engine/_ecma.py",
                    "baton/engine/_locate.py", "baton/reporters/_sarif.py", "baton/gates/validate.py",
                    "baton/cli/_validate.py", "baton/cli/_schema.py"):
         assert module in names, module

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import baton
-from baton.engine import _detect
+from baton.formats import _detect
 from baton import reporters
 from baton._findings import SEVERITIES
 

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from baton.engine import _detect, _schemas
+from baton.engine import _schemas
+from baton.formats import _detect
 from baton.formats import _loading, _packet
 from baton.engine._schemas import SchemaMissing, Store, store
 

@@ -11,7 +11,7 @@ from engine_support import ACK, CHECKPOINT, PACKET_TEXT, REGISTRY, codes, dump, 
 
 import baton
 from baton.errors import UsageError
-from baton.engine._validate import Report
+from baton import Report
 from baton.rules import Hit, rule
 
 
@@ -233,7 +233,7 @@ def test_a_missing_path_is_unreadable(isolated, tmp_path):
 def test_handoff_folders_get_cross_file_rules(isolated, tmp_path):
     seen = []
 
-    @rule("handoff-dir", "handoff.test_ids_agree", requirement="DIG-009", summary="ids agree",
+    @rule("crossfile", "handoff.test_ids_agree", requirement="DIG-009", summary="ids agree",
           hint="make them agree")
     def _ids(folder):
         seen.append((folder.file, sorted(folder.artifacts)))
@@ -258,7 +258,7 @@ def test_handoff_folders_get_cross_file_rules(isolated, tmp_path):
 
 
 def test_a_crashing_cross_file_rule_is_reported_on_the_folder(isolated, tmp_path):
-    @rule("handoff-dir", "handoff.test_crash", requirement="DIG-009", summary="s", hint="h")
+    @rule("crossfile", "handoff.test_crash", requirement="DIG-009", summary="s", hint="h")
     def _crash(folder):
         raise RuntimeError("no")
 
@@ -313,7 +313,7 @@ def test_packet_grammar_problems_are_findings_with_their_requirement(isolated):
 
 
 def test_cross_file_findings_in_a_text_packet_get_its_lines(isolated, tmp_path):
-    @rule("handoff-dir", "handoff.test_packet_goal", requirement="DIG-009", summary="s", hint="h")
+    @rule("crossfile", "handoff.test_packet_goal", requirement="DIG-009", summary="s", hint="h")
     def _goal(folder):
         yield Hit(("packet", "goal_id"), "the packet names another goal")
 

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, FormatChecker
 
 import baton
-from baton.engine._detect import legacy_version
+from baton.formats._detect import legacy_version
 
 ROOT = Path(__file__).resolve().parents[2]
 UPSTREAM = xf.upstream_dir()

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from baton.formats import _digest
-from baton.formats._digest import DigestError
+from baton.errors import DigestError
 
 HEX = "0123456789abcdef" * 4
 

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import published_helpers_model as published
+from baton.formats import _title as title_form
 from baton.gates import title
 from baton.gates._table import Decision
 
@@ -139,9 +140,9 @@ def test_utc_works_when_zoneinfo_cannot_even_be_imported(monkeypatch):
 
 
 def test_suffix_digits_are_any_decimal_digits_like_the_published_pattern():
-    assert title.strip_date_suffixes("a | started ٠١-٠٢") == "a"
-    assert title.strip_date_suffixes("a | started 1-02") == "a | started 1-02"
-    assert title.strip_date_suffixes("a | started 01-02  | started 03-04") == (
+    assert title_form.strip_date_suffixes("a | started ٠١-٠٢") == "a"
+    assert title_form.strip_date_suffixes("a | started 1-02") == "a | started 1-02"
+    assert title_form.strip_date_suffixes("a | started 01-02  | started 03-04") == (
         "a | started 01-02 ")
 
 

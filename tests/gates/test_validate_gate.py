@@ -11,7 +11,7 @@ import pytest
 from engine_support import ACK, CHECKPOINT, ROOT, isolated  # noqa: F401
 from jsonschema import Draft202012Validator
 
-from baton.engine import _detect
+from baton.formats import _detect
 from baton.engine._schemas import store
 from baton.gates import gate_names, load, run_bytes, run_gate
 

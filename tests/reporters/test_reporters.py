@@ -11,9 +11,7 @@ from engine_support import ACK, ROOT, dump, isolated, write  # noqa: F401
 from jsonschema import Draft202012Validator
 
 import baton
-from baton import reporters
-from baton._findings import Finding
-from baton.engine._validate import Report
+from baton import Finding, Report, reporters
 from baton.rules import Hit, rule
 
 FINDINGS_SCHEMA = json.loads((ROOT / "schemas" / "v1" / "findings.schema.json").read_text("utf-8"))

@@ -7,7 +7,7 @@ import pytest
 from blake3 import blake3
 
 from baton.formats import _ackcheck
-from baton.engine._validate import validate_paths
+from baton import validate_paths
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "handoff"
 RESTART_ID = "rst-20261014-0915-parser"

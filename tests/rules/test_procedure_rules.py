@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from baton.formats._loading import load_path
-from baton.engine._validate import validate_paths
+from baton import validate_paths
 from baton.rules import Artifact, rules_for
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "handoff"

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baton.engine import _detect
+from baton.formats import _detect
 from baton.engine._schemas import store
 from baton.conformance.requirements import parse_page
 from baton.rules import Artifact, rules_for

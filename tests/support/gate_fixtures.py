@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from baton.reporters import printable
+from baton._text import printable
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))

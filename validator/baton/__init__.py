@@ -9,7 +9,9 @@ command's gate path) stays cheap enough for hooks that run on every turn:
 - :class:`Finding`: one finding, frozen data with a stable code;
 - :func:`run_gate` / :func:`gate_names`: the decision gates, on a parsed value or on the raw
   input bytes (read exactly as ``baton gate NAME`` reads them);
-- :func:`digest_file` / :func:`digest_bytes`: artifact digests.
+- :func:`digest_file` / :func:`digest_bytes`: artifact digests;
+- :class:`BatonError`: the base of every error raised on purpose; its kinds, each with a
+  stable code and exit status, are in :mod:`baton.errors`.
 """
 
 from baton._lazy import attributes

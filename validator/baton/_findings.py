@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from baton._text import json_path  # noqa: F401 - the findings' paths, named here for callers
+
 ERROR = "error"
 WARNING = "warning"
 SEVERITIES = (ERROR, WARNING)
@@ -46,21 +48,6 @@ class Finding:
             "hint": self.hint,
             **({} if self.values is None else {"values": list(self.values)}),
         }
-
-
-def json_path(parts) -> str:
-    """``("plan", "items", 0)`` -> ``$.plan.items[0]``; keys that are not plain names are
-    quoted (``$["x-baton/session"]``)."""
-    out = ["$"]
-    for part in parts:
-        if isinstance(part, int):
-            out.append(f"[{part}]")
-        elif part.isidentifier():
-            out.append(f".{part}")
-        else:
-            escaped = part.replace("\\", "\\\\").replace('"', '\\"')
-            out.append(f'["{escaped}"]')
-    return "".join(out)
 
 
 def failed(findings, *, strict: bool = False) -> bool:

@@ -3,6 +3,9 @@ the exit status the CLI maps them to (click's convention: the class carries it).
 
 from __future__ import annotations
 
+__all__ = ["BatonError", "UsageError", "UnreadableInput", "ConflictError", "LockTimeout",
+           "RefusedError", "DigestError"]
+
 
 class BatonError(Exception):
     """Base of every error Baton raises on purpose."""
@@ -69,3 +72,22 @@ class RefusedError(BatonError):
 
     exit_code = 1
     code = "refused"
+
+
+class DigestError(BatonError):
+    """A digest could not be computed or a digest string is not usable (``baton digest``,
+    :func:`baton.digest_file`); ``code`` is the ``digest.*`` or ``load.*`` refusal, ``path``
+    the JSON path of the offending value where there is one (``$.a[0]``)."""
+
+    exit_code = 2
+    code = "digest.error"
+
+    def __init__(self, message, *, code=None, hint=None, path=None):
+        super().__init__(message, code=code, hint=hint)
+        self.path = path
+
+    def to_dict(self):
+        out = super().to_dict()
+        if self.path is not None:
+            out["path"] = self.path
+        return out

@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass, field
 
 from baton.workspace import _editing
-from baton.engine._detect import HEADER, LEGACY_HEADER, LEGACY_VERSIONS, legacy_version
+from baton.formats._detect import HEADER, LEGACY_HEADER, LEGACY_VERSIONS, legacy_version
 from baton.errors import RefusedError, UsageError
 from baton.authoring import _checkpoint, _document, _store
 

@@ -20,7 +20,6 @@ ATTEMPTS = "attempts"
 RESTART_ID = "restart_id"
 CHECKPOINT_DIGEST = "checkpoint_digest"
 CONTINUE_DIGEST = _digest.CONTINUE_DIGEST_FIELD
-REVISION = "revision"
 
 
 class Recorded:

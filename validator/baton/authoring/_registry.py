@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from baton.engine import _detect
+from baton.formats import _detect
 from baton.errors import RefusedError, UsageError
 from baton.authoring._store import REGISTRY, missing_error
 from baton.formats._clock import utc_now

@@ -7,8 +7,9 @@ import sys
 
 import click
 
-from baton.engine import _detect
+from baton.formats import _detect
 from baton import reporters
+from baton._text import printable
 from baton.errors import BatonError
 from baton.formats._loading import DEFAULT_MAX_BYTES
 from baton.cli._options import fail, output_options, use_color
@@ -51,7 +52,7 @@ def validate(paths, kind, output_format, color, strict, quiet, verbose):
         output = ""
     if verbose and output_format == "text":
         kinds = dict(report.kinds)
-        output = "".join(f"checked {reporters.printable(file)} ({kinds.get(file, 'no artifact')})\n"
+        output = "".join(f"checked {printable(file)} ({kinds.get(file, 'no artifact')})\n"
                          for file in report.files) + output
     click.echo(output, nl=False, color=colored)
     sys.exit(report.exit_code(strict=strict))

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 
 from baton._findings import json_path
-from baton.reporters import printable
+from baton._text import cut, printable
 
 #: Differences listed per case at most; the rest are counted.
 MAX_DIFFERENCES = 100
@@ -63,7 +63,7 @@ def show(value) -> str:
     """A value as compact JSON (``1`` and ``1.0`` stay distinct; a lone surrogate as its
     ``\\uXXXX`` escape, so the report can always be written), cut to :data:`VALUE_LIMIT`."""
     text = printable(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")))
-    return text if len(text) <= VALUE_LIMIT else text[:VALUE_LIMIT - 3] + "..."
+    return cut(text, VALUE_LIMIT)
 
 
 def differences(expected, actual, parts=()) -> list[Difference]:

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from baton.formats._loading import load_bytes
 from baton.conformance._process import Child, ChildTimeout, OutputTooLarge, family, sweep
 
-ANSWERED, SKIPPED, ERRORED = "answered", "skipped", "errored"
+#: How an implementation answered one case (an :class:`Answer`'s ``kind``): not a case's
+#: status, which the runner derives from it (:data:`baton.conformance._runner.STATUSES`).
+ANSWERED, ANSWER_SKIPPED, ANSWER_ERRORED = "answered", "skipped", "errored"
 #: Why a case was skipped: the implementation does not list its gate, implements another
 #: version of it, or said so itself (a harness's skipped result, a program's exit status 77).
 GATE_NOT_LISTED, VERSION_MISMATCH, BY_IMPLEMENTATION = "gate_not_listed", "version_mismatch", "by_implementation"
@@ -43,11 +45,11 @@ class Answer:
 
 
 def skipped(message: str, code: str = BY_IMPLEMENTATION, issue_url: str | None = None) -> Answer:
-    return Answer(SKIPPED, message=message, skip_code=code, issue_url=issue_url or None)
+    return Answer(ANSWER_SKIPPED, message=message, skip_code=code, issue_url=issue_url or None)
 
 
 def errored(message: str, context: dict | None = None, stderr: str | None = None) -> Answer:
-    return Answer(ERRORED, message=message, context=context or {}, stderr=stderr or None)
+    return Answer(ANSWER_ERRORED, message=message, context=context or {}, stderr=stderr or None)
 
 
 class Reference:

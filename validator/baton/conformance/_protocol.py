@@ -11,7 +11,7 @@ import json
 from functools import cache
 
 from baton._findings import json_path
-from baton.engine._schemas import _clip
+from baton._text import cut
 from baton.formats._loading import load_bytes
 
 VERSION = 1
@@ -33,9 +33,9 @@ def schema(name: str) -> dict:
 
 @cache
 def _validator(name: str):
-    import jsonschema_rs
+    from baton.engine._schemas import compile_schema
 
-    return jsonschema_rs.validator_for(schema(name))
+    return compile_schema(schema(name))
 
 
 def encode(message: dict) -> bytes:
@@ -68,7 +68,7 @@ def decode(line: bytes, name: str) -> dict:
     if errors:
         best = min(errors, key=lambda e: len(e.instance_path))
         where = json_path(best.instance_path)
-        raise ProtocolError(f"not a valid {name} message: {where}: {_clip(best.message)}")
+        raise ProtocolError(f"not a valid {name} message: {where}: {cut(best.message, 200)}")
     return loaded.data
 
 

@@ -14,10 +14,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from baton._text import cut
 from baton.errors import UsageError
 from baton.conformance._compare import Mismatch, mismatch
 from baton.conformance._implementations import (
-    ANSWERED, GATE_NOT_LISTED, SKIPPED, VERSION_MISMATCH, Answer, errored, skipped,
+    ANSWER_SKIPPED, ANSWERED, GATE_NOT_LISTED, VERSION_MISMATCH, Answer, errored, skipped,
 )
 from baton.conformance.versions import mismatch as version_mismatch
 
@@ -172,7 +173,7 @@ class Report(Tally):
 
 def verdict(case, answer: Answer, duration: float, expected_failure: str | None) -> Result:
     """Compare one answer with its case, then apply the expected-failure list."""
-    if answer.kind == SKIPPED:
+    if answer.kind == ANSWER_SKIPPED:
         return Result(case, SKIPPED_STATUS, answer, duration, answer.message)
     found = None
     if answer.kind == ANSWERED:
@@ -293,4 +294,4 @@ PLACEHOLDER = "TODO: say why"
 
 def _first_line(message: str | None) -> str:
     line = (message or "failed").splitlines()[0]
-    return line if len(line) <= 80 else line[:77] + "..."
+    return cut(line, 80)

@@ -328,19 +328,16 @@ def schema() -> dict:
 
 @cache
 def _validator():
-    import jsonschema_rs
+    from baton.engine._schemas import compile_schema
 
-    def refuse(uri):
-        raise ValueError(f"{uri} is never fetched")
-
-    return jsonschema_rs.validator_for(schema(), retriever=refuse)
+    return compile_schema(schema())
 
 
 def read(path: str | Path) -> RunView:
     """Read a report stream; :class:`UnreadableInput` (exit status 2) says which line is
     broken and how."""
     from baton._findings import json_path
-    from baton.engine._schemas import _clip
+    from baton._text import cut
     from baton.formats._loading import load_bytes
 
     def refuse(line_number, message, hint="give a file written by `baton conformance run --jsonl`"):
@@ -359,7 +356,7 @@ def read(path: str | Path) -> RunView:
             errors = list(_validator().iter_errors(loaded.data))
             if errors:
                 best = min(errors, key=lambda e: len(e.instance_path))
-                refuse(number, f"not a report stream line: {json_path(best.instance_path)}: {_clip(best.message)}")
+                refuse(number, f"not a report stream line: {json_path(best.instance_path)}: {cut(best.message, 200)}")
             record = loaded.data
             if not records and record["record"] != "header":
                 refuse(number, "the first line is not the header")

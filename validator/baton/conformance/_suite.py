@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from baton._findings import ERROR, Finding, json_path
-from baton.engine._schemas import _clip
+from baton._text import cut
 from baton.formats._loading import load_path
 
 INPUT_KINDS = ("input", "input_text", "input_base64")
@@ -103,9 +103,9 @@ def fixture_schema() -> dict:
 
 @cache
 def _validator():
-    import jsonschema_rs
+    from baton.engine._schemas import compile_schema
 
-    return jsonschema_rs.validator_for(fixture_schema())
+    return compile_schema(fixture_schema())
 
 
 def _finding(file, path, code, message, hint, requirement="CNF-001"):
@@ -123,11 +123,11 @@ def _schema_errors(document) -> list[tuple[tuple, str, str]]:
                  else "oneof" if type(e.kind).__name__.startswith("OneOf") else type(e.kind).__name__.lower())
                 for e in _validator().iter_errors(document)]
     except UnicodeEncodeError:
-        from jsonschema import Draft202012Validator
+        from baton.engine._schemas import compile_reference_schema
 
         return [(tuple(e.absolute_path), e.message,
                  f"required:{e.message.split(chr(39))[1]}" if e.validator == "required" else e.validator.lower())
-                for e in Draft202012Validator(fixture_schema()).iter_errors(document)]
+                for e in compile_reference_schema(fixture_schema()).iter_errors(document)]
 
 
 def _schema_findings(file, document):
@@ -140,7 +140,7 @@ def _schema_findings(file, document):
             continue
         if keyword == "oneof":
             message = "give exactly one of input, input_text and input_base64"
-        findings.append(_finding(file, json_path(parts), "fixture.schema", _clip(message),
+        findings.append(_finding(file, json_path(parts), "fixture.schema", cut(message, 200),
                                  "see conformance/fixture.schema.json for the fixture format"))
     return findings
 

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
 
+from baton._text import cut
 from baton.formats import _fastjson
 from baton._findings import ERROR, Finding, json_path
 
-DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 #: Schema findings listed per document at most; the rest are counted in one finding.
 MAX_SCHEMA_FINDINGS = 200
 
@@ -177,6 +177,28 @@ class Store:
         return _explain_all(self.reference_validator(name), self.contents(name), instance, file)
 
 
+def compile_schema(schema: dict):
+    """The fast validator of a schema Baton holds outside ``schemas/v1/`` (the conformance
+    suite's fixture, protocol and report-stream schemas), compiled as the packaged ones are:
+    patterns read as ECMA-262 (:mod:`baton.engine._ecma`), nothing ever retrieved."""
+    import jsonschema_rs
+
+    from baton.engine._ecma import translate_schema
+
+    return jsonschema_rs.validator_for(translate_schema(schema, python=False),
+                                       retriever=_refuse_retrieval)
+
+
+def compile_reference_schema(schema: dict):
+    """:func:`compile_schema` with the reference validator (``jsonschema``), for values the
+    fast one cannot phrase an error about (text holding a lone surrogate)."""
+    from jsonschema import Draft202012Validator
+
+    from baton.engine._ecma import translate_schema
+
+    return Draft202012Validator(translate_schema(schema, python=True))
+
+
 def _refuse_retrieval(uri: str):
     raise ValueError(f"{uri} is not a packaged schema and is never fetched")
 
@@ -309,106 +331,154 @@ def _described(schema, hint: str) -> str:
 
 def _first_sentence(text: str) -> str:
     sentence = text.strip().split(". ", 1)[0].rstrip(".")
-    return sentence if len(sentence) <= 160 else sentence[:157] + "..."
+    return cut(sentence, 160)
 
 
 def _explain(error, validator):
-    """``[(path parts, code, message, hint)]`` for one chosen error."""
-    keyword = error.validator
+    """``[(path parts, code, message, hint[, values])]`` for one chosen error: the
+    explanation of its keyword (:data:`_EXPLAIN`), else the validator's own message."""
+    path, code = tuple(error.absolute_path), _code(error.validator)
+    explain = _EXPLAIN.get(error.validator)
+    return (explain and explain(error, validator, path, code)) or _other(error, path, code)
+
+
+def _required(error, validator, path, code):
+    instance, schema = error.instance, error.schema
+    missing = [name for name in error.validator_value
+               if isinstance(instance, dict) and name not in instance]
+    name = next((n for n in missing if error.message.startswith(repr(n))),
+                missing[0] if missing else "?")
+    property_schema = (schema.get("properties") or {}).get(name)
+    return [(path, code, f"the required property {show(name)} is missing",
+             _described(property_schema, f"add {show(name)}"))]
+
+
+def _not_allowed(error, validator, path, code):
+    if not isinstance(error.instance, dict):
+        return None
+    from baton.rules.members import nearest
+
+    extras = _unexpected_keys(error, validator)
+    allowed = sorted((error.schema.get("properties") or {}))
+    hint = "remove it or fix its spelling"
+    if allowed:
+        hint += f"; allowed here: {_names(allowed)}"
+    if extras:
+        return [(path + (key,), code, f"the property {show(key)} is not allowed here"
+                 + (f": did you mean {show(near)}?" if (near := nearest(key, allowed)) else ""),
+                 hint, allowed)
+                for key in extras]
+    return [(path, code, "this object has properties that are not allowed here", hint, allowed)]
+
+
+def _type(error, validator, path, code):
+    value, instance = error.validator_value, error.instance
+    expected = [value] if isinstance(value, str) else list(value)
+    wanted = " or ".join(_TYPE_NAMES.get(t, t) for t in expected)
+    return [(path, code, f"must be {wanted}, not {_TYPE_NAMES.get(json_type(instance), json_type(instance))}",
+             _described(error.schema, f"write {wanted} here"))]
+
+
+def _enum(error, validator, path, code):
     value = error.validator_value
+    return [(path, code, f"{show(error.instance)} is not one of the allowed values: {_names(value)}",
+             _described(error.schema, "use one of the listed values"), value)]
+
+
+def _const(error, validator, path, code):
+    value = error.validator_value
+    return [(path, code, f"must be exactly {show(value)}, not {show(error.instance)}",
+             _described(error.schema, f"write {show(value)}"))]
+
+
+def _pattern(error, validator, path, code):
+    from baton.engine._ecma import original
+
+    return [(path, code, f"{show(error.instance)} does not have the required form "
+                         f"(pattern {original(error.validator_value)})",
+             _described(error.schema, "write the value in the form the pattern gives"))]
+
+
+def _size(error, validator, path, code):
+    return [(path, code, _size_message(error.validator, error.validator_value, error.instance),
+             _described(error.schema, "change the length to fit the bound"))]
+
+
+_BOUND_WORDS = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "greater than",
+                "exclusiveMaximum": "less than", "multipleOf": "a multiple of"}
+
+
+def _bound(error, validator, path, code):
+    return [(path, code, f"must be {_BOUND_WORDS[error.validator]} {show(error.validator_value)}, "
+                         f"not {show(error.instance)}",
+             _described(error.schema, "use a number within the bound"))]
+
+
+def _unique(error, validator, path, code):
+    return [(path, code, "the items must be unique, but some repeat",
+             _described(error.schema, "remove the repeated items"))]
+
+
+def _dependent_required(error, validator, path, code):
     instance = error.instance
-    schema = error.schema
-    path = tuple(error.absolute_path)
-    code = _code(keyword)
-
-    if keyword == "required":
-        missing = [name for name in value if isinstance(instance, dict) and name not in instance]
-        name = next((n for n in missing if error.message.startswith(repr(n))),
-                    missing[0] if missing else "?")
-        property_schema = (schema.get("properties") or {}).get(name)
-        return [(path, code, f"the required property {show(name)} is missing",
-                 _described(property_schema, f"add {show(name)}"))]
-
-    if keyword in ("additionalProperties", "unevaluatedProperties") and isinstance(instance, dict):
-        extras = _unexpected_keys(error, validator)
-        allowed = sorted((schema.get("properties") or {}))
-        from baton.rules.members import nearest
-
-        hint = "remove it or fix its spelling"
-        if allowed:
-            hint += f"; allowed here: {_names(allowed)}"
-        if extras:
-            return [(path + (key,), code, f"the property {show(key)} is not allowed here"
-                     + (f": did you mean {show(near)}?" if (near := nearest(key, allowed)) else ""),
-                     hint, allowed)
-                    for key in extras]
-        return [(path, code, "this object has properties that are not allowed here", hint, allowed)]
-
-    if keyword == "type":
-        expected = [value] if isinstance(value, str) else list(value)
-        wanted = " or ".join(_TYPE_NAMES.get(t, t) for t in expected)
-        return [(path, code, f"must be {wanted}, not {_TYPE_NAMES.get(json_type(instance), json_type(instance))}",
-                 _described(schema, f"write {wanted} here"))]
-
-    if keyword == "enum":
-        return [(path, code, f"{show(instance)} is not one of the allowed values: {_names(value)}",
-                 _described(schema, "use one of the listed values"), value)]
-
-    if keyword == "const":
-        return [(path, code, f"must be exactly {show(value)}, not {show(instance)}",
-                 _described(schema, f"write {show(value)}"))]
-
-    if keyword == "pattern":
-        from baton.engine._ecma import original
-
-        return [(path, code, f"{show(instance)} does not have the required form (pattern {original(value)})",
-                 _described(schema, "write the value in the form the pattern gives"))]
-
-    if keyword in ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"):
-        return [(path, code, _size_message(keyword, value, instance),
-                 _described(schema, "change the length to fit the bound"))]
-
-    if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"):
-        words = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "greater than",
-                 "exclusiveMaximum": "less than", "multipleOf": "a multiple of"}[keyword]
-        return [(path, code, f"must be {words} {show(value)}, not {show(instance)}",
-                 _described(schema, "use a number within the bound"))]
-
-    if keyword == "uniqueItems":
-        return [(path, code, "the items must be unique, but some repeat",
-                 _described(schema, "remove the repeated items"))]
-
-    if keyword == "dependentRequired" and isinstance(instance, dict):
-        for trigger, needed in value.items():
-            if trigger in instance:
-                for name in needed:
-                    if name not in instance:
-                        return [(path, code, f"{show(name)} is required when {show(trigger)} is present",
-                                 f"add {show(name)}, or remove {show(trigger)}")]
-
-    if keyword in ("anyOf", "oneOf"):
-        if keyword == "oneOf" and not error.context:
-            return [(path, code, "matches more than one of the allowed forms, but must match exactly one",
-                     _described(schema, "make the value fit exactly one form"))]
-        return [(path, code, "does not match any of the allowed forms",
-                 _described(schema, "make the value fit one of the forms the schema lists"))]
-
-    if keyword == "not":
-        return [(path, code, "has a form that is not allowed here",
-                 _described(schema, "change the value"))]
-
-    if keyword == "contains":
-        return [(path, code, "has no item of the required form",
-                 _described(schema, "add an item of the required form"))]
-
-    if keyword is None:  # a ``false`` subschema: nothing is allowed at this place
-        return [(path, code, "no value is allowed here", "remove this property")]
-
-    return [(path, code, _first_sentence(_clip(error.message)), _described(schema, "fix the value"))]
+    if not isinstance(instance, dict):
+        return None
+    for trigger, needed in error.validator_value.items():
+        if trigger in instance:
+            for name in needed:
+                if name not in instance:
+                    return [(path, code, f"{show(name)} is required when {show(trigger)} is present",
+                             f"add {show(name)}, or remove {show(trigger)}")]
+    return None
 
 
-def _clip(message: str, limit: int = 200) -> str:
-    return message if len(message) <= limit else message[: limit - 3] + "..."
+def _any_of(error, validator, path, code):
+    if error.validator == "oneOf" and not error.context:
+        return [(path, code, "matches more than one of the allowed forms, but must match exactly one",
+                 _described(error.schema, "make the value fit exactly one form"))]
+    return [(path, code, "does not match any of the allowed forms",
+             _described(error.schema, "make the value fit one of the forms the schema lists"))]
+
+
+def _not(error, validator, path, code):
+    return [(path, code, "has a form that is not allowed here",
+             _described(error.schema, "change the value"))]
+
+
+def _contains(error, validator, path, code):
+    return [(path, code, "has no item of the required form",
+             _described(error.schema, "add an item of the required form"))]
+
+
+def _false(error, validator, path, code):
+    """A ``false`` subschema: nothing is allowed at this place."""
+    return [(path, code, "no value is allowed here", "remove this property")]
+
+
+def _other(error, path, code):
+    return [(path, code, _first_sentence(cut(error.message, 200)),
+             _described(error.schema, "fix the value"))]
+
+
+#: How each keyword's failure is told: ``explain(error, validator, path, code)`` gives the
+#: findings, or None to fall back on the validator's own message (:func:`_other`).
+_EXPLAIN = {
+    "required": _required,
+    "additionalProperties": _not_allowed, "unevaluatedProperties": _not_allowed,
+    "type": _type,
+    "enum": _enum,
+    "const": _const,
+    "pattern": _pattern,
+    **dict.fromkeys(("minLength", "maxLength", "minItems", "maxItems", "minProperties",
+                     "maxProperties"), _size),
+    **dict.fromkeys(_BOUND_WORDS, _bound),
+    "uniqueItems": _unique,
+    "dependentRequired": _dependent_required,
+    "anyOf": _any_of, "oneOf": _any_of,
+    "not": _not,
+    "contains": _contains,
+    None: _false,
+}
 
 
 def _size_message(keyword: str, bound, instance) -> str:

@@ -1,10 +1,10 @@
 """The validation engine: paths or bytes in, a :class:`Report` of findings out.
 
-bytes -> safe load (:mod:`baton.formats._loading`) -> the artifact kind (:mod:`baton.engine._detect`) ->
+bytes -> safe load (:mod:`baton.formats._loading`) -> the artifact kind (:mod:`baton.formats._detect`) ->
 the schema check (:mod:`baton.engine._schemas`) -> the semantic rules of the kind
 (:mod:`baton.rules`) -> findings, with lines placed (:mod:`baton.engine._locate`) only for
 documents that have findings. A folder that holds a handoff (a checkpoint beside a packet,
-registry or ACK) also gets the cross-file rules of kind ``"handoff-dir"``, whether the folder
+registry or ACK) also gets the cross-file rules of kind ``"crossfile"``, whether the folder
 was walked or a file in it was named (DIG-058): a pre-commit hook names only the files a commit
 touches, and a checkpoint that disagrees with its registry is caught all the same.
 """
@@ -14,12 +14,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from baton.engine import _detect
+from baton._text import cut
+from baton.formats import _detect
 from baton.errors import UsageError
 from baton._findings import ERROR, Finding, failed, json_path
 from baton.formats import _files
 from baton.formats._loading import DEFAULT_MAX_BYTES, load_bytes, read_bounded, syntax_for, too_large
-from baton.rules import Artifact, HandoffDir
+from baton.rules import Artifact, Crossfile
 
 STDIN = "<stdin>"
 #: Kinds whose presence beside a checkpoint makes a folder a handoff folder.
@@ -238,9 +239,7 @@ def run_rules(kind: str, target) -> list[tuple[tuple, Finding]]:
 
 
 def _crashed(file, what: str, error: Exception, requirement) -> Finding:
-    detail = f"{type(error).__name__}: {error}"
-    if len(detail) > 200:
-        detail = detail[:197] + "..."
+    detail = cut(f"{type(error).__name__}: {error}", 200)
     return Finding(file, "$", "rule.crashed", ERROR, f"{what} failed on this input ({detail})",
                    requirement, "this is a defect in Baton, not in the file: please report it")
 
@@ -400,7 +399,7 @@ def _cross_file(folder: str, members: list[_Outcome]) -> list[_Outcome]:
             artifacts[outcome.artifact.kind] = outcome.artifact
             outcome_of[outcome.artifact.kind] = outcome
     folder_outcome = _Outcome(folder)
-    for parts, finding in run_rules("handoff-dir", HandoffDir(folder, artifacts)):
+    for parts, finding in run_rules("crossfile", Crossfile(folder, artifacts)):
         target = artifacts.get(parts[0]) if parts and isinstance(parts[0], str) else None
         if target is None:
             folder_outcome.findings.append(finding)

@@ -66,9 +66,6 @@ CODES = tuple(code for code, *_ in RULES)
 FOLDER_CODES = tuple(code for code in CODES if code not in (
     "ack.packet_digest_mismatch", "ack.registry_digest_mismatch", "ack.checkpoint_changed",
     "ack.digest_unconfirmed", "ack.read_in_future", "ack.checkout_mismatch", "ack.dirty_mismatch"))
-#: Parts of the readback a caller may leave out; each is then reported as skipped
-#: (``checkpoint``: no single attempt names the ACK's restart id, so no digest to compare).
-SKIPPABLE = ("checkout", "dirty_artifacts", "checkpoint", "clock")
 #: How far (seconds) a read_at may lie after the verifier's clock before it is
 #: ``ack.read_in_future`` (ACK-112): two hosts' clocks disagree by this much in practice.
 CLOCK_SKEW_SECONDS = 5

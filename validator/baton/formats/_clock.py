@@ -1,14 +1,17 @@
 """Timestamps of the handoff artifacts: RFC 3339 text to epoch milliseconds and back.
 
-Owns the timestamp form of ``spec/handoff-record.md`` (the shared ``timestamp`` of
-``defs.schema.json``): ``YYYY-MM-DD``, ``T`` (or ``t`` or a space), ``HH:MM:SS``, an optional
+The one RFC 3339 reader: every gate, the ACK check and the validator's rules read timestamps
+here, so they never disagree. Owns the timestamp form of ``spec/index.md`` (the shared
+``timestamp`` of ``defs.schema.json``): ``YYYY-MM-DD``, ``T`` (or ``t`` or a space), ``HH:MM:SS``, an optional
 fraction, then ``Z`` (or ``z``) or ``+HH:MM`` / ``-HH:MM``; the date must exist, a leap
 second (``:60``) is refused, and the instant, once its offset is applied, lies in years 0001
 to 9999 (GEN-004, GEN-020). Written timestamps are UTC with milliseconds
 (``2026-05-04T10:00:00.000Z``). Two precisions: :func:`parse_ms` (the gates that count in
 milliseconds: digits after the third are dropped, never rounded, GEN-021) and
-:func:`parse_exact` (every digit, for comparisons at full precision). Pure arithmetic: the gates may not import ``datetime`` at
-module level.
+:func:`parse_exact` (every digit, for comparisons at full precision); :func:`problem` says
+what is wrong with a string that is no timestamp. Pure arithmetic: the gates may not import
+``datetime`` at module level. The title gate's wider ISO 8601 reading is
+:func:`baton.formats._title.parse_start`, the published helper's, and only the title's.
 """
 
 _DIGITS = frozenset("0123456789")
@@ -51,11 +54,30 @@ def _civil_from_days(days):
     return year_of_era + era * 400 + (month <= 2), month, day
 
 
+#: What :func:`problem` says of a string that is no timestamp, by what is wrong. The first
+#: three are the form's (the schema's ``timestamp`` pattern and length), the rest the meaning's.
+TOO_LONG = "is too long to be a timestamp"
+NO_OFFSET = "has no offset, so the moment is ambiguous"
+NOT_RFC_3339 = "is not an RFC 3339 date-time"
+NOT_REAL = "is not a real calendar date and time"
+OFFSET_RANGE = "has an offset beyond +/-23:59"
+OUT_OF_RANGE = "names an instant outside the years 0001 to 9999"
+FORM_PROBLEMS = (TOO_LONG, NO_OFFSET, NOT_RFC_3339)
+
+
+def problem(text):
+    """What is wrong with the string ``text`` as a timestamp (one of the phrases above, which
+    never repeat the value), or ``None`` when it is one. The one reading every gate, the ACK
+    check and the validator's rules share, so they never disagree."""
+    parts = _parse(text)
+    return parts if isinstance(parts, str) else None
+
+
 def parse_ms(text):
     """Epoch milliseconds of an RFC 3339 timestamp (fraction truncated to milliseconds),
     or ``None`` when ``text`` is not one."""
     parts = _parse(text)
-    if parts is None:
+    if isinstance(parts, str):
         return None
     seconds, fraction = parts
     return seconds * 1000 + int((fraction + "000")[:3])
@@ -65,7 +87,7 @@ def parse_exact(text):
     """The instant of an RFC 3339 timestamp as exact seconds since the epoch (a
     :class:`fractions.Fraction`: every digit of the fraction kept), or ``None``."""
     parts = _parse(text)
-    if parts is None:
+    if isinstance(parts, str):
         return None
     from fractions import Fraction
 
@@ -74,20 +96,19 @@ def parse_exact(text):
 
 
 def _parse(text):
-    """``(whole seconds since the epoch, fraction digits)`` of a timestamp, or ``None``."""
-    if not isinstance(text, str) or not 20 <= len(text) <= _MAX_LENGTH:
-        return None
-    if (text[4], text[7], text[13], text[16]) != ("-", "-", ":", ":") or text[10] not in "Tt ":
-        return None
+    """``(whole seconds since the epoch, fraction digits)`` of a timestamp, or the phrase
+    saying what is wrong with it."""
+    if not isinstance(text, str):
+        return NOT_RFC_3339
+    if len(text) > _MAX_LENGTH:
+        return TOO_LONG
+    if len(text) < 20 or (text[4], text[7], text[13], text[16]) != ("-", "-", ":", ":") \
+            or text[10] not in "Tt ":
+        return NO_OFFSET if _without_offset(text) else NOT_RFC_3339
     year, month, day = _number(text, 0, 4), _number(text, 5, 7), _number(text, 8, 10)
     hour, minute, second = _number(text, 11, 13), _number(text, 14, 16), _number(text, 17, 19)
     if None in (year, month, day, hour, minute, second):
-        return None
-    if not (1 <= year and 1 <= month <= 12 and hour <= 23 and minute <= 59 and second <= 59):
-        return None
-    days_in_month = 29 if month == 2 and _leap(year) else _DAYS_IN_MONTH[month - 1]
-    if not 1 <= day <= days_in_month:
-        return None
+        return NOT_RFC_3339
     position = 19
     fraction = ""
     if position < len(text) and text[position] == ".":
@@ -96,23 +117,48 @@ def _parse(text):
             end += 1
         fraction = text[position + 1:end]
         if not fraction:
-            return None
+            return NOT_RFC_3339
         position = end
     zone = text[position:]
     if zone in ("Z", "z"):
-        offset = 0
+        zone_hours = zone_minutes = 0
     elif len(zone) == 6 and zone[0] in "+-" and zone[3] == ":":
         zone_hours, zone_minutes = _number(zone, 1, 3), _number(zone, 4, 6)
-        if zone_hours is None or zone_minutes is None or zone_hours > 23 or zone_minutes > 59:
-            return None
-        offset = (zone_hours * 60 + zone_minutes) * (1 if zone[0] == "+" else -1)
+        if zone_hours is None or zone_minutes is None:
+            return NOT_RFC_3339
     else:
-        return None
+        return NO_OFFSET if _without_offset(text) else NOT_RFC_3339
+    days_in_month = 29 if month == 2 and _leap(year) else _DAYS_IN_MONTH[(month - 1) % 12]
+    # No leap second (GEN-004): a minute has 60 seconds, as in POSIX time.
+    if not (1 <= year and 1 <= month <= 12 and 1 <= day <= days_in_month and hour <= 23
+            and minute <= 59 and second <= 59):
+        return NOT_REAL
+    if zone_hours > 23 or zone_minutes > 59:
+        return OFFSET_RANGE
+    offset = (zone_hours * 60 + zone_minutes) * (-1 if zone[0] == "-" else 1)
     seconds = (_days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
                - offset * 60)
+    # The instant, in UTC, lies in years 0001 to 9999 (GEN-020).
     if not EARLIEST_MS <= seconds * 1000 + int((fraction + "000")[:3]) <= LATEST_MS:
-        return None
+        return OUT_OF_RANGE
     return seconds, fraction
+
+
+def _without_offset(text):
+    """Whether ``text`` is a date and time with no offset: ``YYYY-MM-DD``, ``T`` (or ``t`` or
+    a space), ``HH:MM``, optional ``:SS`` and fraction, ASCII digits only."""
+    if len(text) < 16 or (text[4], text[7], text[13]) != ("-", "-", ":") or text[10] not in "Tt ":
+        return False
+    if None in (_number(text, 0, 4), _number(text, 5, 7), _number(text, 8, 10),
+                _number(text, 11, 13), _number(text, 14, 16)):
+        return False
+    rest = text[16:]
+    if not rest:
+        return True
+    if len(rest) < 3 or rest[0] != ":" or _number(rest, 1, 3) is None:
+        return False
+    rest = rest[3:]
+    return not rest or (rest[0] == "." and len(rest) > 1 and set(rest[1:]) <= _DIGITS)
 
 
 #: The first and the last instant a timestamp can name: 0001-01-01T00:00:00.000Z and

@@ -13,7 +13,7 @@ Owns three things, and nothing else computes them:
 Nothing heavy is imported at module level: the digest gate loads this module on its fast path.
 """
 
-from baton.errors import BatonError
+from baton.errors import DigestError
 
 #: The algorithms Baton computes and verifies, default first.
 ALGORITHMS = ("blake3", "sha256")
@@ -41,24 +41,6 @@ _WINDOW = 16 << 20
 _READ_CHUNK = 1 << 20
 
 
-class DigestError(BatonError):
-    """A digest could not be computed or a digest string is not usable. ``path`` is the
-    JSON path of the offending value where there is one (``$.a[0]``)."""
-
-    exit_code = 2
-    code = "digest.error"
-
-    def __init__(self, message, *, code=None, hint=None, path=None):
-        super().__init__(message, code=code, hint=hint)
-        self.path = path
-
-    def to_dict(self):
-        out = super().to_dict()
-        if self.path is not None:
-            out["path"] = self.path
-        return out
-
-
 # ---------------------------------------------------------------------------------------------
 # Digest strings
 
@@ -77,7 +59,9 @@ def parse_digest(text):
                           code="digest.malformed", hint="write the digest as <algorithm>:<hex>")
     algorithm, colon, encoded = text.partition(":")
     if not colon or not _algorithm_ok(algorithm) or not encoded or not set(encoded) <= _ENCODED_CHARS:
-        raise DigestError(f"{_shorten(text)!r} is not a digest of the form <algorithm>:<encoded>",
+        from baton._text import cut
+
+        raise DigestError(f"{cut(text, 80)!r} is not a digest of the form <algorithm>:<encoded>",
                           code="digest.malformed",
                           hint="write the digest as <algorithm>:<hex>, e.g. blake3:<64 hex>")
     length = _HEX_LENGTH.get(algorithm)
@@ -396,7 +380,7 @@ def packet_text(text, source=None):
 # ---------------------------------------------------------------------------------------------
 # Artifacts and files
 
-#: The canonical form of each artifact kind (:mod:`baton.engine._detect` names the kinds), and of the
+#: The canonical form of each artifact kind (:mod:`baton.formats._detect` names the kinds), and of the
 #: plain syntaxes. A registry written in YAML takes the ``yaml`` form.
 FORM_BY_KIND = {"checkpoint": "jcs", "ack": "jcs", "handoff": "jcs", "registry": "jcs",
                 "packet": "packet", "json": "jcs", "yaml": "yaml", "raw": "raw"}
@@ -405,7 +389,7 @@ FORM_BY_KIND = {"checkpoint": "jcs", "ack": "jcs", "handoff": "jcs", "registry":
 def form_for_name(name):
     """The canonical form Baton applies to a file called ``name``: its artifact kind's (a YAML
     registry's is ``yaml``), and ``raw`` for a file that is no artifact."""
-    from baton.engine import _detect
+    from baton.formats import _detect
 
     kind = _detect.by_filename(name)
     if kind is None:
@@ -482,10 +466,6 @@ def canonical_file(path, *, form=None):
 def _type_name(value):
     return {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer",
             float: "number", type(None): "null"}.get(type(value), type(value).__name__)
-
-
-def _shorten(text, limit=80):
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 # ---------------------------------------------------------------------------------------------

@@ -174,7 +174,7 @@ def shown(value, limit=60):
         text = dumps(value, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError):
         text = "(a value JSON cannot hold)"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return cut(text, limit)
 
 
 def shown_from_difference(text, other, limit=80, context=24):

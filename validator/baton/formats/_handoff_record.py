@@ -183,6 +183,13 @@ def pending_shape_ok(pending):
     )
 
 
+def expiry_in_order(pending):
+    """``expires_at`` is later than ``created_at``, in milliseconds (HND-021); True where
+    either is no timestamp (the shape check's to judge)."""
+    created, expires = parse_ms(pending.get("created_at")), parse_ms(pending.get("expires_at"))
+    return created is None or expires is None or expires > created
+
+
 def session_problems(requested_by, sessions, subagents):
     """The cross-field rules of the session lists, as ``(code, path, message)``: ids
     unique, the requester among the sessions, every subagent's parent resumed, no cycle."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from baton._text import cut
 from baton.formats import _fastjson, _files
 from baton._findings import ERROR, Finding
 
@@ -155,9 +156,8 @@ def _finite_float(text: str) -> float:
     NaN and Infinity are."""
     value = float(text)
     if value in (_INFINITY, -_INFINITY):
-        shown = text if len(text) <= 40 else text[:37] + "..."
         raise _Reject("load.non_finite",
-                      f"the number {shown} is beyond the largest double and reads as infinity",
+                      f"the number {cut(text, 40)} is beyond the largest double and reads as infinity",
                       "write a finite number, or the value as a string", requirement="INP-005")
     return value
 

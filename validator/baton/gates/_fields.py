@@ -1,45 +1,18 @@
 """Strict readers for gate input fields: exact JSON types, identifiers, timestamps, bounded depth.
 
-A reader returns the value it checked or raises :class:`Invalid` with the JSON path and what
+A reader returns the value it checked or raises :class:`~baton.gates._table.Invalid` with the JSON path and what
 was expected; the gate catches it and answers its documented invalid-input outcome. Nothing
 here imports more than the standard interpreter already has loaded.
 """
 
+from baton._text import child
 from baton.formats._clock import parse_ms
 from baton.formats._values import integer as whole_number
 from baton.formats._values import is_id
+from baton.gates._table import Invalid
 
 #: Opaque values a gate echoes back (a context object, say) nest no deeper than this.
 MAX_OPAQUE_DEPTH = 32
-
-
-class Invalid(Exception):
-    """The input does not have the documented shape (``path``: where; ``expected``: what)."""
-
-    def __init__(self, path, expected):
-        super().__init__(f"{path}: {expected}")
-        self.path = path
-        self.expected = expected
-
-    @property
-    def message(self):
-        return f"{self.path}: {self.expected}"
-
-
-_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_NAME_CHARS = _NAME_START | frozenset("0123456789")
-
-
-def child(path, key):
-    """The JSON path of member or element ``key`` below ``path`` (GEN-022): ``.name`` for an
-    ASCII name of letters, digits and ``_`` not starting with a digit, else ``["name"]``."""
-    if not isinstance(key, str):
-        return f"{path}[{key}]"
-    if key and key[0] in _NAME_START and set(key) <= _NAME_CHARS:
-        return f"{path}.{key}"
-    escaped = key.replace("\\", "\\\\").replace('"', '\\"')
-    return f'{path}["{escaped}"]'
-
 
 
 def record(value, path, required, optional=()):

@@ -6,15 +6,7 @@ readers stay at that level too. Identifier and text tests are :mod:`baton.format
 """
 
 from baton.formats._values import integer
-from baton.gates._table import Decision, InputError, parse_input
-
-
-class Invalid(Exception):
-    """An input value breaks its gate's input rules; ``field`` is its JSON path."""
-
-    def __init__(self, field):
-        super().__init__(field)
-        self.field = field
+from baton.gates._table import Decision, InputError, Invalid, parse_input
 
 
 def invalid_input(field):
@@ -28,7 +20,7 @@ def decide_or_refuse(decide, value):
     try:
         return decide(value)
     except Invalid as invalid:
-        return invalid_input(invalid.field)
+        return invalid_input(invalid.path)
     except Exception:  # noqa: BLE001 - a value no JSON text can hold
         return invalid_input("$")
 

@@ -65,6 +65,21 @@ class InputError(ValueError):
     """Raw input a gate cannot read (too large, not UTF-8, not JSON, too deep)."""
 
 
+class Invalid(Exception):
+    """A gate's input breaks an input rule: ``path`` is the JSON path of the value (GEN-022),
+    ``expected`` what the rule wanted, where the reader says. Every gate raises this one class
+    and answers its documented invalid-input outcome."""
+
+    def __init__(self, path, expected=None):
+        super().__init__(path if expected is None else f"{path}: {expected}")
+        self.path = path
+        self.expected = expected
+
+    @property
+    def message(self):
+        return self.path if self.expected is None else f"{self.path}: {self.expected}"
+
+
 def parse_input(raw, limit, *, allow_constants=True, unique_keys=False):
     """Bytes -> a JSON value, as ``json.loads(raw.decode())`` with a size bound.
 
@@ -192,6 +207,7 @@ def _unique_pairs(pairs):
 
 
 def gate_names():
+    """The names of the gates, in the gate table's order."""
     return tuple(_MODULES)
 
 

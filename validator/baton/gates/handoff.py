@@ -17,7 +17,8 @@ The gate reads clocks, files and incarnations only from its input: hosts supply 
 from baton.formats import _handoff_record as records
 from baton.formats._clock import LATEST_MS, format_ms, parse_ms
 from baton.formats._values import integer, is_id
-from baton.gates._inputs import Invalid, decide_or_refuse, invalid_input, parse_strict
+from baton.gates._table import Invalid
+from baton.gates._inputs import decide_or_refuse, invalid_input, parse_strict
 from baton.gates._table import Decision, InputError, run_strict
 
 NAME = "handoff"
@@ -112,7 +113,9 @@ def _ttl(value, key, default, limit):
 def _check(problem, member):
     """Raise :class:`Invalid` at the deepest part of ``member`` that ``problem`` names."""
     if problem is not None:
-        raise Invalid(_path((member, *problem)))
+        from baton._text import json_path
+
+        raise Invalid(json_path((member, *problem)))
 
 
 def _warn(value):
@@ -167,7 +170,7 @@ def _confirm(value):
     pending = value.get("pending")
     if pending is None:
         return _answer("confirm", "no_pending_warning")
-    if not records.pending_shape_ok(pending):
+    if not (records.pending_shape_ok(pending) and records.expiry_in_order(pending)):
         return _answer("confirm", "pending_malformed")
     if token != pending["token"]:
         return _answer("confirm", "token_mismatch")
@@ -180,9 +183,11 @@ def _confirm(value):
     plan = pending["plan"]
     problems = records.session_problems(plan["requested_by"], sessions, subagents)
     if problems:
+        from baton._text import json_path
+
         parts = problems[0][1]
         # the requester is the warned plan's: the running sessions are what lacks it
-        raise Invalid("$.sessions" if parts == ("requested_by",) else _path(parts))
+        raise Invalid("$.sessions" if parts == ("requested_by",) else json_path(parts))
     record = {
         "baton_version": records.KNOWN_VERSIONS[-1],
         "kind": records.RECORD_KIND,
@@ -199,14 +204,6 @@ def _confirm(value):
     record["digest"] = records.digest_of(record)
     spent = {**pending, "spent_at": format_ms(now)}
     return _answer("confirm", "confirmed", record=record, pending=spent)
-
-
-def _path(parts):
-    """``$``, then ``.name`` for a member and ``[n]`` for an element (GEN-022)."""
-    path = "$"
-    for part in parts:
-        path += f"[{part}]" if isinstance(part, int) else f".{part}"
-    return path
 
 
 def _replay(value):

@@ -7,8 +7,8 @@ sessions to wake, top-down and newest first, and every other session with the re
 stays down.
 """
 
+from baton.gates._table import Invalid
 from baton.gates._inputs import (
-    Invalid,
     count,
     decide_or_refuse,
     invalid_input,

@@ -34,7 +34,7 @@ def run(raw):
 
 
 def decide(value):
-    from baton.engine import _detect
+    from baton.formats import _detect
 
     if not isinstance(value, dict) or set(value) - {"kind", "name", "document", "text"}:
         return _bad_input()
@@ -55,7 +55,7 @@ def decide(value):
 
 def decide_bytes(raw, kind, name=None, syntax=None):
     """The decision on one document's bytes."""
-    from baton.engine import _detect
+    from baton.formats import _detect
     from baton.engine._validate import check_bytes
 
     if name is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from baton.engine import _detect
+from baton.formats import _detect
 from baton.errors import UsageError
 from baton.formats._fastjson import shown
 

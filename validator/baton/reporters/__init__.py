@@ -17,12 +17,6 @@ _FORMATS = {
 }
 
 
-def printable(text: str) -> str:
-    """``text`` with any lone surrogate (a file name that is not UTF-8, a value read from a
-    ``\\ud800`` escape) spelled as an escape, so it can always be written out."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
 #: ANSI styles of the text outputs, by what they mark.
 STYLES = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "code": "\x1b[36m",
           "hint": "\x1b[2m", "ok": "\x1b[32m"}

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from baton.reporters import printable
+from baton._text import printable
 
 
 def _data(text: str) -> str:

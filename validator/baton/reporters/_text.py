@@ -4,7 +4,7 @@ the next line, and a summary line. Colour only when asked for (the CLI decides).
 from __future__ import annotations
 
 from baton.reporters import paint as _paint
-from baton.reporters import printable
+from baton._text import printable
 
 
 def render(report, *, strict: bool = False, color: bool = False, quiet: bool = False) -> str:

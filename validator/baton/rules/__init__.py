@@ -45,20 +45,26 @@ class Artifact:
     text: str  # the decoded text
     legacy: bool = False  # a vBRIEF-era checkpoint
 
+    @property
+    def fields(self) -> dict:
+        """The data when it is an object, else an empty one: rules meet documents that may
+        have failed the schema, and read them without a type check of their own."""
+        return self.data if isinstance(self.data, dict) else {}
+
 
 @dataclass(frozen=True)
-class HandoffDir:
-    """A handoff folder as the cross-file rules (kind ``"handoff-dir"``) see it: the folder
+class Crossfile:
+    """A handoff folder as the cross-file rules (kind ``"crossfile"``) see it: the folder
     and every artifact in it that loaded, by kind. A hit whose path starts with one of those
     kinds (``("ack", "restart_id")``) is reported in that artifact's file, at the rest of
     the path; any other hit is reported on the folder."""
 
     file: str  # the folder
     artifacts: Mapping[str, Artifact]
-    kind: str = "handoff-dir"
+    kind: str = "crossfile"
     _derived: dict = field(default_factory=dict, compare=False, repr=False)
 
-    def derived(self, name: str, compute: Callable[[HandoffDir], object]):
+    def derived(self, name: str, compute: Callable[[Crossfile], object]):
         """``compute(self)``, computed once per folder: values several rules read (the
         packet parsed, the attempt it names, the ACK's verdict) are not worked out again."""
         if name not in self._derived:
@@ -74,7 +80,7 @@ class Rule:
     requirement: str
     summary: str
     hint: str
-    check: Callable[[Artifact | HandoffDir], Iterable[Hit]] = field(compare=False)
+    check: Callable[[Artifact | Crossfile], Iterable[Hit]] = field(compare=False)
 
 
 _RULES: dict[str, list[Rule]] = {}

@@ -11,19 +11,25 @@ import re
 from collections.abc import Callable, Iterator
 
 from baton._findings import WARNING
+from baton._text import cut
+from baton.formats import _clock
 from baton.rules import Artifact, Hit, rule
 
 #: The spec version this implementation reads and writes.
 SUPPORTED_VERSION = (1, 0)
 
 _VERSION = re.compile(r"(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})\Z")
-_TIMESTAMP = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z")
-_TIMESTAMP_NO_OFFSET = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\Z")
 _EXTENSION_KEY = re.compile(r"x-[a-z0-9-]+/")
 # The schema's digest pattern (defs.schema.json): what passes it is the rules' to judge.
 _DIGEST_GRAMMAR = re.compile(r"[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+\Z")
 _DIGEST_MAX = 1024
+
+
+# -- showing values ------------------------------------------------------------------------
+
+def quoted(text) -> str:
+    """A value as a message shows it: as text, quoted, escaped, and cut to 60 characters."""
+    return repr(cut(str(text), 60))
 
 
 # -- walking ---------------------------------------------------------------------------------
@@ -86,20 +92,6 @@ def repeated(entries: Iterator[tuple], field: str) -> Iterator[tuple]:
 def is_foreign_extension(key: str, own: str = "x-baton/") -> bool:
     """Whether ``key`` names another tool's extension block (never validated by Baton)."""
     return bool(_EXTENSION_KEY.match(key)) and not key.startswith(own)
-
-
-def text_at(data, *path) -> str | None:
-    """The string at ``path`` below ``data``, or None when anything on the way is missing or
-    of another type."""
-    node = data
-    for part in path:
-        if isinstance(part, int):
-            if not isinstance(node, list) or not -len(node) <= part < len(node):
-                return None
-        elif not isinstance(node, dict):
-            return None
-        node = node[part] if isinstance(part, int) else node.get(part)
-    return node if isinstance(node, str) else None
 
 
 def blank(value) -> bool:
@@ -169,89 +161,47 @@ def top_level_version(artifact: Artifact) -> tuple[tuple, object] | None:
 
 def timestamp_problem(value) -> str | None:
     """What is wrong with ``value`` as a timestamp (a phrase such as "has no offset..."), or
-    None when it is a real date-time with an explicit offset. Non-strings are the schema's to
-    report (None). The phrase never repeats the value."""
-    if not isinstance(value, str):
-        return None
-    if len(value) > 64:
-        return "is too long to be a timestamp"
-    match = _TIMESTAMP.match(value)
-    if match is None:
-        if _TIMESTAMP_NO_OFFSET.match(value):
-            return "has no offset, so the moment is ambiguous"
-        return "is not an RFC 3339 date-time"
-    year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
-    offset = match.group(8)
-    import datetime
-
-    try:
-        datetime.datetime(year, month, day, hour, minute, min(second, 59))
-    except ValueError:
-        return "is not a real calendar date and time"
-    if second > 59:  # no leap second (GEN-004): a minute has 60 seconds, as in POSIX time
-        return "is not a real calendar date and time"
-    if offset not in ("Z", "z") and (int(offset[1:3]) > 23 or int(offset[4:6]) > 59):
-        return "has an offset beyond +/-23:59"
-    if offset not in ("Z", "z"):
-        minutes = (int(offset[1:3]) * 60 + int(offset[4:6])) * (1 if offset[0] == "+" else -1)
-        try:  # the instant, in UTC, lies in years 0001 to 9999 (GEN-020)
-            (datetime.datetime(year, month, day, hour, minute, second)
-             - datetime.timedelta(minutes=minutes))
-        except OverflowError:
-            return "names an instant outside the years 0001 to 9999"
-    return None
+    None when it is a real date-time with an explicit offset: the gates' own reading
+    (:func:`baton.formats._clock.problem`). Non-strings are the schema's to report (None). The
+    phrase never repeats the value."""
+    return _clock.problem(value) if isinstance(value, str) else None
 
 
 def moment(value):
-    """``value`` as an aware ``datetime`` when it is a timestamp naming a real moment (a leap
-    second excepted), else None: the form for comparing two timestamps of a file."""
-    if not isinstance(value, str) or _TIMESTAMP.match(value) is None \
-            or timestamp_problem(value) is not None:
-        return None
-    import datetime
-
-    normal = value[:10] + "T" + value[11:]
-    normal = normal[:-1] + "+00:00" if normal[-1] in "Zz" else normal
-    try:
-        return datetime.datetime.fromisoformat(normal)
-    except ValueError:  # a leap second: a real moment, but not one datetime can hold
-        return None
+    """``value``'s instant (exact seconds since the epoch, every fraction digit kept) when it
+    is a timestamp naming a real moment, else None: the form for comparing two timestamps of
+    a file."""
+    return _clock.parse_exact(value)
 
 
-def _unreal(value, problem=None) -> bool:
-    """Whether ``value`` has the timestamp form (with an offset) but names no real moment
-    (``problem``, by default :func:`timestamp_problem`)."""
-    return (isinstance(value, str) and _TIMESTAMP.match(value) is not None
-            and (problem or timestamp_problem)(value) is not None)
+def _unreal(value) -> bool:
+    """Whether ``value`` has the timestamp form (the schema's pattern and length: the form is
+    the schema's to report) but names no real moment."""
+    return isinstance(value, str) and timestamp_problem(value) not in (None, *_clock.FORM_PROBLEMS)
 
 
 def timestamp_hits(data, is_timestamp_key: Callable[[str], bool],
-                   skip: Callable[[str], bool] = lambda key: False,
-                   problem: Callable[[str], str | None] = None) -> Iterator[Hit]:
+                   skip: Callable[[str], bool] = lambda key: False) -> Iterator[Hit]:
     """A hit for every member whose name ``is_timestamp_key`` accepts and whose string value
-    has the timestamp form (with an offset) but names no real moment (``problem``, by default
-    :func:`timestamp_problem`). The form itself is the schema's to report, so it is never
-    reported twice."""
-    problem = problem or timestamp_problem
+    has the timestamp form (with an offset) but names no real moment. The form itself is the
+    schema's to report, so it is never reported twice."""
 
     def suspect(key, value):
-        return isinstance(key, str) and is_timestamp_key(key) and _unreal(value, problem)
+        return isinstance(key, str) and is_timestamp_key(key) and _unreal(value)
 
     if not any(suspect(key, value) for key, value in members(data, skip=skip)):
         return
     for path, key, value in walk(data, skip=skip):
         if suspect(key, value):
-            yield Hit(path, f"{key} {problem(value)}")
+            yield Hit(path, f"{key} {timestamp_problem(value)}")
 
 
-def timestamp_hits_at(places: Iterator[tuple[tuple, object]],
-                      problem: Callable[[str], str | None] = None) -> Iterator[Hit]:
+def timestamp_hits_at(places: Iterator[tuple[tuple, object]]) -> Iterator[Hit]:
     """:func:`timestamp_hits` for a kind that names its timestamp members by place: a hit for
     every ``(path, value)`` whose value has the timestamp form but names no real moment."""
-    problem = problem or timestamp_problem
     for path, value in places:
-        if _unreal(value, problem):
-            yield Hit(path, f"{path[-1]} {problem(value)}")
+        if _unreal(value):
+            yield Hit(path, f"{path[-1]} {timestamp_problem(value)}")
 
 
 def ends_in_at(key: str) -> bool:
@@ -262,22 +212,21 @@ def ends_in_at(key: str) -> bool:
 def register_timestamp_rule(kind: str, is_timestamp_key: Callable[[str], bool] = ends_in_at,
                             skip: Callable[[str], bool] = lambda key: False, *,
                             places: Callable[[object], Iterator[tuple[tuple, object]]] | None = None,
-                            requirement: str = "GEN-004",
-                            problem: Callable[[str], str | None] = None) -> None:
+                            requirement: str = "GEN-004") -> None:
     """Register ``<kind>.timestamp`` for ``kind``: timestamps name real moments (GEN-004; the
     schemas state the form and the offset). The timestamps are the members whose name
     ``is_timestamp_key`` accepts, or, given ``places(data)``, the ``(path, value)`` pairs it
-    yields. A kind a gate also reads passes the gate's own reader as ``problem``, so that the
-    validator and the gate never disagree."""
+    yields. The reading is the gates' own (:mod:`baton.formats._clock`), so that the validator
+    and a gate never disagree."""
 
     @rule(kind, f"{kind}.timestamp", requirement=requirement,
           summary="every timestamp is a real calendar date and time",
           hint="write a real date and time in RFC 3339, e.g. 2026-10-14T09:15:00+02:00")
     def _timestamps(artifact: Artifact):
         if places is not None:
-            yield from timestamp_hits_at(places(artifact.data), problem)
+            yield from timestamp_hits_at(places(artifact.data))
         else:
-            yield from timestamp_hits(artifact.data, is_timestamp_key, skip, problem)
+            yield from timestamp_hits(artifact.data, is_timestamp_key, skip)
 
 
 # -- digests ---------------------------------------------------------------------------------

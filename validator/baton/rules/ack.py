@@ -24,12 +24,8 @@ register_version_rules(KIND, top_level_version)
 register_timestamp_rule(KIND)
 
 
-def _fields(data) -> dict:
-    return data if isinstance(data, dict) else {}
-
-
-def _dirty(data):
-    entries = _fields(data).get("dirty_artifacts")
+def _dirty(artifact):
+    entries = artifact.fields.get("dirty_artifacts")
     if isinstance(entries, list):
         for index, entry in enumerate(entries):
             if isinstance(entry, dict):
@@ -37,10 +33,10 @@ def _dirty(data):
 
 
 def _digests(artifact: Artifact):
-    data = _fields(artifact.data)
+    data = artifact.fields
     if "checkpoint_digest" in data:
         yield ("checkpoint_digest",), data["checkpoint_digest"], None
-    for index, entry in _dirty(data):
+    for index, entry in _dirty(artifact):
         if "digest" in entry:
             yield ("dirty_artifacts", index, "digest"), entry["digest"], None
 
@@ -52,7 +48,7 @@ register_digest_rules(KIND, _digests)
       summary="the source and the target are different sessions",
       hint="the ACK comes from the fresh target session: write its own id as target_id")
 def _same(artifact: Artifact):
-    data = _fields(artifact.data)
+    data = artifact.fields
     source, target = data.get("source_id"), data.get("target_id")
     if isinstance(source, str) and not blank(source) and source == target:
         yield Hit(("target_id",), "target_id is the source session itself")
@@ -62,7 +58,7 @@ def _same(artifact: Artifact):
       summary="the takeover readback names the target as owner",
       hint="a takeover is reported only when the ownership record names the target itself")
 def _takeover_owner(artifact: Artifact):
-    data = _fields(artifact.data)
+    data = artifact.fields
     takeover = data.get("takeover")
     owner = takeover.get("owner_id") if isinstance(takeover, dict) else None
     if isinstance(owner, str) and owner != data.get("target_id"):
@@ -73,7 +69,7 @@ def _takeover_owner(artifact: Artifact):
       summary="dirty paths are relative to the checkout root, with `/` separators and no `..`",
       hint="write the path as git prints it, e.g. src/app/main.py")
 def _path_form(artifact: Artifact):
-    for index, entry in _dirty(artifact.data):
+    for index, entry in _dirty(artifact):
         path = entry.get("path")
         if not isinstance(path, str):
             continue
@@ -86,6 +82,6 @@ def _path_form(artifact: Artifact):
       summary="each dirty path is listed once",
       hint="list every dirty path once, with the digest of its current content")
 def _duplicate_path(artifact: Artifact):
-    for index, _, first in repeated(_dirty(artifact.data), "path"):
+    for index, _, first in repeated(_dirty(artifact), "path"):
         yield Hit(("dirty_artifacts", index, "path"),
                   f"the path is already listed at dirty_artifacts[{first}]")

@@ -15,12 +15,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from baton.engine._detect import HEADER, LEGACY_HEADER, legacy_version
+from baton.formats._detect import HEADER, LEGACY_HEADER, legacy_version
 from baton._findings import WARNING
 from baton.rules import Artifact, Hit, rule
 from baton.rules._shared import (
     blank,
     is_foreign_extension,
+    quoted,
     register_timestamp_rule,
     register_version_rules,
     repeated,
@@ -266,7 +267,7 @@ def _resume_point(artifact: Artifact):
     path, item = found
     narrative = item.get("narrative")
     if blank(narrative.get("ResumePoint") if isinstance(narrative, dict) else None):
-        label = _clip(item["id"]) if isinstance(item.get("id"), str) else "(no id)"
+        label = quoted(item["id"]) if isinstance(item.get("id"), str) else "(no id)"
         yield Hit(path, f"the next pending item {label} has no ResumePoint narrative")
 
 
@@ -282,9 +283,9 @@ def _next_action(artifact: Artifact):
     path = (BLOCK, "next_action", "item_id")
     found = _item_by_id(artifact.data, wanted)
     if found is None:
-        yield Hit(path, f"no plan item has the id {_clip(wanted)}")
+        yield Hit(path, f"no plan item has the id {quoted(wanted)}")
     elif found[1].get("status") != "pending":
-        yield Hit(path, f"the item {_clip(wanted)} is {_clip(str(found[1].get('status')))}, not pending")
+        yield Hit(path, f"the item {quoted(wanted)} is {quoted(str(found[1].get('status')))}, not pending")
 
 
 @rule(KIND, "checkpoint.auto_on_leaf", requirement="CKP-015",
@@ -297,7 +298,7 @@ def _auto_on_leaf(artifact: Artifact):
             continue
         kind = item.get("type", "task")
         if kind not in CONTAINER_TYPES:
-            yield Hit(path + ("status",), f"`auto` on an item of type {_clip(str(kind))}, not a container")
+            yield Hit(path + ("status",), f"`auto` on an item of type {quoted(str(kind))}, not a container")
         elif not _has_children(item):
             yield Hit(path + ("status",), "`auto` on a container with no children, "
                                           "no planRefs and no planRef")
@@ -308,7 +309,7 @@ def _auto_on_leaf(artifact: Artifact):
       hint="rename one of the items; edges and next_action refer to items by id")
 def _duplicate_id(artifact: Artifact):
     for path, item_id, first in repeated(iter_items(artifact.data), "id"):
-        yield Hit(path + ("id",), f"the id {_clip(item_id)} is already used at {_dotted(first)}")
+        yield Hit(path + ("id",), f"the id {quoted(item_id)} is already used at {_dotted(first)}")
 
 
 @rule(KIND, "checkpoint.edge_dangling", requirement="CKP-017",
@@ -320,7 +321,7 @@ def _edge_dangling(artifact: Artifact):
         for end in ("from", "to"):
             value = edge.get(end)
             if isinstance(value, str) and value not in ids:
-                yield Hit((_root(artifact.data), "edges", index, end), f"no plan item has the id {_clip(value)}")
+                yield Hit((_root(artifact.data), "edges", index, end), f"no plan item has the id {quoted(value)}")
 
 
 @rule(KIND, "checkpoint.edge_cycle", requirement="CKP-018",
@@ -354,9 +355,9 @@ def _evidence_item(artifact: Artifact):
         found = _item_by_id(artifact.data, wanted)
         path = (BLOCK, "completed_work", index, "item_id")
         if found is None:
-            yield Hit(path, f"no plan item has the id {_clip(wanted)}")
+            yield Hit(path, f"no plan item has the id {quoted(wanted)}")
         elif found[1].get("status") != "completed":
-            yield Hit(path, f"the item {_clip(wanted)} is {_clip(str(found[1].get('status')))}, not completed")
+            yield Hit(path, f"the item {quoted(wanted)} is {quoted(str(found[1].get('status')))}, not completed")
 
 
 @rule(KIND, "checkpoint.consumed", requirement="CKP-022", severity=WARNING,
@@ -443,8 +444,3 @@ def _dotted(path: tuple) -> str:
     from baton._findings import json_path
 
     return json_path(path)
-
-
-def _clip(text: str) -> str:
-    """An id as shown in a message: quoted, escaped, and cut short when long."""
-    return repr(text if len(text) <= 60 else text[:57] + "...")

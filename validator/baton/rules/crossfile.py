@@ -1,8 +1,14 @@
-"""Cross-file rules of a handoff folder (kind ``"handoff-dir"``): the ids agree across the
+"""Cross-file rules of a handoff folder (kind ``"crossfile"``): the ids agree across the
 checkpoint, the packet, the registry and the ACK; the packet's CHECKPOINT_DIGEST, the
 registry attempt's digest and the digest recomputed from the packet are one; the continue
 checkpoint is the one the attempt registered; and the ACK matches (spec/digest.md,
 "Cross-file rules"; spec/ack.md, "Verifying an ACK").
+
+One name for these checks: the rule kind ``crossfile``, this module, the value they read
+(:class:`baton.rules.Crossfile`) and the code prefix ``crossfile.*``. The ACK rules run here
+keep their ``ack.*`` codes, which are the ack gate's (spec/ack.md) and public; the folder
+rules of the procedure (``crossfile.checkpoint_*``) are registered in
+:mod:`baton.rules.procedure` under the same kind.
 
 The ACK is verified here without a workspace or a clock: the checkout and dirty-artifact
 fingerprints and the read time against now are compared by ``baton ack verify`` only.
@@ -13,7 +19,7 @@ from __future__ import annotations
 from baton.formats import _ackcheck, _digest
 from baton.rules import Hit, rule
 
-KIND = "handoff-dir"
+KIND = "crossfile"
 
 
 def _artifacts(folder):

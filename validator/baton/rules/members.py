@@ -22,7 +22,7 @@ from difflib import get_close_matches
 from functools import cache
 
 from baton._findings import WARNING
-from baton.engine._detect import legacy_version
+from baton.formats._detect import legacy_version
 from baton.rules import Artifact, Hit, rule
 from baton.rules._shared import SUPPORTED_VERSION, is_foreign_extension, parse_version
 

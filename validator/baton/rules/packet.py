@@ -20,7 +20,12 @@ from functools import lru_cache
 from baton.formats import _packet
 from baton._findings import WARNING
 from baton.rules import Artifact, Hit, rule
-from baton.rules._shared import register_digest_rules, register_version_rules, top_level_version
+from baton.rules._shared import (
+    quoted,
+    register_digest_rules,
+    register_version_rules,
+    top_level_version,
+)
 
 KIND = "packet"
 #: The hard bound on a packet's size in bytes (UTF-8).
@@ -79,7 +84,7 @@ def _unknown(artifact: Artifact):
             continue
         near = known.get(_KEY_SHAPE.sub("", field.key))
         hint = f"write the key exactly as `{near}`" if near else None
-        yield Hit((), f"{_clip(field.key)} is not a packet field", hint=hint, line=field.line)
+        yield Hit((), f"{quoted(field.key)} is not a packet field", hint=hint, line=field.line)
 
 
 @rule(KIND, "packet.duplicate_field", requirement="PKT-009",
@@ -91,7 +96,7 @@ def _duplicate(artifact: Artifact):
     for field in parsed.fields:
         if field.key in seen:
             where = f" (first at line {seen[field.key]})" if seen[field.key] else ""
-            yield Hit(_path(field.key), f"{_clip(field.key)} appears again{where}", line=field.line)
+            yield Hit(_path(field.key), f"{quoted(field.key)} appears again{where}", line=field.line)
         else:
             seen[field.key] = field.line
 
@@ -159,7 +164,3 @@ def _secret(artifact: Artifact):
                 key = candidate
         yield Hit(_path(key) if key else (), f"line {secret.line} holds {describe(secret)}",
                   line=secret.line)
-
-
-def _clip(text: str) -> str:
-    return repr(text if len(text) <= 60 else text[:57] + "...")

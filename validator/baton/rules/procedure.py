@@ -3,7 +3,7 @@ can show, and the packet's ban on transcripts and browser state (spec/packet.md,
 
 - on the checkpoint: it was written after every completion, failure and blocker it records;
 - on the packet: it holds no conversation transcript and no private browser state;
-- on a handoff folder (kind ``"handoff-dir"``): the registry's policy names the folder's
+- on a handoff folder (kind ``"crossfile"``): the registry's policy names the folder's
   checkpoint; a checkpoint under a restart attempt that has not reached the ownership commit
   is neither newer than the attempt nor consumed; after a verified takeover, the checkpoint
   the source handed over was consumed.
@@ -18,7 +18,7 @@ import posixpath
 import re
 
 from baton.rules import Artifact, Hit, rule
-from baton.rules._shared import moment
+from baton.rules._shared import moment, quoted
 from baton.rules.checkpoint import BLOCK, block, iter_items
 from baton.rules.registry import OPEN_STATES
 
@@ -36,7 +36,7 @@ def _recorded_events(data):
     completion, a failed attempt, a blocker first seen."""
     for path, item in iter_items(data):
         if "completed" in item:
-            yield path + ("completed",), item["completed"], f"the item {_clip(item.get('id'))} was completed"
+            yield path + ("completed",), item["completed"], f"the item {quoted(item.get('id'))} was completed"
     own = block(data) or {}
     for member, stamp, what in (("failed_attempts", "at", "a failed attempt was recorded"),
                                 ("blockers", "since", "a blocker was first seen")):
@@ -181,7 +181,7 @@ def _before_commit(folder):
                       if attempt.get("state") in BEFORE_COMMIT]
 
 
-@rule("handoff-dir", "crossfile.checkpoint_path", requirement="PRC-060",
+@rule("crossfile", "crossfile.checkpoint_path", requirement="PRC-060",
       summary="the registry's policy names the folder's checkpoint",
       hint="set policy.checkpoint_path to the checkpoint's path relative to the registry's "
            "folder (normally xbrief/continue.xbrief.json)")
@@ -203,7 +203,7 @@ def _checkpoint_path(folder):
                   f"checkpoint_path {stated!r} names {named}, but the folder's checkpoint is {actual}")
 
 
-@rule("handoff-dir", "crossfile.checkpoint_after_registration", requirement="PRC-061",
+@rule("crossfile", "crossfile.checkpoint_after_registration", requirement="PRC-061",
       summary="a checkpoint under an attempt before its commit is not newer than the attempt",
       hint="the checkpoint changed after the attempt was registered, so the packet does not "
            "carry it: render a new packet (`baton packet render`) to register a new attempt")
@@ -217,11 +217,11 @@ def _after_registration(folder):
         if written > registered:
             yield Hit(("checkpoint", BLOCK, "written_at"),
                       f"the checkpoint was written at {own['written_at']}, after attempt "
-                      f"{_clip(attempt.get('restart_id'))} was registered at "
+                      f"{quoted(attempt.get('restart_id'))} was registered at "
                       f"{attempt['registered_at']}")
 
 
-@rule("handoff-dir", "crossfile.consumed_checkpoint_handed_over", requirement="PRC-062",
+@rule("crossfile", "crossfile.consumed_checkpoint_handed_over", requirement="PRC-062",
       summary="no attempt before its commit hands over a consumed checkpoint",
       hint="a consumed checkpoint is the previous handoff's state: reopen it "
            "(`baton checkpoint reopen`), bring it up to date, then render a new packet")
@@ -232,10 +232,10 @@ def _consumed_handed_over(folder):
     for attempt in attempts:
         yield Hit(("checkpoint", BLOCK, "consumed_at"),
                   f"the checkpoint was consumed at {own['consumed_at']}, yet attempt "
-                  f"{_clip(attempt.get('restart_id'))} ({attempt.get('state')}) hands it over")
+                  f"{quoted(attempt.get('restart_id'))} ({attempt.get('state')}) hands it over")
 
 
-@rule("handoff-dir", "crossfile.checkpoint_not_consumed", requirement="PRC-063",
+@rule("crossfile", "crossfile.checkpoint_not_consumed", requirement="PRC-063",
       summary="after a verified takeover, the checkpoint the source handed over was consumed",
       hint="the session that took over marks the checkpoint consumed when it resumes "
            "(`baton consume`), then reopens it for its own writes")
@@ -258,7 +258,7 @@ def _not_consumed(folder):
     if _is_int(committed) and _is_int(epoch) and epoch < committed \
             and (written is None or commit is None or written <= commit):
         yield Hit(("checkpoint", BLOCK, "consumed_at"),
-                  f"attempt {_clip(attempt.get('restart_id'))} was taken over at fencing epoch "
+                  f"attempt {quoted(attempt.get('restart_id'))} was taken over at fencing epoch "
                   f"{committed}, but the checkpoint the source wrote at epoch {epoch} was never "
                   f"consumed")
 
@@ -269,8 +269,3 @@ def _is_int(value) -> bool:
 
 def _posix(path: str) -> str:
     return path.replace("\\", "/")
-
-
-def _clip(text) -> str:
-    text = str(text)
-    return repr(text if len(text) <= 60 else text[:57] + "...")

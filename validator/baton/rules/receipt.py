@@ -23,10 +23,6 @@ register_version_rules(KIND, top_level_version)
 register_timestamp_rule(KIND)
 
 
-def _data(artifact):
-    return artifact.data if isinstance(artifact.data, dict) else {}
-
-
 def _brief(data):
     brief = data.get("brief")
     return brief if isinstance(brief, dict) else None
@@ -37,7 +33,7 @@ def _count(value):
 
 
 def _digests(artifact: Artifact):
-    brief = _brief(_data(artifact))
+    brief = _brief(artifact.fields)
     if brief and "digest" in brief:
         yield ("brief", "digest"), brief["digest"], None
 
@@ -50,7 +46,7 @@ register_digest_rules(KIND, _digests)
       hint="settle an uncertain receipt by reading the pane and the conversation; start a new "
            "relaunch, with a new receipt, only after this one is settled")
 def _launched_twice(artifact):
-    launches = _count(_data(artifact).get("launches"))
+    launches = _count(artifact.fields.get("launches"))
     if launches is not None and launches > 1:
         yield Hit(("launches",), f"the launcher ran {launches} times under this receipt")
 
@@ -59,7 +55,7 @@ def _launched_twice(artifact):
       summary="`relaunched` only after the signal and exactly one launch",
       hint="keep the outcome `uncertain` until the launcher is proven to have run in the pane")
 def _relaunched_unproven(artifact):
-    data = _data(artifact)
+    data = artifact.fields
     if data.get("outcome") != "relaunched":
         return
     if data.get("signalled_at") is None:
@@ -72,7 +68,7 @@ def _relaunched_unproven(artifact):
       summary="the brief is sent at most once",
       hint="never send the brief again, even when its delivery did not confirm")
 def _brief_resent(artifact):
-    brief = _brief(_data(artifact))
+    brief = _brief(artifact.fields)
     deliveries = _count(brief.get("deliveries")) if brief else None
     if deliveries is not None and deliveries > 1:
         yield Hit(("brief", "deliveries"), f"the brief was sent {deliveries} times")
@@ -83,7 +79,7 @@ def _brief_resent(artifact):
       hint="pin the brief to the first session that binds through the receipt, and deliver it "
            "to that session only")
 def _brief_wrong_session(artifact):
-    brief = _brief(_data(artifact))
+    brief = _brief(artifact.fields)
     if not brief:
         return
     pinned = brief.get("pinned_session_id")
@@ -91,7 +87,7 @@ def _brief_wrong_session(artifact):
     if sent and pinned is None:
         yield Hit(("brief", "pinned_session_id"), "the brief was sent without being pinned to a session")
         return
-    bound = _data(artifact).get("new_session_id")
+    bound = artifact.fields.get("new_session_id")
     if pinned is not None and bound is not None and pinned != bound:
         yield Hit(("brief", "pinned_session_id"),
                   f"the brief is pinned to {pinned!r}, but {bound!r} bound through the receipt")
@@ -101,7 +97,7 @@ def _brief_wrong_session(artifact):
       summary="the delivery state, count and time agree",
       hint="`pending` means 0 deliveries and no time; `confirmed` and `unconfirmed` mean 1 and a time")
 def _delivery_mismatch(artifact):
-    brief = _brief(_data(artifact))
+    brief = _brief(artifact.fields)
     if not brief:
         return
     deliveries = _count(brief.get("deliveries"))
@@ -119,7 +115,7 @@ def _delivery_mismatch(artifact):
       summary="a settled receipt has a settlement and a time; an open one has neither",
       hint="set `settled_at` and `settlement` together with `status: settled`, and only then")
 def _status_mismatch(artifact):
-    data = _data(artifact)
+    data = artifact.fields
     settled = data.get("status") == "settled"
     if settled and (data.get("settled_at") is None or data.get("settlement") is None):
         yield Hit(("status",), "the receipt is settled but has no settlement time or settlement")
@@ -131,7 +127,7 @@ def _status_mismatch(artifact):
       summary="written, then signalled, then settled; a brief is sent after the receipt is written",
       hint="record each time when its step happens")
 def _time_order(artifact):
-    data = _data(artifact)
+    data = artifact.fields
     brief = _brief(data)
     created = _time(data.get("created_at"))
     signalled = _time(data.get("signalled_at"))
@@ -152,9 +148,9 @@ def _time_order(artifact):
       summary="a receipt settled by a binding names the session that bound",
       hint="record the new session's id in `new_session_id`")
 def _bound_without_session(artifact):
-    settlement = _data(artifact).get("settlement")
+    settlement = artifact.fields.get("settlement")
     if isinstance(settlement, dict) and settlement.get("by") == "session_bound" \
-            and _data(artifact).get("new_session_id") is None:
+            and artifact.fields.get("new_session_id") is None:
         yield Hit(("new_session_id",), "the receipt was settled by a binding but names no new session")
 
 
@@ -162,7 +158,7 @@ def _bound_without_session(artifact):
       summary="the new session is not the ended one",
       hint="a session that bound with the ended session's id is not a relaunch: settle by reading")
 def _same_session(artifact):
-    data = _data(artifact)
+    data = artifact.fields
     new = data.get("new_session_id")
     if new is not None and new == data.get("ended_session_id"):
         yield Hit(("new_session_id",), "the new session is the session that was ended")
@@ -172,7 +168,7 @@ def _same_session(artifact):
       summary="a receipt without a kept brief settles with the brief_unavailable notice",
       hint="settle with `notice: brief_unavailable`, so the new session knows no brief is coming")
 def _brief_unavailable_notice(artifact):
-    data = _data(artifact)
+    data = artifact.fields
     settlement = data.get("settlement")
     if not isinstance(settlement, dict):
         return

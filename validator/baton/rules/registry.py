@@ -7,10 +7,12 @@ their base, start and zone, the observation's goal, timestamps, digests and the 
 from __future__ import annotations
 
 from baton._findings import WARNING
+from baton.formats import _title
 from baton.formats._values import is_relative_path
 from baton.rules import Artifact, Hit, rule
 from baton.rules._shared import (
     blank,
+    quoted,
     register_digest_rules,
     register_timestamp_rule,
     register_version_rules,
@@ -121,7 +123,7 @@ register_digest_rules(KIND, _digests)
 def _duplicate_restart_id(artifact: Artifact):
     for index, restart_id, first in repeated(attempts(artifact.data), "restart_id"):
         yield Hit(("attempts", index, "restart_id"),
-                  f"the restart id {_clip(restart_id)} is already used by attempts[{first}]")
+                  f"the restart id {quoted(restart_id)} is already used by attempts[{first}]")
 
 
 @rule(KIND, "registry.attempt_state", requirement="REG-009",
@@ -154,7 +156,7 @@ def _recorded_too_early(artifact: Artifact, step: str, ready, message):
 def _ack_before_creation(artifact: Artifact):
     return _recorded_too_early(
         artifact, "ack", lambda attempt: _creation_status(attempt) == "confirmed",
-        lambda attempt: f"an ACK is recorded while creation is {_clip(str(_creation_status(attempt)))}")
+        lambda attempt: f"an ACK is recorded while creation is {quoted(str(_creation_status(attempt)))}")
 
 
 @rule(KIND, "registry.commit_before_ack", requirement="REG-011",
@@ -182,7 +184,7 @@ def _archive_before_takeover(artifact: Artifact):
         status = _archive_status(attempt)
         if isinstance(status, str) and status != "NOT_STARTED" and not _takeover_verified(attempt):
             yield Hit(("attempts", index, "archive", "status"),
-                      f"archive is {_clip(status)} without a verified takeover readback")
+                      f"archive is {quoted(status)} without a verified takeover readback")
 
 
 @rule(KIND, "registry.target_identity", requirement="REG-014",
@@ -290,7 +292,7 @@ def _display_title(artifact: Artifact):
         expected = format_title(base, started, zone)
         if expected is not None and shown != expected:
             yield Hit(path + ("display_title",),
-                      f"display_title should read {_clip(expected)}")
+                      f"display_title should read {quoted(expected)}")
 
 
 @rule(KIND, "registry.title_status", requirement="REG-021",
@@ -315,15 +317,15 @@ def _timezone(artifact: Artifact):
     places += [(("titles", i, "timezone"), r.get("timezone"))
                for i, r in enumerate(_list(data, "titles")) if isinstance(r, dict)]
     for path, zone in places:
-        if isinstance(zone, str) and zone_of(zone) is None:
-            yield Hit(path, f"{_clip(zone)} is not a known time zone")
+        if isinstance(zone, str) and _title.zone(zone) is None:
+            yield Hit(path, f"{quoted(zone)} is not a known time zone")
 
 
 @rule(KIND, "registry.goal_mismatch", requirement="REG-024",
       summary="the observation concerns the policy's goal",
       hint="observe the goal the registry governs; another goal has its own registry")
 def _goal_mismatch(artifact: Artifact):
-    data = artifact.data if isinstance(artifact.data, dict) else {}
+    data = artifact.fields
     policy, observation = data.get("policy"), data.get("observation")
     inputs = observation.get("inputs") if isinstance(observation, dict) else None
     goal = policy.get("goal_id") if isinstance(policy, dict) else None
@@ -337,12 +339,12 @@ def _goal_mismatch(artifact: Artifact):
       hint="name the checkpoint relative to the registry, inside its folder, with / "
            "separators: e.g. xbrief/continue.xbrief.json")
 def _path_escape(artifact: Artifact):
-    data = artifact.data if isinstance(artifact.data, dict) else {}
+    data = artifact.fields
     policy = data.get("policy")
     path = policy.get("checkpoint_path") if isinstance(policy, dict) else None
     if isinstance(path, str) and not is_relative_path(path):
         yield Hit(("policy", "checkpoint_path"),
-                  f"{_clip(path)} is not a path inside the registry's folder (absolute, `..`, "
+                  f"{quoted(path)} is not a path inside the registry's folder (absolute, `..`, "
                   "`.`, an empty segment, a backslash or a drive letter): a reader will not "
                   "follow it")
 
@@ -351,7 +353,7 @@ def _path_escape(artifact: Artifact):
       summary="the policy's MAIN session has a session row",
       hint="add a session row for the MAIN session named in the policy")
 def _main_unknown(artifact: Artifact):
-    data = artifact.data if isinstance(artifact.data, dict) else {}
+    data = artifact.fields
     policy = data.get("policy")
     main = policy.get("main_id") if isinstance(policy, dict) else None
     threads = {r["thread_id"] for r in _list(data, "sessions")
@@ -363,37 +365,18 @@ def _main_unknown(artifact: Artifact):
 # -- titles ----------------------------------------------------------------------------------
 
 def _has_suffix(base: str) -> bool:
-    from baton.gates.title import strip_date_suffixes
-
     stripped = base.strip()
-    return strip_date_suffixes(stripped) != stripped
-
-
-def zone_of(name: str):
-    """The time zone called ``name``, or None. ``UTC`` needs no time-zone database."""
-    import datetime
-
-    if name == "UTC":
-        return datetime.timezone.utc
-    try:
-        import zoneinfo
-
-        return zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError, TypeError):
-        return None
+    return _title.strip_date_suffixes(stripped) != stripped
 
 
 def format_title(base: str, started_at: str, zone_name: str) -> str | None:
     """``<base> | started DD-MM`` exactly as the title gate formats it; None when the gate
     answers TITLE_UNAVAILABLE (an unreadable start or an unknown zone: other rules say which)."""
-    from baton.gates import title
-
-    decision = title.decide({"title": base, "started_at": started_at, "timezone": zone_name})
-    return decision.output.get("display_title") if decision.outcome == "TITLE_FORMATTED" else None
-
-
-def _clip(text: str) -> str:
-    return repr(text if len(text) <= 60 else text[:57] + "...")
+    try:
+        output = _title.formatted(base, started_at, zone_name)
+    except Exception:  # noqa: BLE001 - as the gate: a start outside the calendar (TTL-016)
+        return None
+    return None if output is None else output["display_title"]
 
 
 @rule(KIND, "registry.not_canonical", requirement="REG-028",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from baton.engine import _detect
+from baton.formats import _detect
 from baton.formats._packet import JSON_NAME, TEXT_NAME
 
 
