@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from baton.conformance._suite import load_suite
-from baton.engine import _detect
+from baton.formats import _detect
 from baton.engine._validate import check_bytes
 from baton.formats import _ackcheck
 from baton.formats._fastjson import loads

@@ -1,7 +1,18 @@
 """How any text Baton shows is made safe and short: lone surrogates spelled as escapes, the
 one way a long value is cut to a number of characters, and the one way a place in a JSON
-value is written as a JSON path (GEN-022). Used by the findings, the gates, the reporters,
+value is written as a JSON path (GEN-022), and the ANSI styles of text output. Used by the findings, the gates, the reporters,
 the conformance runner and the CLI alike. Imports nothing, so the gates may use it."""
+
+#: ANSI styles of the text outputs, by what they mark.
+STYLES = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "code": "\x1b[36m",
+          "hint": "\x1b[2m", "ok": "\x1b[32m"}
+_RESET = "\x1b[0m"
+
+
+def paint(style: str, text: str, color: bool = True) -> str:
+    """``text`` in the ANSI style ``style`` (a key of :data:`STYLES`), when ``color``."""
+    return f"{STYLES[style]}{text}{_RESET}" if color else text
+
 
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _NAME_CHARS = _NAME_START | frozenset("0123456789")

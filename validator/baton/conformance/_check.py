@@ -243,7 +243,7 @@ def check(suite: Suite, catalogue, *, table: dict | None = None,
 def text(result: CheckResult, *, quiet: bool = False, color: bool = False) -> str:
     """The findings, then the coverage; with ``quiet`` the findings only (nothing when the
     suite is clean); with ``color`` severities, codes and hints in the reporters' styles."""
-    from baton.reporters import paint
+    from baton._text import paint
 
     lines = []
     for finding in result.findings:

@@ -10,6 +10,8 @@ import sys
 
 import _json
 
+from baton._text import cut
+
 _JSON_WS = " \t\n\r"
 _CONSTANTS = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
 

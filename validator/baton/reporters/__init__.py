@@ -9,23 +9,14 @@ from __future__ import annotations
 
 import importlib
 
+from baton._text import STYLES, paint  # noqa: F401  (the reporters' styles, shared with every layer)
+
 _FORMATS = {
     "text": "baton.reporters._text",
     "json": "baton.reporters._json",
     "sarif": "baton.reporters._sarif",
     "github": "baton.reporters._github",
 }
-
-
-#: ANSI styles of the text outputs, by what they mark.
-STYLES = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "code": "\x1b[36m",
-          "hint": "\x1b[2m", "ok": "\x1b[32m"}
-_RESET = "\x1b[0m"
-
-
-def paint(style: str, text: str, color: bool = True) -> str:
-    """``text`` in the ANSI style ``style`` (a key of :data:`STYLES`), when ``color``."""
-    return f"{STYLES[style]}{text}{_RESET}" if color else text
 
 
 def names() -> tuple[str, ...]:
