@@ -1,9 +1,16 @@
 """The command's front door.
 
-``baton gate NAME [FILE|-]`` with no options is routed straight to the gate table, and
-``baton hook claude EVENT [OPTIONS]`` straight to the hook, without importing click or any
-validator: hooks run them on every turn or tool call, so their cold start must stay close to
-Python's own. Everything else goes to the click CLI in :mod:`baton.cli`.
+The hot commands take fast paths that import neither click nor anything they do not use,
+because hooks and agents run them on every turn:
+
+- ``baton gate NAME [FILE|-]`` with no options goes straight to the gate table;
+- ``baton hook claude EVENT [OPTIONS]`` straight to the hook;
+- ``baton validate PATH...`` and ``baton digest FILE...`` with no options straight to the
+  library, printing exactly what the click command prints.
+
+A fast path answers ``None`` for anything it does not handle exactly as the click command
+would (an option, stdin, an error to report, output click would change), and everything
+else goes to the click CLI in :mod:`baton.cli`, which then does the whole work itself.
 """
 
 import sys
@@ -25,6 +32,60 @@ def main(argv=None):
         status = run_hook(args[2:])
         if status is not None:
             return status
+    if len(args) >= 2 and not any(a.startswith("-") for a in args[1:]):
+        fast = _FAST_PATHS.get(args[0])
+        status = fast(args[1:]) if fast is not None else None
+        if status is not None:
+            return status
     from baton.cli import cli
 
     return cli.main(args=args, prog_name="baton")
+
+
+def _validate(paths):
+    """``baton validate PATH...`` (plain paths, no option), as :mod:`baton.cli._validate`
+    prints it; ``None`` when the library refuses (the click command then reports it)."""
+    from baton import reporters
+    from baton.engine._validate import validate_paths
+    from baton.errors import BatonError
+
+    try:
+        report = validate_paths(list(dict.fromkeys(paths)))
+    except BatonError:
+        return None
+    colored = reporters.use_color("auto")
+    output = reporters.render("text", report, color=colored)
+    if not colored and "\x1b" in output:  # click strips escape sequences from plain output
+        return None
+    _write(output)
+    return report.exit_code()
+
+
+def _digest(files):
+    """``baton digest FILE...`` (plain files, no option), as :mod:`baton.cli._digest`
+    prints it; ``None`` for anything that is not a digest line per file (a directory or an
+    unreadable name, which click refuses, or a file that cannot be hashed)."""
+    import os
+
+    from baton.errors import BatonError
+    from baton.formats import _digest
+
+    lines = []
+    for name in files:
+        if "\x1b" in name or os.path.isdir(name) or (os.path.lexists(name) and not os.access(name, os.R_OK)):
+            return None
+        try:
+            digest = _digest.digest_file(name, _digest.DEFAULT_ALGORITHM, form=_digest.form_for_name(name))
+        except BatonError:
+            return None
+        lines.append(_digest.format_line(digest, name) + "\n")
+    _write("".join(lines))
+    return 0
+
+
+def _write(text):
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+_FAST_PATHS = {"validate": _validate, "digest": _digest}
