@@ -140,6 +140,15 @@ def _cpu_note(ours, theirs) -> str:
     return f"(CPU time: {_medians(ours)[1] / _medians(theirs)[1]:.2f})"
 
 
+def _section(name: str, what: str, commands: dict, runs: int) -> dict:
+    """Time ``commands`` (see :func:`_interleaved`), print the section's heading with the
+    load and the table, and answer the times."""
+    times = _interleaved(commands, runs)
+    print(f"\n[{name}] {what}, {runs} interleaved runs; load {_load()}")
+    _table(times)
+    return times
+
+
 def _median(runs) -> float:
     """The median wall time: what every target is judged on."""
     return _medians(runs)[0]
@@ -167,13 +176,11 @@ def lint(args, work: Path) -> None:
     baton = "baton validate one/xbrief/continue.xbrief.json"
     check = "check-jsonschema --schemafile xbrief-core-0.8 (same file)"
     bare = "python -c pass"
-    times = _interleaved({
+    times = _section("lint", "one file", {
         baton: ([_bin("baton"), "validate", str(one)], None),
         check: ([_bin("check-jsonschema"), "--schemafile", str(args.schema), str(one)], None),
         bare: ([_bin("python"), "-c", "pass"], None),
     }, args.runs)
-    print(f"\n[lint] one file, {args.runs} interleaved runs; load {_load()}")
-    _table(times)
     ratio = _median(times[baton]) / _median(times[check])
     print(f"  baton / check-jsonschema (medians): {ratio:.2f}  target <= 0.40: {_verdict(ratio <= 0.40)}  "
           f"{_cpu_note(times[baton], times[check])}")
@@ -189,12 +196,10 @@ def bulk(args, work: Path) -> None:
     files = sorted(str(p) for p in folder.glob("s*/xbrief/continue.xbrief.json"))
     baton = f"baton validate DIR ({len(files):,} folders)"
     check = f"check-jsonschema --schemafile xbrief-core-0.8 ({len(files):,} files)"
-    times = _interleaved({
+    times = _section("bulk", f"{len(files):,} checkpoints", {
         baton: ([_bin("baton"), "validate", str(folder)], None),
         check: ([_bin("check-jsonschema"), "--schemafile", str(args.schema), *files], None),
     }, args.bulk_runs)
-    print(f"\n[bulk] {len(files):,} checkpoints, {args.bulk_runs} interleaved runs; load {_load()}")
-    _table(times)
     speedup = _median(times[check]) / _median(times[baton])
     print(f"  check-jsonschema / baton (medians): {speedup:.2f}x faster  target >= 5x: "
           f"{_verdict(speedup >= 5)}  (aim: 10x)  "
@@ -223,14 +228,11 @@ def digest(args, work: Path) -> None:
         sys.exit(f"speed_bench: digests differ: {ours} vs blake3:{theirs}")
     baton = f"baton digest big.bin ({args.size_mib} MiB)"
     base = "python -c 'blake3(max_threads=AUTO).update_mmap(...)'"
-    times = _interleaved({
+    times = _section("digest", f"{args.size_mib} MiB of random bytes, warm cache", {
         baton: ([_bin("baton"), "digest", str(big)], None),
         base: ([_bin("python"), "-c", BLAKE3_BASELINE, str(big)], None),
     }, args.runs)
     big.unlink()
-    print(f"\n[digest] {args.size_mib} MiB of random bytes, warm cache, {args.runs} interleaved "
-          f"runs; load {_load()}")
-    _table(times)
     for label, runs in times.items():
         print(f"  {label:<58} {args.size_mib / 1024 / _median(runs):6.2f} GiB/s (median)")
     ratio = _median(times[base]) / _median(times[baton])
@@ -250,12 +252,10 @@ def gate(args, work: Path) -> None:
     obs.write_text(json.dumps(observation), encoding="utf-8")
     baton = "baton gate restart < obs.json"
     bare = "python -c pass"
-    times = _interleaved({
+    times = _section("gate", "start-up", {
         baton: ([_bin("baton"), "gate", "restart"], obs),
         bare: ([_bin("python"), "-c", "pass"], None),
     }, args.gate_runs)
-    print(f"\n[gate] start-up, {args.gate_runs} interleaved runs; load {_load()}")
-    _table(times)
     ratio = _median(times[baton]) / _median(times[bare])
     print(f"  baton gate / python -c pass (medians): {ratio:.2f}x  target <= 1.5x: "
           f"{_verdict(ratio <= 1.5)}  (aim: 1.2x)  {_cpu_note(times[baton], times[bare])}")
