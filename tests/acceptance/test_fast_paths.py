@@ -193,3 +193,48 @@ def test_a_digest_error_is_left_to_click(tmp_path, capsys):
     assert _fast(_entry._digest, [str(broken)], capsys) == (None, "", "")
     status, out, err = _click(["digest", str(broken)], capsys)
     assert status == 2 and out == "" and "load.syntax" in err
+
+
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt, EOFError])
+def test_an_interrupt_ends_a_fast_path_as_click_ends_a_command(interrupt, capsys, monkeypatch):
+    from baton.engine import _validate
+
+    def interrupted(*args, **kwargs):
+        raise interrupt
+
+    monkeypatch.setattr(_validate, "validate_paths", interrupted)
+    args = ["validate", str(ROOT / "examples" / "handoff")]
+    assert _entry_main(args, capsys) == _click(args, capsys) == (1, "", "\nAborted!\n")
+
+
+def _launcher() -> str:
+    launcher = Path(sys.executable).with_name("baton")
+    if not launcher.is_file():
+        pytest.fail(f"no baton launcher beside {sys.executable}: install the package here")
+    return str(launcher)
+
+
+_CLICK_ONLY = "import sys; from baton.cli import cli; cli.main(args=sys.argv[1:], prog_name='baton')"
+
+
+@pytest.mark.parametrize("command", ["validate", "digest"])
+def test_a_closed_pipe_ends_a_fast_path_as_click_ends_a_command(command):
+    """The reader has gone before the command writes: exit 1 and nothing on stderr, both ways."""
+    target = ROOT / "examples" / ("handoff" if command == "validate" else "handoff/ack.json")
+    answers = []
+    for argv in ([_launcher(), command, str(target)], [sys.executable, "-c", _CLICK_ONLY, command, str(target)]):
+        with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+            process.stdout.close()
+            error = process.stderr.read()
+            answers.append((process.wait(timeout=120), error))
+    assert answers[0] == answers[1] == (1, b"")
+
+
+def test_a_shell_asking_for_completions_is_answered_by_click():
+    env = {**os.environ, "_BATON_COMPLETE": "bash_source"}
+    argv = ["validate", str(ROOT / "examples" / "handoff")]
+    fast = subprocess.run([_launcher(), *argv], capture_output=True, env=env, timeout=120)
+    slow = subprocess.run([sys.executable, "-c", _CLICK_ONLY, *argv], capture_output=True, env=env,
+                          timeout=120)
+    assert (fast.returncode, fast.stdout) == (slow.returncode, slow.stdout) == (0, slow.stdout)
+    assert b"_BATON_COMPLETE" in fast.stdout

@@ -9,11 +9,17 @@ because hooks and agents run them on every turn:
   library, printing exactly what the click command prints.
 
 A fast path answers ``None`` for anything it does not handle exactly as the click command
-would (an option, stdin, an error to report, output click would change), and everything
-else goes to the click CLI in :mod:`baton.cli`, which then does the whole work itself.
+would (an option, stdin, an error to report, output click would change, a shell asking for
+completions), and everything else goes to the click CLI in :mod:`baton.cli`, which then
+does the whole work itself. An interrupt or a closed pipe ends a fast path as click ends
+a command.
 """
 
+import os
 import sys
+
+#: Set by a shell asking click for completions: such a call always goes to click.
+_COMPLETION = "_BATON_COMPLETE"
 
 
 def main(argv=None):
@@ -32,14 +38,34 @@ def main(argv=None):
         status = run_hook(args[2:])
         if status is not None:
             return status
-    if len(args) >= 2 and not any(a.startswith("-") for a in args[1:]):
-        fast = _FAST_PATHS.get(args[0])
-        status = fast(args[1:]) if fast is not None else None
+    fast = _FAST_PATHS.get(args[0]) if args else None
+    if fast is not None and len(args) >= 2 and not any(a.startswith("-") for a in args[1:]) \
+            and _COMPLETION not in os.environ:
+        status = _as_click_ends(fast, args[1:])
         if status is not None:
             return status
     from baton.cli import cli
 
     return cli.main(args=args, prog_name="baton")
+
+
+def _as_click_ends(fast, args):
+    """``fast(args)``, ending as click ends a command on an interrupt (a blank line, then
+    ``Aborted!``, exit 1) or on a closed pipe (exit 1, and no error when Python flushes)."""
+    try:
+        return fast(args)
+    except (EOFError, KeyboardInterrupt):
+        sys.stderr.write("\nAborted!\n")
+        return 1
+    except OSError as error:
+        import errno
+
+        if error.errno != errno.EPIPE:
+            raise
+        from click.utils import _PacifyFlushWrapper
+
+        sys.stdout, sys.stderr = _PacifyFlushWrapper(sys.stdout), _PacifyFlushWrapper(sys.stderr)
+        return 1
 
 
 def _validate(paths):
@@ -65,8 +91,6 @@ def _digest(files):
     """``baton digest FILE...`` (plain files, no option), as :mod:`baton.cli._digest`
     prints it; ``None`` for anything that is not a digest line per file (a directory or an
     unreadable name, which click refuses, or a file that cannot be hashed)."""
-    import os
-
     from baton.errors import BatonError
     from baton.formats import _digest
 
