@@ -58,3 +58,27 @@ def test_named_files_are_checked_in_workers_too_and_keep_their_order(many_handof
     assert partners and all(path.endswith("registry.yaml") for path in partners)
     assert {f.code for f in parallel.findings if f.file in partners} == {"crossfile.checkpoint_changed"}
     assert _rows(parallel) == _rows(serial)
+
+
+def test_lone_checkpoints_beside_handoffs_report_as_a_serial_walk_does(tmp_path, monkeypatch):
+    """Workers send back only the findings and kind of a file no handoff folder can hold
+    (by its name); the handoff folders keep their artifacts for the cross-file rules."""
+    checkpoint = json.loads((EXAMPLE / "xbrief" / "continue.xbrief.json").read_text())
+    for index in range(_validate.PARALLEL_MIN_FILES + 10):
+        folder = tmp_path / f"f{index:03}"
+        if index % 2:
+            shutil.copytree(EXAMPLE, folder)
+        else:
+            (folder / "xbrief").mkdir(parents=True)
+        if index % 5 == 0:  # some checkpoints broken: schema findings, and digests changed
+            broken = dict(checkpoint, plan=dict(checkpoint["plan"], status="nonsense"))
+            (folder / "xbrief" / "continue.xbrief.json").write_text(json.dumps(broken))
+        else:
+            shutil.copy(EXAMPLE / "xbrief" / "continue.xbrief.json", folder / "xbrief")
+    parallel = validate_paths([tmp_path])
+    monkeypatch.setattr(_validate, "PARALLEL_MIN_FILES", 10**9)
+    serial = validate_paths([tmp_path])
+    assert parallel.files == serial.files and parallel.kinds == serial.kinds
+    assert _rows(parallel) == _rows(serial)
+    codes = {code for _, code, _, _ in _rows(serial)}
+    assert {"schema.enum", "crossfile.checkpoint_changed"} <= codes

@@ -3,12 +3,10 @@
 
 from __future__ import annotations
 
-import os
-import sys
-
 import click
 
 from baton.errors import BatonError
+from baton.reporters import use_color  # noqa: F401 - re-exported for the commands
 
 COLOR_CHOICES = ("auto", "always", "never")
 
@@ -46,15 +44,6 @@ def output_options(formats: tuple[str, ...], *, quiet: str, verbose: str):
         return function
 
     return decorate
-
-
-def use_color(choice: str, *, err: bool = False) -> bool:
-    """Whether to colour output for ``--color choice`` on stdout (or stderr with ``err``)."""
-    if choice == "always":
-        return True
-    if choice == "never" or os.environ.get("NO_COLOR"):
-        return False
-    return (sys.stderr if err else sys.stdout).isatty()
 
 
 def fail(error: BatonError, *, color: bool = False) -> None:

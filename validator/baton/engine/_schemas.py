@@ -125,6 +125,14 @@ class Store:
             retriever=_refuse_retrieval, validate_formats=False,
         )
 
+    def prepare(self, name: str) -> None:
+        """Build the fast validator of schema ``name`` now (before worker processes fork,
+        so each does not build its own); a schema it cannot build is left to :meth:`check`."""
+        try:
+            self._rs_validator(name)
+        except Exception:  # reported by the reference path when a document meets it
+            pass
+
     def is_valid(self, name: str, instance) -> bool | None:
         """The fast verdict; ``None`` when the fast validator cannot give one (it cannot
         take this value, or cannot build the schema): the reference validator then decides

@@ -276,13 +276,17 @@ def _walk(top: str, kind: str | None, limit: int, folders) -> list[_Outcome]:
             where, "$", problem.code, ERROR, problem.reason, problem.requirement, problem.hint)]))
 
     found: list[tuple[str, str]] = []
+    kinds_by_folder: dict[str, set[str]] = {}
     for folder, names in _files.walk(top, skip=_detect.SKIPPED_DIRS, refused=refused):
         for filename in names:
             placed = _detect.by_filename(filename)
             if placed is None or (only is not None and placed is not only):
                 continue
             found.append((folder, os.path.join(folder, filename)))
-    outcomes = _check_files([path for _, path in found], kind, limit)
+            kinds_by_folder.setdefault(folder, set()).add(placed.name)
+    wanted = _may_hold_handoffs(kinds_by_folder)
+    outcomes = _check_files([path for _, path in found], kind, limit,
+                            keep=[folder in wanted for folder, _ in found])
     by_folder: dict[str, list[_Outcome]] = {}
     for (folder, _), outcome in zip(found, outcomes):
         by_folder.setdefault(folder, []).append(outcome)
@@ -290,18 +294,38 @@ def _walk(top: str, kind: str | None, limit: int, folders) -> list[_Outcome]:
     return problems + outcomes
 
 
+def _may_hold_handoffs(kinds_by_folder: dict[str, set[str]]) -> set[str]:
+    """The folders whose artifacts the cross-file rules may read, judged by file names
+    before any file is read (a superset of :func:`_handoff_folders`' answer: a file found by
+    name is of that kind): a folder with a checkpoint (itself, or in its ``xbrief/`` or
+    ``vbrief/`` sub-folder) beside a packet, registry or ACK, and those sub-folders."""
+    wanted: set[str] = set()
+    for folder, kinds in kinds_by_folder.items():
+        subs = [os.path.join(folder, sub) for sub in _CHECKPOINT_DIRS]
+        has_checkpoint = "checkpoint" in kinds or any(
+            "checkpoint" in kinds_by_folder.get(sub, ()) for sub in subs)
+        if has_checkpoint and kinds.intersection(_HANDOFF_PARTNERS):
+            wanted.add(folder)
+            wanted.update(subs)
+    return wanted
+
+
 #: From this many files on, a folder walk checks them in worker processes, one per core:
 #: below it, starting the workers costs more than they save.
 PARALLEL_MIN_FILES = 200
 
 
-def _check_files(paths: list[str], kind: str | None, limit: int) -> list[_Outcome]:
+def _check_files(paths: list[str], kind: str | None, limit: int,
+                 keep: list[bool] | None = None) -> list[_Outcome]:
     """:func:`_check_file` for each path, in order; in worker processes for large walks.
     A worker that dies (killed, out of memory) never hangs the walk: the files it had not
-    answered are checked here instead."""
+    answered are checked here instead. ``keep`` says, path by path, whether a worker sends
+    the artifact's data and text back (default: all); without them an outcome still carries
+    its findings and its kind."""
     workers = min(os.cpu_count() or 1, 8)
     if len(paths) < PARALLEL_MIN_FILES or workers < 2 or not hasattr(os, "fork"):
         return [_check_file(path, kind, limit) for path in paths]
+    import gc
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -309,18 +333,38 @@ def _check_files(paths: list[str], kind: str | None, limit: int) -> list[_Outcom
     from baton.engine import _schemas
     from baton.rules import all_rules
 
-    all_rules()  # load every rule module and the schema store once, before the workers fork
-    _schemas.store()
+    # Everything the workers share is built once, before they fork: every rule module, and
+    # the compiled validators of the kinds these files are named as.
+    all_rules()
+    schemas = _schemas.store()
+    for name in {placed.schema for placed in (_kind_of(path, kind) for path in paths) if placed}:
+        schemas.prepare(name)
+    keep = [True] * len(paths) if keep is None else keep
     outcomes: list[_Outcome] = []
     chunk = max(1, len(paths) // (workers * 4))
+    gc.freeze()  # the workers never touch the objects made so far: no copy-on-write for them
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            for outcome in pool.map(_check_file, paths, [kind] * len(paths),
-                                    [limit] * len(paths), chunksize=chunk):
+            for outcome in pool.map(_check_file_in_worker, paths, [kind] * len(paths),
+                                    [limit] * len(paths), keep, chunksize=chunk):
                 outcomes.append(outcome)
     except (BrokenProcessPool, OSError):
         pass
+    finally:
+        gc.unfreeze()
     return outcomes + [_check_file(path, kind, limit) for path in paths[len(outcomes):]]
+
+
+def _kind_of(path: str, kind: str | None):
+    return _detect.get(kind) if kind else _detect.by_filename(os.path.basename(path))
+
+
+def _check_file_in_worker(path: str, kind: str | None, limit: int, keep: bool) -> _Outcome:
+    outcome = _check_file(path, kind, limit)
+    artifact = outcome.artifact
+    if not keep and artifact is not None:  # the parent needs its kind, not its contents
+        outcome.artifact = Artifact(artifact.kind, artifact.file, None, "", artifact.legacy)
+    return outcome
 
 
 def _handoff_folders(by_folder: dict[str, list[_Outcome]]):

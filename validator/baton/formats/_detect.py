@@ -8,14 +8,10 @@ line); a file that fits nothing is never guessed: the caller reports ``detect.un
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 from baton.formats import _fastjson
-from baton.formats._loading import syntax_for
+from baton.formats._files import syntax_for
 
 
-@dataclass(frozen=True)
 class Kind:
     """One artifact kind.
 
@@ -32,19 +28,35 @@ class Kind:
     check, and ``text_lines(parsed)`` gives ``{JSON path parts: line}`` for that data.
     """
 
-    name: str
-    title: str
-    names: tuple[str, ...]
-    schema: str
-    syntaxes: tuple[str, ...] = ("json",)
-    keys: tuple[str, ...] = ()
-    kind_values: tuple[str, ...] | None = None
-    first_line: str | None = None
-    legacy_names: tuple[str, ...] = ()
-    legacy_form: Callable[[object], str | None] | None = None
-    parser: str | None = None
-    projection: str | None = None
-    text_lines: str | None = None
+    # Frozen data, written out by hand: a dataclass would load ``dataclasses`` (and with it
+    # ``inspect``) on the path of every ``baton digest``, which only needs the names.
+    __slots__ = ("name", "title", "names", "schema", "syntaxes", "keys", "kind_values",
+                 "first_line", "legacy_names", "legacy_form", "parser", "projection", "text_lines")
+
+    def __init__(self, name: str, title: str, names: tuple[str, ...], schema: str,
+                 syntaxes: tuple[str, ...] = ("json",), keys: tuple[str, ...] = (),
+                 kind_values: tuple[str, ...] | None = None, first_line: str | None = None,
+                 legacy_names: tuple[str, ...] = (), legacy_form=None, parser: str | None = None,
+                 projection: str | None = None, text_lines: str | None = None):
+        values = (name, title, names, schema, syntaxes, keys, kind_values, first_line,
+                  legacy_names, legacy_form, parser, projection, text_lines)
+        for slot, value in zip(self.__slots__, values):
+            object.__setattr__(self, slot, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a Kind is frozen: cannot set {name!r}")
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, slot) for slot in self.__slots__)
+
+    def __eq__(self, other):
+        return self._values() == other._values() if isinstance(other, Kind) else NotImplemented
+
+    def __hash__(self):
+        return hash(self._values())
+
+    def __repr__(self):
+        return f"Kind({', '.join(f'{slot}={getattr(self, slot)!r}' for slot in self.__slots__)})"
 
     def matches_name(self, filename: str) -> bool:
         return any(_name_matches(pattern, filename) for pattern in self.names)

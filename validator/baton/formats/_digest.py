@@ -399,7 +399,7 @@ def form_for_name(name):
 
 def form_for_kind(kind, name=None):
     """The canonical form of artifact ``kind``; a registry named ``*.yaml``/``*.yml`` is YAML."""
-    from baton.formats._loading import syntax_for
+    from baton.formats._files import syntax_for
 
     if kind == "registry" and name is not None and syntax_for(name) == "yaml":
         return "yaml"

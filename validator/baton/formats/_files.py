@@ -249,3 +249,13 @@ def _entry_kind(entry):
         return None if entry.is_symlink() else True
     except OSError:  # a link loop, say: reading it reports what it is
         return False
+
+
+def syntax_for(name):
+    """The syntax a file's name says it is written in: ``yaml``, ``json`` or ``text``."""
+    lower = os.path.basename(name).lower()
+    if lower.endswith((".yaml", ".yml")):
+        return "yaml"
+    if lower.endswith(".json"):
+        return "json"
+    return "text"

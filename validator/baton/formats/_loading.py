@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from baton._text import cut
 from baton.formats import _fastjson, _files
+from baton.formats._files import syntax_for  # noqa: F401 - where readers have found it
 from baton._findings import ERROR, Finding
 
 #: xBRIEF recommends 10 MB as the largest document; Baton's artifacts are far smaller.
@@ -364,12 +365,3 @@ def load_path(path: str, *, syntax: str, limit: int = DEFAULT_MAX_BYTES,
     if raw is None:
         return None, findings
     return load_bytes(raw, source=path, syntax=syntax, max_string=max_string)
-
-
-def syntax_for(name: str) -> str:
-    lower = os.path.basename(name).lower()
-    if lower.endswith((".yaml", ".yml")):
-        return "yaml"
-    if lower.endswith(".json"):
-        return "json"
-    return "text"

@@ -19,6 +19,18 @@ _FORMATS = {
 }
 
 
+def use_color(choice: str, *, err: bool = False) -> bool:
+    """Whether to colour output for ``--color choice`` on stdout (or stderr with ``err``)."""
+    import os
+    import sys
+
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return (sys.stderr if err else sys.stdout).isatty()
+
+
 def names() -> tuple[str, ...]:
     """The format names, the default first."""
     return tuple(_FORMATS)
