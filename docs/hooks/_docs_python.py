@@ -1,6 +1,6 @@
 """The Python API reference page, generated from the package itself: every name in
-``baton.__all__`` and every error in ``baton.errors.__all__``, with its signature and
-docstring, so the page lists exactly the public API and cannot drift from it."""
+``baton.__all__``, every error in ``baton.errors.__all__`` and every name in
+``baton.authoring.__all__``, with its signature and docstring, so the page lists exactly the public API and cannot drift from it."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import re
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`|``([^`]+)``")
 
 
-def render_api_page(package, errors) -> str:
-    """The Markdown page for ``package`` (``baton``) and its errors module."""
+def render_api_page(package, errors, authoring) -> str:
+    """The Markdown page for ``package`` (``baton``), its errors module and its authoring
+    package."""
     out = ["# Python API reference", "", _doc(package), "",
            "```python", "import baton", "```", "", "## `baton`", ""]
     for name in package.__all__:
@@ -24,12 +25,20 @@ def render_api_page(package, errors) -> str:
     out.append("")
     for name in errors.__all__:
         out += _entry(f"baton.errors.{name}", getattr(errors, name))
+    out += ["## `baton.authoring`", "", _doc(authoring), ""]
+    for name in authoring.__all__:
+        out += _entry(f"baton.authoring.{name}", getattr(authoring, name))
     return "\n".join(out).rstrip() + "\n"
 
 
 def _entry(qualified: str, value) -> list[str]:
-    if isinstance(value, str):  # __version__
+    if qualified == "baton.__version__":
         return [f"### `{qualified}`", "", f"The installed version, `{value}`.", ""]
+    if isinstance(value, str):
+        return [f"### `{qualified}`", "", f"The constant `{value!r}`.", ""]
+    if isinstance(value, dict):
+        return [f"### `{qualified}`", "", "A table keyed by name: "
+                + ", ".join(f"`{key}`" for key in value) + ".", ""]
     return [f"### `{qualified}{_signature(value)}`", "", _doc(value) or "(no docstring)", ""]
 
 

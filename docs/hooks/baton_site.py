@@ -361,6 +361,6 @@ def _first_sentence(text: str) -> str:
 
 def _api_page():
     import baton
-    from baton import errors
+    from baton import authoring, errors
 
-    return _docs_python.render_api_page(baton, errors)
+    return _docs_python.render_api_page(baton, errors, authoring)

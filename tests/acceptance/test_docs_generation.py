@@ -389,13 +389,14 @@ def test_schema_folders_become_nav_sections():
 
 
 class TestPythonApiPage:
-    """The Python API reference lists exactly ``baton.__all__`` and ``baton.errors.__all__``."""
+    """The Python API reference lists exactly ``baton.__all__``, ``baton.errors.__all__`` and
+    ``baton.authoring.__all__``."""
 
     def _page(self):
         import baton
-        from baton import errors
+        from baton import authoring, errors
 
-        return _docs_python.render_api_page(baton, errors)
+        return _docs_python.render_api_page(baton, errors, authoring)
 
     def test_every_public_name_has_a_section_with_its_docstring(self):
         import baton
@@ -418,6 +419,16 @@ class TestPythonApiPage:
         assert "| `DigestError` | `digest.error` | 2 |" in page
         for name in errors.__all__:
             assert f"### `baton.errors.{name}`" in page
+
+    def test_every_authoring_name_has_a_section(self):
+        from baton import authoring
+
+        page = self._page()
+        section = page.split("## `baton.authoring`", 1)[1]
+        headings = [line.split("`")[1].split("(")[0] for line in section.splitlines()
+                    if line.startswith("### ")]
+        assert headings == [f"baton.authoring.{name}" for name in authoring.__all__]
+        assert "### `baton.authoring.CHECKPOINT_PATH`\n\nThe constant `'xbrief/continue.xbrief.json'`." in section
 
     def test_sphinx_roles_are_written_as_code(self):
         page = self._page()

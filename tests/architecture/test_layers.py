@@ -131,6 +131,24 @@ def test_no_module_imports_from_a_layer_above_or_beside_it():
     assert wrong == []
 
 
+FRONT_ENDS = ("cli", "mcp", "hosts")
+
+
+def test_front_ends_use_the_authoring_api_not_its_private_modules():
+    """The command line, the MCP server and the hooks call ``baton.authoring``'s public names
+    (its ``__all__``), so the authoring modules can change behind one surface."""
+    private = [f"{module} imports {target} at line {line}"
+               for module, target, line, _ in IMPORTS
+               if layer(module) in FRONT_ENDS and target.startswith("baton.authoring._")]
+    assert private == []
+
+
+def test_the_authoring_api_names_resolve():
+    import baton.authoring
+
+    assert all(getattr(baton.authoring, name) is not None for name in baton.authoring.__all__)
+
+
 @pytest.mark.parametrize(("module", "target", "verdict"), [
     ("baton.rules.registry", "baton.gates.title", "up"),
     ("baton.conformance._compare", "baton.reporters", "beside"),

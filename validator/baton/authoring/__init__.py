@@ -15,7 +15,18 @@ their key order. Errors are :class:`~baton.errors.BatonError` subclasses with st
 - :func:`migrate`: a legacy vBRIEF checkpoint to xBRIEF;
 - :func:`write_ack`: the target's ACK from a fresh readback (``baton ack write``);
 - :func:`recover_registry`: a lost registry rebuilt from the packet and the checkpoint;
-- :class:`Outcome`: what a call did (``to_dict()`` is the CLI's JSON output).
+- :class:`Outcome`: what a call did (``to_dict()`` is the CLI's JSON output);
+  :func:`outcome_text`, the line a command prints for it;
+- :func:`show_attempt`, :func:`verify_attempt_ack`, :func:`record_packet`: reading an
+  attempt, accepting its ACK, recording a packet's digest;
+- :func:`locate_folder`, :func:`require_folder`, :func:`locate_registry`: the handoff folder
+  found upward as git finds its repository, and its registry;
+- the checkpoint read for people and hooks: :func:`checkpoint_block`,
+  :func:`checkpoint_summary`, :func:`pending_items`, :func:`checkpoint_value`;
+- the file names: ``CHECKPOINT_PATH``, ``PACKET_NAME``, ``ACK_NAME``, ``RESUME_NARRATIVE``.
+
+The command line, the MCP server and the hooks use these names only, never the private
+modules behind them (``tests/architecture`` checks this).
 """
 
 from baton._lazy import attributes
@@ -36,6 +47,21 @@ _LAZY = {
     "Outcome": ("baton.authoring._store", "Outcome"),
     "write_ack": ("baton.authoring._ack", "write"),
     "recover_registry": ("baton.authoring._recover", "recover"),
+    "outcome_text": ("baton.authoring._text", "outcome_text"),
+    "show_attempt": ("baton.authoring._attempt", "show"),
+    "verify_attempt_ack": ("baton.authoring._attempt", "verify_ack"),
+    "record_packet": ("baton.authoring._record", "record_packet"),
+    "locate_folder": ("baton.authoring._where", "locate"),
+    "require_folder": ("baton.authoring._where", "require"),
+    "locate_registry": ("baton.authoring._registry", "locate"),
+    "checkpoint_block": ("baton.authoring._checkpoint", "block_of"),
+    "checkpoint_summary": ("baton.authoring._checkpoint", "summary"),
+    "pending_items": ("baton.authoring._checkpoint", "pending_items"),
+    "checkpoint_value": ("baton.authoring._checkpoint", "convert"),
+    "CHECKPOINT_PATH": ("baton.authoring._checkpoint", "PATH"),
+    "RESUME_NARRATIVE": ("baton.authoring._checkpoint", "RESUME"),
+    "ACK_NAME": ("baton.authoring._ack", "NAME"),
+    "PACKET_NAME": ("baton.formats._packet", "TEXT_NAME"),
 }
 
 __all__ = sorted(_LAZY)

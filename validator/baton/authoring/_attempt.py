@@ -501,6 +501,24 @@ def apply(registry_path, step: str, restart_id: str, *, expect_revision: int | N
                          validate=validate, timeout=timeout)
 
 
+def show(registry_path, restart_id: str | None = None) -> tuple:
+    """``baton attempt show``: attempt ``restart_id`` (or the latest live one) read from the
+    registry at ``registry_path``, as an unchanged :class:`~baton.authoring.Outcome`, and the
+    restart gate's input that the registry implies."""
+    registry = _store.read(registry_path, _store.REGISTRY)
+    revision = _store.revision_of(registry, _store.REGISTRY, registry_path)
+    with _store.shape_guard(_store.REGISTRY, registry_path):
+        chosen = find(registry, restart_id) if restart_id else latest_live(registry)
+        observations = gate_input(registry, chosen)
+    result = {"attempt": chosen, "attempts": registry.get("attempts"), "gate_input": observations}
+    message = (f"attempt {chosen.get('restart_id')}: {chosen.get('state')}" if chosen
+               else "no attempt in progress")
+    outcome = _store.Outcome(command="attempt show", path=registry_path, changed=False,
+                             message=message, revision=revision, previous_revision=revision,
+                             result=result)
+    return outcome, observations
+
+
 def verify_ack(ack_path, *, packet_path, registry_path, checkpoint_path=None,
                workspace=None, clock_skew=None) -> dict:
     """The keyword arguments of the ``ack`` step for the ACK file at ``ack_path``: its digest,

@@ -60,6 +60,8 @@ _ITEM_ID = re.compile(r"[a-zA-Z0-9_-]+(\.[a-zA-Z0-9_-]+)*")
 
 
 def block_of(document) -> dict:
+    """The checkpoint's ``x-baton/checkpoint`` block; refused (``authoring.no_revision``)
+    when the document has none."""
     block = document.get(BLOCK)
     if not isinstance(block, dict):
         raise RefusedError(f"the checkpoint has no {BLOCK!r} block",
@@ -166,6 +168,7 @@ def _require_pending(document, item_id: str, why: str) -> tuple[list, dict]:
 
 
 def pending_items(document) -> list[dict]:
+    """The plan's items still pending, nested ones included, in plan order."""
     return [item for _, item in _walk(_items(document)) if item.get("status") == PENDING]
 
 

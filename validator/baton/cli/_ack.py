@@ -54,12 +54,11 @@ def write(packet_path, target_id, status, registry_path, checkpoint_path, output
     exactly and read_at is the clock at full precision. Refuses, writing nothing, when the
     packet cannot be read or its digest does not verify (authoring.packet_unverified), or when the
     attempt's state does not accept the status (attempt.state)."""
-    from baton.authoring import _ack
-    from baton.formats._packet import TEXT_NAME
+    from baton.authoring import PACKET_NAME, write_ack
 
     if packet_path is None:
-        packet_path = _locate(None, "registry").join(TEXT_NAME)
-    return _ack.write(packet_path, target_id=target_id, status=status,
+        packet_path = _locate(None, "registry").join(PACKET_NAME)
+    return write_ack(packet_path, target_id=target_id, status=status,
                       registry_path=registry_path, checkpoint_path=checkpoint_path,
                       output_path=output_path, workspace=workspace)
 

@@ -47,7 +47,7 @@ def _report(outcome, output_format: str, *, quiet: bool = False, color: bool = F
         warn(warning["code"], warning["path"], warning["message"], color=color)
     if quiet:
         return
-    from baton.authoring._text import outcome_text
+    from baton.authoring import outcome_text
 
     click.echo(outcome_text(outcome))
     if verbose:
@@ -102,13 +102,13 @@ def _locate(given: str | None, what: str | None = None):
     """The handoff folder: ``given``, or found upward from here (said on stderr when it is
     not the current folder). ``what`` (``checkpoint`` or ``registry``) refuses a search that
     found nothing, naming where the files belong."""
-    from baton.authoring import _where
+    from baton.authoring import locate_folder, require_folder
 
-    located = _where.locate(given, needs=what)
+    located = locate_folder(given, needs=what)
     context = click.get_current_context()
     context.meta[_FOLDER] = located.folder
     if what is not None:
-        _where.require(located, what)
+        require_folder(located, what)
     if located.searched and located.path != "." and located.found \
             and context.params.get("output_format") != "json" and not context.params.get("quiet"):
         click.echo(f"baton: using the handoff folder {located.folder}", err=True)
@@ -119,9 +119,9 @@ def _checkpoint_file(checkpoint_path: str | None) -> str:
     """``--checkpoint`` as given, or the checkpoint of the handoff folder found upward."""
     if checkpoint_path is not None:
         return checkpoint_path
-    from baton.authoring._checkpoint import PATH
+    from baton.authoring import CHECKPOINT_PATH
 
-    return _locate(None, "checkpoint").join(PATH)
+    return _locate(None, "checkpoint").join(CHECKPOINT_PATH)
 
 
 class _Command(click.Command):
@@ -190,7 +190,7 @@ def _identity_options(function):
 
 
 def _identity(first_step, **values):
-    from baton.authoring._project import Identity
+    from baton.authoring import Identity
 
     return Identity(first_step=first_step, **values)
 
@@ -226,7 +226,7 @@ def init(directory, first_step, mode, authorization_scope, archive_consent, time
     lies inside another handoff folder or is the xbrief folder itself (authoring.nested,
     naming the folder to use): the other commands find the handoff folder from any folder
     below it."""
-    from baton.authoring._project import Policy, init as create
+    from baton.authoring import Policy, init as create
 
     policy = Policy(mode=mode, authorization_scope=authorization_scope,
                     archive_consent=archive_consent, timezone=timezone or "UTC",
@@ -261,10 +261,10 @@ def _checkpoint_command(name, help_text=None):
         @_run(f"checkpoint {name}")
         @functools.wraps(function)
         def command(checkpoint_path, expect_revision, epoch, **kwargs):
-            from baton.authoring import _checkpoint
+            from baton.authoring import update_checkpoint
 
             operation, args, options = function(**kwargs)
-            return _checkpoint.apply(_checkpoint_file(checkpoint_path), operation, *args,
+            return update_checkpoint(_checkpoint_file(checkpoint_path), operation, *args,
                                      expect_revision=expect_revision, epoch=epoch,
                                      **options)
 
@@ -354,7 +354,7 @@ def _failed_attempt(summary, reason, item_id):
 @click.option("--json", "as_json", is_flag=True, help="VALUE is JSON (for record fields).")
 def _set(field, values, null, as_json):
     """Set an identity field (goal_id, epoch, role, mission...), or a record field as JSON."""
-    from baton.authoring import _checkpoint
+    from baton.authoring import checkpoint_value
 
     if as_json:
         if len(values) != 1:
@@ -364,7 +364,7 @@ def _set(field, values, null, as_json):
 
         value = _editing.parse(values[0].encode("utf-8"), source="VALUE", syntax="json")
     else:
-        value = _checkpoint.convert(field, tuple(values), null=null)
+        value = checkpoint_value(field, tuple(values), null=null)
     return "set", (field, value), {}
 
 
@@ -399,9 +399,9 @@ def consume(checkpoint_path, expect_revision):
     """Mark the checkpoint consumed on resume (plan completed, consumed_at set).
 
     A second consume changes nothing and exits 0."""
-    from baton.authoring import _checkpoint
+    from baton.authoring import update_checkpoint
 
-    return _checkpoint.apply(_checkpoint_file(checkpoint_path), "consume",
+    return update_checkpoint(_checkpoint_file(checkpoint_path), "consume",
                              expect_revision=expect_revision)
 
 
@@ -445,10 +445,10 @@ def _render(directory, registry_path, checkpoint_path, packet_path, restart_id,
     written; calling again for unchanged content reuses the attempt. --expect-revision
     applies to the registry. DIRECTORY defaults to the handoff folder, found here or in a
     folder above."""
-    from baton.authoring import _render as render
+    from baton.authoring import SourceFacts, render_packet
 
     directory = _locate(directory, "registry" if registry_path is None else None).path
-    return render.render(directory, source=render.SourceFacts(**facts),
+    return render_packet(directory, source=SourceFacts(**facts),
                          registry_path=registry_path, checkpoint_path=checkpoint_path,
                          packet_path=packet_path, restart_id=restart_id,
                          expect_revision=expect_revision)
@@ -470,11 +470,11 @@ _REGISTRY_HELP = ("The registry [default: registry.yaml or registry.json of the 
 
 def _registry_file(registry_path: str | None) -> str:
     """``--registry`` as given, or the registry of the handoff folder found upward."""
-    from baton.authoring import _registry
+    from baton.authoring import locate_registry
 
     if registry_path is not None:
         return registry_path
-    return _registry.locate(_locate(None, "registry").path)
+    return locate_registry(_locate(None, "registry").path)
 
 
 def _attempt_command(step, help_text=None):
@@ -488,11 +488,11 @@ def _attempt_command(step, help_text=None):
         @_run(f"attempt {step}")
         @functools.wraps(function)
         def command(restart_id, registry_path, expect_revision, **kwargs):
-            from baton.authoring import _attempt
+            from baton.authoring import attempt_step
 
             path = _registry_file(registry_path)
             options = function(restart_id=restart_id, registry_path=path, **kwargs)
-            return _attempt.apply(path, step, restart_id, expect_revision=expect_revision,
+            return attempt_step(path, step, restart_id, expect_revision=expect_revision,
                                   **options)
 
         return command
@@ -539,20 +539,19 @@ def _ack(restart_id, registry_path, ack_file, packet_path, checkpoint_path, work
          skip_workspace, clock_skew):
     """Accept the target's READY_READONLY ACK after a fresh readback (as `baton ack verify
     --workspace`): by default the checkout holding the registry is compared too."""
-    from baton.formats import _packet
-    from baton.authoring import _attempt
+    from baton.authoring import PACKET_NAME, verify_attempt_ack
 
     if skip_workspace and workspace is not None:
         raise UsageError("--workspace and --no-workspace exclude each other", code="usage",
                          hint="give one of the two")
     if packet_path is None:
-        packet_path = os.path.join(os.path.dirname(registry_path), _packet.TEXT_NAME)
+        packet_path = os.path.join(os.path.dirname(registry_path), PACKET_NAME)
     if not skip_workspace and workspace is None:
         workspace = os.path.dirname(os.path.abspath(registry_path))
     from baton.workspace._git import GitError
 
     try:
-        return _attempt.verify_ack(ack_file, packet_path=packet_path,
+        return verify_attempt_ack(ack_file, packet_path=packet_path,
                                    registry_path=registry_path, checkpoint_path=checkpoint_path,
                                    workspace=workspace, clock_skew=clock_skew)
     except GitError as error:
@@ -612,23 +611,13 @@ def _abandon(restart_id, registry_path, note):
 @_run("attempt show")
 def _attempt_show(restart_id, registry_path, gate_input):
     """Show one attempt (or all) and the restart gate input the registry implies."""
-    from baton.authoring import _attempt, _store
+    from baton.authoring import show_attempt
 
-    path = _registry_file(registry_path)
-    registry = _store.read(path, _store.REGISTRY)
-    revision = _store.revision_of(registry, _store.REGISTRY, path)
-    with _store.shape_guard(_store.REGISTRY, path):
-        chosen = _attempt.find(registry, restart_id) if restart_id \
-            else _attempt.latest_live(registry)
-        observations = _attempt.gate_input(registry, chosen)
+    outcome, observations = show_attempt(_registry_file(registry_path), restart_id)
     if gate_input:
         _print_json(observations)
         return None
-    result = {"attempt": chosen, "attempts": registry.get("attempts"), "gate_input": observations}
-    message = (f"attempt {chosen.get('restart_id')}: {chosen.get('state')}" if chosen
-               else "no attempt in progress")
-    return _store.Outcome(command="attempt show", path=path, changed=False, message=message,
-                          revision=revision, previous_revision=revision, result=result)
+    return outcome
 
 
 # -- registry ------------------------------------------------------------------------------
@@ -659,7 +648,7 @@ def _recover(directory, packet_path, checkpoint_path, main_id, registry_format):
     (reconcile it from what the host shows; it records no checkpoint digest, so no ACK of it
     is accepted). Refuses when a registry exists (authoring.exists) or the packet's digest
     does not verify (authoring.packet_unverified)."""
-    from baton.authoring._recover import recover
+    from baton.authoring import recover_registry as recover
 
     directory = _locate(directory, "checkpoint").path
     return recover(directory, packet_path=packet_path, checkpoint_path=checkpoint_path,
@@ -693,11 +682,11 @@ def migrate(directory, source_path, target_path, **identity):
     the file lacks (Decisions, a resume point) is written as a marked placeholder, and each
     placeholder is a warning on stderr. DIRECTORY defaults to the handoff folder, found here
     or in a folder above."""
-    from baton.authoring import _migrate
+    from baton.authoring import migrate as migrate_checkpoint
 
     if source_path is None or target_path is None:
         directory = _locate(directory).path
-    return _migrate.migrate(directory or ".", source=source_path, target=target_path,
+    return migrate_checkpoint(directory or ".", source=source_path, target=target_path,
                             identity=identity)
 
 

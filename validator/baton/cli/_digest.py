@@ -262,7 +262,7 @@ def _explain_line(list_name, result, verbose):
 
 def _record(registry, restart_id, packet, checkpoint, algorithm, expect_revision, output_format,
             quiet=False):
-    from baton.authoring._record import record_packet
+    from baton.authoring import record_packet
 
     outcome = record_packet(registry, restart_id, packet, checkpoint_path=checkpoint,
                             algorithm=algorithm, expect_revision=expect_revision)

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import os
 
-from baton.authoring import _checkpoint
+from baton.authoring import (CHECKPOINT_PATH, RESUME_NARRATIVE, checkpoint_block,
+                             checkpoint_summary, pending_items)
 from baton.engine._validate import validate_paths
 from baton.formats import _clock, _fastjson, _loading
 from baton.hosts._claude_hooks import Reply
@@ -54,7 +55,7 @@ class State:
 
     @property
     def block(self):
-        block = _checkpoint.block_of(self.document) if isinstance(self.document, dict) else None
+        block = checkpoint_block(self.document) if isinstance(self.document, dict) else None
         return block if isinstance(block, dict) else {}
 
     @property
@@ -64,7 +65,7 @@ class State:
 
 def read_state(folder):
     """The checkpoint's state, or ``None`` when the folder holds no checkpoint."""
-    path = os.path.join(folder, _checkpoint.PATH)
+    path = os.path.join(folder, CHECKPOINT_PATH)
     if not os.path.isfile(path):
         return None
     report = validate_paths([path])
@@ -141,7 +142,7 @@ def instruction(state, event):
 
 def _summary(document):
     lines, used = [], 0
-    all_lines = _checkpoint.summary(document).split("\n")
+    all_lines = checkpoint_summary(document).split("\n")
     for index, line in enumerate(all_lines):
         if used + len(line) > MAX_SUMMARY_CHARS:
             lines.append(f"... {len(all_lines) - index} more lines: read the checkpoint")
@@ -152,7 +153,7 @@ def _summary(document):
 
 
 def _next_item(document, item_id):
-    pending = _checkpoint.pending_items(document)
+    pending = pending_items(document)
     named = [item for item in pending if item.get("id") == item_id]
     return (named or pending or [{}])[0]
 
@@ -166,7 +167,7 @@ def resume_context(state):
     parts = [f"Baton: this project has a continue checkpoint, {state.shown} (revision "
              f"{block.get('revision')}, written {block.get('written_at')}). {_TRUTH}",
              _summary(state.document),
-             f"Resume point ({item.get('id')}): {narrative.get(_checkpoint.RESUME, 'none recorded')}"
+             f"Resume point ({item.get('id')}): {narrative.get(RESUME_NARRATIVE, 'none recorded')}"
              f"\nFirst safe action: {action.get('summary', 'none recorded')}"]
     inputs = [str(entry) for entry in action.get("required_inputs") or ()]
     if inputs:

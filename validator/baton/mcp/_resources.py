@@ -31,8 +31,7 @@ class ResourceError(BatonError):
 
 
 def _handoff():
-    from baton.authoring._checkpoint import PATH
-    from baton.formats._packet import TEXT_NAME
+    from baton.authoring import CHECKPOINT_PATH as PATH, PACKET_NAME as TEXT_NAME
 
     return (
         Resource(CHECKPOINT_URI, "checkpoint", f"The continue checkpoint ({PATH}): the "

@@ -64,7 +64,7 @@ def refusal(error: BatonError, command: str) -> Reply:
 
 def _outcome(outcome) -> Reply:
     """An authoring outcome as the CLI prints it: its line, and ``--format json``."""
-    from baton.authoring._text import outcome_text
+    from baton.authoring import outcome_text
 
     return Reply(outcome_text(outcome), outcome.to_dict())
 
@@ -87,9 +87,9 @@ def _validate(folder: Folder, arguments: dict) -> Reply:
 # -- the checkpoint ------------------------------------------------------------------------
 
 def _checkpoint_path(folder: Folder) -> str:
-    from baton.authoring._checkpoint import PATH
+    from baton.authoring import CHECKPOINT_PATH
 
-    return folder.path(PATH)
+    return folder.path(CHECKPOINT_PATH)
 
 
 def _checkpoint_tool(name, operation, description, properties, required, convert) -> Tool:
@@ -164,21 +164,20 @@ _CHECKOUT_HINT = "bind the server to the checkout's top folder"
 
 
 def _registry_path(folder: Folder, given: str | None) -> str:
-    from baton.authoring._registry import locate
+    from baton.authoring import locate_registry
 
-    return folder.path(given or os.path.basename(locate(folder.root)))
+    return folder.path(given or os.path.basename(locate_registry(folder.root)))
 
 
 def _render(folder: Folder, arguments: dict) -> Reply:
-    from baton.authoring import SourceFacts, render_packet
-    from baton.formats._packet import TEXT_NAME
+    from baton.authoring import PACKET_NAME, SourceFacts, render_packet
 
     facts = SourceFacts(source_id=arguments["source_id"],
                         **{key: arguments.get(key) for key in _FACTS})
     return _outcome(render_packet(folder.root, source=facts,
                                   registry_path=_registry_path(folder, None),
                                   checkpoint_path=_checkpoint_path(folder),
-                                  packet_path=folder.path(TEXT_NAME),
+                                  packet_path=folder.path(PACKET_NAME),
                                   restart_id=arguments.get("restart_id"),
                                   expect_revision=arguments.get("expect_revision")))
 
@@ -193,25 +192,24 @@ def _checkout(folder: Folder, doing: str, hint: str = _CHECKOUT_HINT) -> str:
 
 
 def _ack_write(folder: Folder, arguments: dict) -> Reply:
-    from baton.authoring._ack import NAME, write
-    from baton.formats._packet import TEXT_NAME
+    from baton.authoring import ACK_NAME, PACKET_NAME, write_ack
 
-    return _outcome(write(folder.path(arguments.get("packet", TEXT_NAME)),
+    return _outcome(write_ack(folder.path(arguments.get("packet", PACKET_NAME)),
                           target_id=arguments["target_id"],
                           status=arguments.get("status", "READY_READONLY"),
                           registry_path=_registry_path(folder, arguments.get("registry")),
-                          output_path=folder.path(arguments.get("output", NAME)),
+                          output_path=folder.path(arguments.get("output", ACK_NAME)),
                           workspace=_checkout(folder, "reading the checkout's fingerprints")))
 
 
 def _ack_verify(folder: Folder, arguments: dict) -> Reply:
-    from baton.formats._packet import TEXT_NAME
+    from baton.authoring import PACKET_NAME
     from baton.workspace._readback import read_and_verify
 
     ack = folder.path(arguments.get("ack", "ack.json"))
     workspace = _checkout(folder, "comparing the checkout", f"{_CHECKOUT_HINT}, or verify "
                           "without compare_checkout") if arguments.get("compare_checkout") else None
-    verdict = read_and_verify(ack, folder.path(arguments.get("packet", TEXT_NAME)),
+    verdict = read_and_verify(ack, folder.path(arguments.get("packet", PACKET_NAME)),
                               _registry_path(folder, arguments.get("registry")),
                               checkpoint_path=_checkpoint_path(folder), workspace=workspace)
     lines = [f"{os.path.relpath(ack, folder.root)}: {verdict.outcome}"]
