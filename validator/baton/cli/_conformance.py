@@ -13,7 +13,8 @@ from pathlib import Path
 import click
 
 from baton.errors import BatonError, UnreadableInput, UsageError
-from baton.cli._options import fail, format_option, output_options, use_color
+from baton.cli._options import (color_option, fail, format_option, output_options, quiet_option,
+                                use_color, verbose_option)
 
 _SUITE = click.option("--suite", "suite_dir", type=click.Path(file_okay=False, path_type=Path),
                       help="Folder of fixture files (<gate>/<topic>.json); default: the packaged suite.")
@@ -195,6 +196,22 @@ def _default_jobs() -> int:
 _WRITTEN_FORMATS = ("text", "json", "markdown", "html", "junit", "badge")
 
 
+def _text_options(function):
+    """``-q``, ``--color`` and ``-v`` of the text report (the other formats are whole)."""
+    for option in reversed((quiet_option("Text: the failures and the final line only."), color_option(),
+                            verbose_option("Text: also one line per case with its status."))):
+        function = option(function)
+    return function
+
+
+def _render(view, output_format, quiet, colored, verbose) -> str:
+    from baton.conformance import _reports
+
+    if output_format == "text":
+        return _reports.text(view, quiet=quiet, verbose=verbose, color=colored)
+    return _reports.FORMATS[output_format](view)
+
+
 @conformance.command()
 @click.option("--reference", is_flag=True,
               help="Run the built-in reference too (it runs alone when no --harness or --program is given).")
@@ -217,6 +234,7 @@ _WRITTEN_FORMATS = ("text", "json", "markdown", "html", "junit", "badge")
               help="How often a crashed or stuck harness is started again.")
 @_SUITE
 @format_option(_WRITTEN_FORMATS)
+@_text_options
 @click.option("--jsonl", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the report stream (JSON Lines) as the run goes; `baton conformance report FILE` renders it again.")
 @click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), help="Also write a JUnit XML report.")
@@ -224,7 +242,8 @@ _WRITTEN_FORMATS = ("text", "json", "markdown", "html", "junit", "badge")
 @click.option("--html", type=click.Path(dir_okay=False, path_type=Path), help="Also write the HTML report: one self-contained page.")
 @click.option("--badge", type=click.Path(dir_okay=False, path_type=Path), help="Also write a shields.io endpoint badge (JSON).")
 def run(reference, harnesses, programs, gates, ids, requirements, tags, expected_failures, write_failures,
-        jobs, timeout, restarts, suite_dir, output_format, jsonl, junit, markdown, html, badge):
+        jobs, timeout, restarts, suite_dir, output_format, quiet, color, verbose, jsonl, junit, markdown,
+        html, badge):
     """Run the suite against one implementation or several (default: the built-in reference).
 
     Prints a summary per gate, the differences of every failure (the JSON path of each
@@ -276,29 +295,32 @@ def run(reference, harnesses, programs, gates, ids, requirements, tags, expected
     for entry in view.entries:
         if entry.error:  # said where CI logs show it, whatever the report's format
             click.echo(f"baton: conformance.harness_failed: {entry.name}: {entry.error}", err=True)
-    click.echo(_reports.FORMATS[output_format](view), nl=False)
+    colored = use_color(color)
+    click.echo(_render(view, output_format, quiet, colored, verbose), nl=False, color=colored)
     sys.exit(view.exit_code)
 
 
 @conformance.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @format_option(_WRITTEN_FORMATS)
+@_text_options
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the report to this file instead of stdout.")
-def report(file, output_format, output):
+def report(file, output_format, quiet, color, verbose, output):
     """Render a report stream (written by `run --jsonl FILE`) again, in any format.
 
     Exit status: 0 rendered, 2 the file is unreadable or not a report stream."""
-    from baton.conformance import _reports, _stream
+    from baton.conformance import _stream
 
     try:
-        rendered = _reports.FORMATS[output_format](_stream.read(file))
+        colored = output is None and use_color(color)
+        rendered = _render(_stream.read(file), output_format, quiet, colored, verbose)
         if output is not None:
             _write(output, rendered)
             return
     except BatonError as error:
         fail(error)
-    click.echo(rendered, nl=False)
+    click.echo(rendered, nl=False, color=colored)
 
 
 @conformance.command()

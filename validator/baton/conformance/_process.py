@@ -143,10 +143,10 @@ class Child:
         except BlockingIOError:
             return
         except (BrokenPipeError, OSError):
-            # The child stopped reading (it exited): what it printed still counts.
+            # The child stopped reading (it exited): what it printed still counts. The pipe
+            # is closed here, not left for the garbage collector.
             self._pending = memoryview(b"")
-            self._watch_stdin(False)
-            self._stdin_open = False
+            self.close_stdin()
             return
         self._pending = self._pending[written:]
         if not self._pending:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 
+from baton._text import paint, printable
 from baton.conformance._runner import ERRORED, FAILED, PASSED, SKIPPED_STATUS, STATUSES, XFAILED
 
 _COLUMNS = (PASSED, FAILED, ERRORED, SKIPPED_STATUS)
@@ -77,11 +78,6 @@ def _indent(text: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line for line in text.splitlines())
 
 
-def _safe(text: str) -> str:
-    """Text any terminal or file takes: a lone surrogate is shown as its escape."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
 # -- terminal ---------------------------------------------------------------------------------
 
 def _table(rows: list[list[str]], right_from: int = 1) -> list[str]:
@@ -102,13 +98,13 @@ def _gate_table(entry, suite_gates) -> list[str]:
     return [line + notes.get(number, "") for number, line in enumerate(lines)]
 
 
-def _details(entry) -> list[str]:
+def _details(entry, color: bool = False) -> list[str]:
     lines = []
     for result in entry.results:
         if result.status not in (FAILED, ERRORED):
             continue
         case = result.case
-        lines += ["", f"{result.status.upper()} {case.id}  ({case.file} {case.path})",
+        lines += ["", f"{paint('error', result.status.upper(), color)} {case.id}  ({case.file} {case.path})",
                   f"  {case.description}", f"  requirements: {', '.join(case.requirements)}",
                   f"  {case.input_kind}: {case.input_excerpt}"]
         if result.message:
@@ -147,43 +143,63 @@ def _details(entry) -> list[str]:
     return lines
 
 
-def text(view) -> str:
+def _summary(entry, color: bool) -> str:
+    return paint("ok" if entry.exit_code == 0 else "error", entry.summary_line(), color)
+
+
+def _every_case(entry) -> list[str]:
+    return ["", *(f"{result.status} {result.case.id}" for result in entry.results)]
+
+
+def text(view, *, quiet: bool = False, verbose: bool = False, color: bool = False) -> str:
+    """The terminal report. ``quiet``: the failures and the final line only; ``verbose``:
+    also one line per case with its status; ``color``: failures and the final line in the
+    reporters' styles."""
     if not view.compared:
         [entry] = view.entries
-        lines = [f"baton conformance: {entry.title}", f"gates implemented: {versions_line(entry)}", ""]
-        lines += _gate_table(entry, view.suite.get("gates", {}))
-        lines += _details(entry)
-        lines += ["", entry.summary_line()]
-        return _safe("\n".join(lines) + "\n")
-    lines = [f"baton conformance: {len(view.entries)} implementations compared", ""]
-    rows = [["name", "implementation", *_COLUMNS, XFAILED]]
-    for entry in view.entries:
-        counts = entry.counts()
-        rows.append([entry.name, entry.title, *(str(counts[c]) for c in (*_COLUMNS, XFAILED))])
-    lines += _table(rows, right_from=2)
-    lines.append("")
-    rows = [["gate", "version", *(e.name for e in view.entries)]]
-    gates = view.suite.get("gates", {})
-    for gate in gates_of(view):
-        rows.append([gate, gates.get(gate, "?"),
-                     *(gate_cell(e.counts(e.by_gate().get(gate, []))) for e in view.entries)])
-    lines += _table(rows, right_from=99)
-    listed, quiet = failed_rows(view)
-    lines += ["", f"cases an implementation failed: {len(listed)}"
-                  f" (the other {quiet} passed or were skipped by every implementation)"]
-    if listed:
-        rows = [["case", *(e.name for e in view.entries)]]
-        rows += [[case.id, *(by_name[e.name].status if e.name in by_name else "-" for e in view.entries)]
-                 for case, by_name in listed]
+        lines = []
+        if not quiet:
+            lines += [f"baton conformance: {entry.title}", f"gates implemented: {versions_line(entry)}", ""]
+            lines += _gate_table(entry, view.suite.get("gates", {}))
+            if verbose:
+                lines += _every_case(entry)
+        lines += _details(entry, color)
+        lines += ["", _summary(entry, color)]
+        return printable("\n".join(lines[1:] if quiet else lines) + "\n")
+    lines = []
+    if not quiet:
+        lines += [f"baton conformance: {len(view.entries)} implementations compared", ""]
+        rows = [["name", "implementation", *_COLUMNS, XFAILED]]
+        for entry in view.entries:
+            counts = entry.counts()
+            rows.append([entry.name, entry.title, *(str(counts[c]) for c in (*_COLUMNS, XFAILED))])
+        lines += _table(rows, right_from=2)
+        lines.append("")
+        rows = [["gate", "version", *(e.name for e in view.entries)]]
+        gates = view.suite.get("gates", {})
+        for gate in gates_of(view):
+            rows.append([gate, gates.get(gate, "?"),
+                         *(gate_cell(e.counts(e.by_gate().get(gate, []))) for e in view.entries)])
         lines += _table(rows, right_from=99)
+        listed, unlisted = failed_rows(view)
+        lines += ["", f"cases an implementation failed: {len(listed)}"
+                      f" (the other {unlisted} passed or were skipped by every implementation)"]
+        if listed:
+            rows = [["case", *(e.name for e in view.entries)]]
+            rows += [[case.id, *(by_name[e.name].status if e.name in by_name else "-" for e in view.entries)]
+                     for case, by_name in listed]
+            lines += _table(rows, right_from=99)
     for entry in view.entries:
-        lines += ["", f"== {entry.name}: {entry.title}", f"gates implemented: {versions_line(entry)}"]
-        lines += _details(entry)
+        if not quiet:
+            lines += ["", f"== {entry.name}: {entry.title}", f"gates implemented: {versions_line(entry)}"]
+            if verbose:
+                lines += _every_case(entry)
+        lines += _details(entry, color)
     lines.append("")
-    lines += [f"{entry.name}: {entry.summary_line()}" for entry in view.entries]
+    lines += [f"{entry.name}: {_summary(entry, color)}" for entry in view.entries]
     if not view.finished:
         lines.append("the run did not finish")
-    return _safe("\n".join(lines) + "\n")
+    return printable("\n".join(lines[1:] if quiet and lines and lines[0] == "" else lines) + "\n")
 
 
 def gates_of(view) -> list[str]:
@@ -244,7 +260,7 @@ def json_text(view) -> str:
 
 # -- JUnit XML --------------------------------------------------------------------------------
 
-def _xml_safe(value: str) -> str:
+def _xmlsafe(value: str) -> str:
     return _XML_INVALID.sub("\ufffd", value)
 
 
@@ -264,7 +280,7 @@ def junit(view) -> str:
     counts = {status: sum(1 for r in results if r.status == status) for status in STATUSES}
     title = view.entries[0].title if not view.compared else f"{len(view.entries)} implementations"
     root = ET.Element("testsuites", {
-        "name": "baton conformance: " + _xml_safe(title),
+        "name": "baton conformance: " + _xmlsafe(title),
         "tests": str(len(results)), "failures": str(counts[FAILED]),
         "errors": str(counts[ERRORED]), "skipped": str(counts[SKIPPED_STATUS] + counts[XFAILED]),
         "time": f"{view.duration:.3f}",
@@ -297,24 +313,24 @@ def _junit_case(ET, suite, prefix, gate, result) -> None:
         "classname": f"conformance.{prefix}{gate}", "name": case.id, "file": case.file,
         "time": f"{result.duration:.6f}",
     })
-    message = _xml_safe(result.message or "")
+    message = _xmlsafe(result.message or "")
     if result.status == FAILED:
         node = ET.SubElement(testcase, "failure", {"message": message, "type": "mismatch"})
-        node.text = _xml_safe(_failure_text(result))
+        node.text = _xmlsafe(_failure_text(result))
     elif result.status == ERRORED:
         node = ET.SubElement(testcase, "error", {"message": message, "type": "errored"})
-        node.text = _xml_safe(json.dumps(result.context or {}, indent=2))
+        node.text = _xmlsafe(json.dumps(result.context or {}, indent=2))
     elif result.status == SKIPPED_STATUS:
         skip = result.skip or {}
         note = skip.get("message") or message
         if skip.get("issue_url"):
             note += f" (issue: {skip['issue_url']})"
-        ET.SubElement(testcase, "skipped", {"message": _xml_safe(note)})
+        ET.SubElement(testcase, "skipped", {"message": _xmlsafe(note)})
     elif result.status == XFAILED:
         ET.SubElement(testcase, "skipped",
-                      {"message": _xml_safe(f"expected failure: {result.expected_failure}")})
+                      {"message": _xmlsafe(f"expected failure: {result.expected_failure}")})
     if result.status != PASSED and result.stderr:
-        ET.SubElement(testcase, "system-err").text = _xml_safe(result.stderr)
+        ET.SubElement(testcase, "system-err").text = _xmlsafe(result.stderr)
 
 
 # -- Markdown ---------------------------------------------------------------------------------
@@ -382,7 +398,7 @@ def markdown(view) -> str:
             counts = entry.counts(results)
             lines.append(_md_row([gate, gates.get(gate, "?"), *(str(counts[c]) for c in _COLUMNS)]))
         lines += _md_details(entry, "###")
-        return _safe("\n".join(lines) + "\n")
+        return printable("\n".join(lines) + "\n")
     lines = [f"## Baton conformance: {len(view.entries)} implementations compared", "",
              _md_row(["name", "implementation", *_COLUMNS, XFAILED]), "|---|---|" + "---:|" * 5]
     for entry in view.entries:
@@ -407,7 +423,7 @@ def markdown(view) -> str:
         lines += ["", f"### {_md(entry.name)}: {_md(entry.title)}", "", f"**{entry.summary_line()}**",
                   "", f"Gates implemented: {_md(versions_line(entry))}"]
         lines += _md_details(entry, "####")
-    return _safe("\n".join(lines) + "\n")
+    return printable("\n".join(lines) + "\n")
 
 
 # -- badge ------------------------------------------------------------------------------------
