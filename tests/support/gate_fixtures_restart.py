@@ -529,6 +529,8 @@ def title_encoding_cases():
 
 
 def title_files():
+    from gate_fixtures_title_start import start_cases
+
     t = title_case
     ok = ["TTL-010"]
     fail = ["TTL-009"]
@@ -585,6 +587,8 @@ def title_files():
               {"title": "Audit", "started_at": "0001-01-01T00:30:00+01:00"}),
             t("failure.not_object", "a JSON array is unavailable", fail, ["Audit", "2026-03-01T02:00:00Z"]),
         ]),
+        "start": _file("title", "reading started_at: the date forms, the separator, the time, the offset, the text written back",
+                       start_cases()),
         "encoding": _file("title", "reading bytes as the published helper does: byte order marks, UTF-16, UTF-32, lone surrogates",
                           title_encoding_cases()),
         "input": _file("title", "reading the input: size bound, encoding, JSON, nesting", [
