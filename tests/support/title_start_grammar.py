@@ -1,10 +1,10 @@
 """The title gate's reading of ``started_at`` written from its spec alone
-(``spec/gates/title.md``, "Reading the start", TTL-019 to TTL-026), for the tests only: no
+(``spec/gates/title.md``, "Reading the start", TTL-019 to TTL-027), for the tests only: no
 ``datetime`` parsing, just the byte rules a Go or Rust implementer would follow. The tests
 replay generated strings through it, the published helper's oracle and the gate, so a rule
 the spec states wrongly or leaves out shows as a disagreement.
 
-:func:`read_start` answers the written-back ``started_at`` (TTL-026) or ``None`` where the
+:func:`read_start` answers the written-back ``started_at`` (TTL-027) or ``None`` where the
 start is a failure.
 """
 
@@ -43,7 +43,7 @@ def _separator(data):
 
 
 def _date(part):
-    """TTL-021: ``(year, month, day)`` of the date part, or ``None``. Calendar arithmetic
+    """TTL-021 and TTL-022: ``(year, month, day)`` of the date part, or ``None``. Calendar arithmetic
     (week to calendar date, days in a month) uses ``datetime.date``; no text is parsed by it."""
     year = _digits(part, 0, 4)
     if year is None or not 1 <= year <= 9999:
@@ -93,7 +93,7 @@ def _week_ok(year, week):
 
 
 def _fields(data, start, end, *, offset):
-    """TTL-024 (``offset`` False) and TTL-025 (True): ``[hours, minutes, seconds,
+    """TTL-025 (``offset`` False) and TTL-026 (True): ``[hours, minutes, seconds,
     microseconds]`` read from ``data[start:end]``, or ``None``."""
     values = [0, 0, 0, 0]
     at = start
@@ -176,7 +176,7 @@ def _offset_text(seconds, micro):
 
 
 def read_start(started_at):
-    """The written-back ``started_at`` (TTL-026), or ``None`` when the start is a failure."""
+    """The written-back ``started_at`` (TTL-027), or ``None`` when the start is a failure."""
     text = started_at.replace("Z", "+00:00")  # TTL-019
     if len(text) < 7:
         return None
@@ -190,10 +190,10 @@ def read_start(started_at):
     date = _date(data[:separator])
     if date is None:
         return None
-    time_start = separator + _character_length(data[separator])  # TTL-022
+    time_start = separator + _character_length(data[separator])  # TTL-023
     signs = [at for at in range(time_start, len(data)) if data[at] in b"+-"]
     if not signs:
-        return None  # TTL-023
+        return None  # no sign: no offset (TTL-024)
     sign = signs[0]
     time = _fields(data, time_start, sign, offset=False)
     zone = _fields(data, sign + 1, len(data), offset=True)
