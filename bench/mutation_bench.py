@@ -56,7 +56,9 @@ GATES = {
     "validate": (("baton.gates.validate",), ()),
     "restart": (("baton.gates.restart",), ()),
     "title": (("baton.gates.title",), ()),
-    "guard": (("baton.gates.guard", "baton.gates._guard_shell", "baton.gates._guard_code"), ()),
+    "guard": (("baton.gates.guard", "baton.gates._guard_command", "baton.gates._guard_shell",
+               "baton.gates._guard_options", "baton.gates._guard_pattern", "baton.gates._guard_code"),
+              ("baton.gates._fields",)),
 }
 
 _FLIPS = {

@@ -538,6 +538,8 @@ def title_encoding_cases():
 
 
 def title_files():
+    from gate_fixtures_title_start import start_cases
+
     t = title_case
     ok = ["TTL-010"]
     fail = ["TTL-009"]
@@ -567,6 +569,12 @@ def title_files():
               {"title": "Audit | started 1-02", "started_at": "2026-03-01T02:00:00Z"}),
             t("worked.suffix_other_digits", "any decimal digits form a date suffix", ["TTL-006", *ok],
               {"title": "Audit | started \u0661\u0662-\u0660\u0663", "started_at": "2026-03-01T02:00:00Z"}),
+            t("worked.suffix_letter_in_day", "a letter in the second digit of the day is not a date suffix", ["TTL-006", *ok],
+              {"title": "Audit | started 0x-02", "started_at": "2026-03-01T02:00:00Z"}),
+            t("worked.suffix_letter_in_month", "a letter in the first digit of the month is not a date suffix", ["TTL-006", *ok],
+              {"title": "Audit | started 01-x2", "started_at": "2026-03-01T02:00:00Z"}),
+            t("worked.suffix_letter_in_month_end", "a letter in the second digit of the month is not a date suffix",
+              ["TTL-006", *ok], {"title": "Audit | started 01-0x", "started_at": "2026-03-01T02:00:00Z"}),
             t("worked.non_ascii_title", "a title outside ASCII is printed with escapes", ["TTL-010"],
               {"title": "Zażółć gęślą jaźń", "started_at": "2026-03-01T02:00:00Z"}),
         ]),
@@ -586,6 +594,8 @@ def title_files():
               {"title": "Audit", "started_at": "2026-03-01T02:00:00Z", "timezone": "Mars/Olympus"}),
             t("failure.zone_lowercase_utc", "utc in lower case is not a known zone", fail,
               {"title": "Audit", "started_at": "2026-03-01T02:00:00Z", "timezone": "utc"}),
+            t("failure.zone_empty", "an empty zone is not UTC: unavailable", ["TTL-005", *fail],
+              {"title": "Audit", "started_at": "2026-03-01T02:00:00Z", "timezone": ""}),
             t("failure.zone_null", "a null zone is unavailable", ["TTL-004", *fail],
               {"title": "Audit", "started_at": "2026-03-01T02:00:00Z", "timezone": None}),
             t("failure.zone_path", "a zone that is a path is unavailable", fail,
@@ -594,6 +604,8 @@ def title_files():
               {"title": "Audit", "started_at": "0001-01-01T00:30:00+01:00"}),
             t("failure.not_object", "a JSON array is unavailable", fail, ["Audit", "2026-03-01T02:00:00Z"]),
         ]),
+        "start": _file("title", "reading started_at: the date forms, the separator, the time, the offset, the text written back",
+                       start_cases()),
         "encoding": _file("title", "reading bytes as the published helper does: byte order marks, UTF-16, UTF-32, lone surrogates",
                           title_encoding_cases()),
         "input": _file("title", "reading the input: size bound, encoding, JSON, nesting", [

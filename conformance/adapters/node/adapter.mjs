@@ -509,16 +509,20 @@ function title(value) {
 // Returns {year, month, day, hour, minute, second, micro, offset: seconds or null,
 // offsetMicro} or null when Python raises.
 function fromISOFormat(text) {
-  // The separator may be any one character: found on the ASCII skeleton of the text, then
-  // replaced by T. Any other character outside ASCII makes the text invalid.
+  // spec/gates/title.md, "Reading the start": the first lone surrogate at character 7, 8 or
+  // 10 is read as T (TTL-020), any other fails; then the UTF-8 bytes are read, the separator
+  // being one whole character (TTL-023).
   const points = Array.from(text);
   if (points.length < 7) return null;
-  const skeleton = Buffer.from(points.map((c) => (c.codePointAt(0) < 128 ? c : "\x7f")).join(""), "latin1");
-  const sepAt = separator(skeleton);
+  const lone = (c) => { const u = c.codePointAt(0); return u >= 0xd800 && u <= 0xdfff; };
+  for (const k of [7, 8, 10]) {
+    if (k < points.length && lone(points[k])) { points[k] = "T"; break; }
+  }
+  if (points.some(lone)) return null;
+  const bytes = Buffer.from(points.join(""), "utf8");
+  const sepAt = separator(bytes);
   if (sepAt === null) return null;
-  if (sepAt < points.length) points[sepAt] = points[sepAt].codePointAt(0) < 128 ? points[sepAt] : "T";
-  if (points.some((c) => c.codePointAt(0) >= 128)) return null;
-  return parseISO(Buffer.from(points.join(""), "latin1"), sepAt);
+  return parseISO(bytes, sepAt);
 }
 
 function separator(bytes) {
@@ -574,7 +578,8 @@ function parseISO(bytes, sep) {
   }
   const result = { year, month, day, hour: 0, minute: 0, second: 0, micro: 0, offset: null, offsetMicro: 0 };
   if (len > sep) {
-    const start = sep + 1;
+    const lead = at(sep); // the separator is one character of 1 to 4 bytes
+    const start = sep + (lead < 0x80 ? 1 : (lead & 0xf0) === 0xe0 ? 3 : (lead & 0xf0) === 0xf0 ? 4 : 2);
     let tz = start;
     do { if (at(tz) === 90 || at(tz) === 43 || at(tz) === DASH) break; } while (++tz < len);
     const time = hhmmssff(start, tz);
@@ -589,7 +594,7 @@ function parseISO(bytes, sep) {
       const zone = hhmmssff(tz + 1, len);
       if (zone.rv !== 0) return null;
       result.offset = sign * (zone.h * 3600 + zone.m * 60 + zone.s);
-      result.offsetMicro = sign * zone.f;
+      result.offsetMicro = result.offset === 0 ? 0 : sign * zone.f; // zero whole seconds: +00:00 (TTL-026)
     }
   }
   function hhmmssff(start, end) {
