@@ -211,11 +211,11 @@ def ends_in_at(key: str) -> bool:
 
 def register_timestamp_rule(kind: str, is_timestamp_key: Callable[[str], bool] = ends_in_at,
                             skip: Callable[[str], bool] = lambda key: False, *,
-                            places: Callable[[object], Iterator[tuple[tuple, object]]] | None = None,
+                            places: Callable[[Artifact], Iterator[tuple[tuple, object]]] | None = None,
                             requirement: str = "GEN-004") -> None:
     """Register ``<kind>.timestamp`` for ``kind``: timestamps name real moments (GEN-004; the
     schemas state the form and the offset). The timestamps are the members whose name
-    ``is_timestamp_key`` accepts, or, given ``places(data)``, the ``(path, value)`` pairs it
+    ``is_timestamp_key`` accepts, or, given ``places(artifact)``, the ``(path, value)`` pairs it
     yields. The reading is the gates' own (:mod:`baton.formats._clock`), so that the validator
     and a gate never disagree."""
 
@@ -224,7 +224,7 @@ def register_timestamp_rule(kind: str, is_timestamp_key: Callable[[str], bool] =
           hint="write a real date and time in RFC 3339, e.g. 2026-10-14T09:15:00+02:00")
     def _timestamps(artifact: Artifact):
         if places is not None:
-            yield from timestamp_hits_at(places(artifact.data))
+            yield from timestamp_hits_at(places(artifact))
         else:
             yield from timestamp_hits(artifact.data, is_timestamp_key, skip)
 
