@@ -75,6 +75,31 @@ def members(value, *, skip: Callable[[str], bool] = lambda key: False) -> list[t
     return found
 
 
+def strings(value, *, skip: Callable[[str], bool] = lambda key: False) -> list[str]:
+    """Every string below ``value``, member names included, as :func:`members` finds them
+    (in another order): the cheap first pass of a text scan that almost never finds anything."""
+    found, stack = [], [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, child in node.items():
+                if isinstance(key, str):
+                    if skip(key):
+                        continue
+                    found.append(key)
+                if isinstance(child, str):
+                    found.append(child)
+                elif isinstance(child, (dict, list)):
+                    stack.append(child)
+        elif isinstance(node, list):
+            for child in node:
+                if isinstance(child, str):
+                    found.append(child)
+                elif isinstance(child, (dict, list)):
+                    stack.append(child)
+    return found
+
+
 def repeated(entries: Iterator[tuple], field: str) -> Iterator[tuple]:
     """``(where, value, first)`` for each entry whose string ``field`` an earlier entry already
     holds; ``entries`` yields ``(where, entry)`` pairs, ``first`` is the earlier entry's where."""
@@ -283,8 +308,7 @@ def secret_hits(data, *, skip: Callable[[str], bool] = lambda key: False) -> Ite
     the message names the kind of secret, never its text."""
     from baton.formats._secrets import describe, find_secrets_in_each
 
-    texts = [text for pair in members(data, skip=skip) for text in pair if isinstance(text, str)]
-    if not find_secrets_in_each(texts):
+    if not find_secrets_in_each(strings(data, skip=skip)):
         return
     places, texts = [], []
     for path, key, value in walk(data, skip=skip):
