@@ -116,7 +116,8 @@ def repeated(entries: Iterator[tuple], field: str) -> Iterator[tuple]:
 
 def is_foreign_extension(key: str, own: str = "x-baton/") -> bool:
     """Whether ``key`` names another tool's extension block (never validated by Baton)."""
-    return bool(_EXTENSION_KEY.match(key)) and not key.startswith(own)
+    # The prefix test first: it settles almost every name without the pattern.
+    return key.startswith("x-") and bool(_EXTENSION_KEY.match(key)) and not key.startswith(own)
 
 
 def blank(value) -> bool:
