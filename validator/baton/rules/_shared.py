@@ -185,19 +185,41 @@ def top_level_version(artifact: Artifact) -> tuple[tuple, object] | None:
 
 # -- timestamps ------------------------------------------------------------------------------
 
+#: Timestamp strings already read: ``text -> [problem, instant or _UNREAD]``. The same
+#: string is read by several rules (the timestamp rule, then the procedure rules compare it)
+#: and a folder's checkpoints share many; the bound keeps a hostile walk from growing it.
+_READ: dict[str, list] = {}
+_READ_MAX = 4096
+_UNREAD = object()
+
+
+def _reading(text: str) -> list:
+    found = _READ.get(text)
+    if found is None:
+        if len(_READ) >= _READ_MAX:
+            _READ.clear()
+        found = _READ[text] = [_clock.problem(text), _UNREAD]
+    return found
+
+
 def timestamp_problem(value) -> str | None:
     """What is wrong with ``value`` as a timestamp (a phrase such as "has no offset..."), or
     None when it is a real date-time with an explicit offset: the gates' own reading
     (:func:`baton.formats._clock.problem`). Non-strings are the schema's to report (None). The
     phrase never repeats the value."""
-    return _clock.problem(value) if isinstance(value, str) else None
+    return _reading(value)[0] if isinstance(value, str) else None
 
 
 def moment(value):
     """``value``'s instant (exact seconds since the epoch, every fraction digit kept) when it
     is a timestamp naming a real moment, else None: the form for comparing two timestamps of
     a file."""
-    return _clock.parse_exact(value)
+    if not isinstance(value, str):
+        return None
+    found = _reading(value)
+    if found[1] is _UNREAD:
+        found[1] = None if found[0] is not None else _clock.parse_exact(value)
+    return found[1]
 
 
 def _unreal(value) -> bool:
