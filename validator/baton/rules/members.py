@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from difflib import get_close_matches
 from functools import cache
 
 from baton._findings import WARNING
@@ -40,6 +39,8 @@ _CUTOFF = 0.75
 def nearest(name: str, known) -> str | None:
     """The defined name ``name`` most likely misspells (the same name in another case
     first), or None when none is close."""
+    from difflib import get_close_matches  # only once a name is unknown: cheap start-up
+
     known = [k for k in known if isinstance(k, str)]
     folded = {k.lower(): k for k in known}
     if name.lower() in folded and folded[name.lower()] != name:
