@@ -21,12 +21,12 @@ _EDGE = r"(?<![A-Za-z0-9_-])"  # a token starts where no token character precede
 # pattern runs only when one of its lowercase hints occurs in the lowercased text, because
 # almost every string in a handoff holds none of them and a substring test costs far less
 # than a regular-expression scan. A hint only has to occur in every match, so few short
-# hints beat one per spelling (the password words all hold `passw`, `passp`, `pwd`, `key`,
-# `secret` or `token`).
+# hints beat one per spelling (every GitHub token prefix holds `gh`; the password words all
+# hold `passw`, `passp`, `pwd`, `key`, `secret` or `token`).
 _SHAPES = (
     ("a private key block", ("private key",),
      r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY[A-Z ]{0,10}-----"),
-    ("a GitHub token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    ("a GitHub token", ("gh",),
      _EDGE + r"gh[pousr]_[A-Za-z0-9]{30,}"),
     ("a GitHub fine-grained token", ("github_pat_",), _EDGE + r"github_pat_[A-Za-z0-9_]{20,}"),
     ("a Slack token", ("xox",), _EDGE + r"xox[abprs]-[A-Za-z0-9-]{10,}"),
