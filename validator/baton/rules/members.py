@@ -153,14 +153,18 @@ def unknown_members(kind: str, data) -> Iterator[tuple[tuple, str, str | None, b
     if schema is None:
         return
     stack: list[tuple[tuple, object, _Place]] = [((), data, _place([(schema, _schema_file(schema))]))]
+    containers = (dict, list)
     while stack:
         path, value, place = stack.pop()
         if isinstance(value, dict):
             if place.known is not None and not place.known.issuperset(value):
                 yield from _judge(path, value, place)
+            if not place.members:
+                continue  # no member has a place of its own: nothing below to judge
+            places = place._below
             for key, child in value.items():
-                if isinstance(child, (dict, list)):
-                    below = place.below(key)
+                if isinstance(child, containers):
+                    below = places.get(key) or place.below(key)
                     if below is not None and not is_foreign_extension(key):
                         stack.append((path + (key,), child, below))
         elif isinstance(value, list) and place.items:
