@@ -268,3 +268,41 @@ class TestDigestLists:
         with pytest.raises(DigestError) as raised:
             _digest.parse_line(line)
         assert raised.value.code == "digest.malformed_line"
+
+
+_JCS_SCALARS = (st.none() | st.booleans() | st.floats() | st.text(max_size=4)
+                | st.sampled_from(["\ud800", "a\udfff", 2**53 - 1, -(2**53), 2**53, 10**20, 2**70, 1.5])
+                | st.integers())
+_JCS_VALUES = st.recursive(
+    _JCS_SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.text(max_size=3) | st.sampled_from(["\udc00", 1, None]), inner, max_size=3),
+    max_leaves=12)
+
+
+def _problem_of_the_exact_walk(value):
+    quick_pass = _digest._plainly_in_jcs_domain
+    _digest._plainly_in_jcs_domain = lambda value, max_depth: False
+    try:
+        return _digest.canonical_problem(value)
+    finally:
+        _digest._plainly_in_jcs_domain = quick_pass
+
+
+@settings(max_examples=400)
+@given(_JCS_VALUES)
+def test_the_quick_domain_pass_answers_as_the_exact_walk(value):
+    quick, exact = _digest.canonical_problem(value), _problem_of_the_exact_walk(value)
+    assert (quick and (quick.code, quick.parts, quick.what)) == (exact and (exact.code, exact.parts, exact.what))
+
+
+def test_the_quick_domain_pass_leaves_the_depth_bound_to_the_exact_walk():
+    from baton.formats._loading import MAX_DEPTH
+
+    for depth in (MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1):
+        value: object = "leaf"
+        for _ in range(depth):
+            value = [value]
+        quick, exact = _digest.canonical_problem(value), _problem_of_the_exact_walk(value)
+        assert (quick and quick.code) == (exact and exact.code)
+    assert _digest.canonical_problem(value).code == "digest.too_deep"

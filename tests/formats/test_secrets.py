@@ -45,3 +45,28 @@ def test_one_scan_over_many_texts_finds_what_each_text_finds_alone(texts):
     together = [(index, secret.label, secret.end - secret.start)
                 for index, secret in _secrets.find_secrets_in_each(texts)]
     assert together == alone
+
+
+#: Every spelling the password shape reads (its hints are the short parts these share).
+PASSWORD_SPELLINGS = [
+    f"{word}{joint}{tail}" if tail else word
+    for word, tail in (("password", ""), ("passwd", ""), ("pwd", ""), ("passphrase", ""),
+                       ("api", "key"), ("secret", "key"), ("client", "secret"),
+                       ("access", "token"), ("auth", "token"), ("private", "key"))
+    for joint in ("_", "-", "")
+]
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(PASSWORD_SPELLINGS) | st.sampled_from(["=", ": ", "='", "x", "K"])
+                | st.sampled_from(["hunter2hunter2", "REDACTED", "\n", "İ", "\u212a"])
+                | st.text(max_size=8), max_size=8).map("".join))
+def test_the_password_hints_never_hide_a_spelling(text):
+    assert _secrets.find_secrets(text) == _unguarded(text)
+    assert _secrets.find_secrets(text.upper()) == _unguarded(text.upper())
+
+
+def test_every_password_spelling_is_found():
+    for spelling in PASSWORD_SPELLINGS:
+        found = _secrets.find_secrets(f"note: {spelling.upper()}=hunter2hunter2 end")
+        assert [secret.label for secret in found] == ["a password assignment"], spelling

@@ -317,18 +317,15 @@ PARALLEL_MIN_FILES = 200
 
 def _check_files(paths: list[str], kind: str | None, limit: int,
                  keep: list[bool] | None = None) -> list[_Outcome]:
-    """:func:`_check_file` for each path, in order; in worker processes for large walks.
-    A worker that dies (killed, out of memory) never hangs the walk: the files it had not
-    answered are checked here instead. ``keep`` says, path by path, whether a worker sends
-    the artifact's data and text back (default: all); without them an outcome still carries
-    its findings and its kind."""
+    """:func:`_check_file` for each path, in order; for large walks, shared between this
+    process and forked workers, one process per core. A worker that dies (killed, out of
+    memory) never hangs the walk: the files it had not answered are checked here instead.
+    ``keep`` says, path by path, whether an outcome keeps the artifact's data and text
+    (default: all); without them an outcome still carries its findings and its kind."""
     workers = min(os.cpu_count() or 1, 8)
     if len(paths) < PARALLEL_MIN_FILES or workers < 2 or not hasattr(os, "fork"):
         return [_check_file(path, kind, limit) for path in paths]
     import gc
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
 
     from baton.engine import _schemas
     from baton.rules import all_rules
@@ -340,31 +337,90 @@ def _check_files(paths: list[str], kind: str | None, limit: int,
     for name in {placed.schema for placed in (_kind_of(path, kind) for path in paths) if placed}:
         schemas.prepare(name)
     keep = [True] * len(paths) if keep is None else keep
-    outcomes: list[_Outcome] = []
-    chunk = max(1, len(paths) // (workers * 4))
+    outcomes: list[_Outcome | None] = [None] * len(paths)
     gc.freeze()  # the workers never touch the objects made so far: no copy-on-write for them
+    children = []
     try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            for outcome in pool.map(_check_file_in_worker, paths, [kind] * len(paths),
-                                    [limit] * len(paths), keep, chunksize=chunk):
-                outcomes.append(outcome)
-    except (BrokenProcessPool, OSError):
-        pass
+        # Every worker-th file to each worker (neighbouring files cost alike), the first
+        # share to this process, which would otherwise only wait.
+        for share in range(1, workers):
+            child = _fork_worker(paths, range(share, len(paths), workers), kind, limit, keep)
+            if child is not None:
+                children.append(child)
+        for index in range(0, len(paths), workers):
+            outcomes[index] = _shed(_check_file(paths[index], kind, limit), keep[index])
+        while children:
+            pid, reader, indices = children.pop(0)
+            for index, outcome in zip(indices, _received(pid, reader) or ()):
+                outcomes[index] = outcome
     finally:
         gc.unfreeze()
-    return outcomes + [_check_file(path, kind, limit) for path in paths[len(outcomes):]]
+        for pid, reader, _ in children:  # interrupted: the workers' answers are not wanted
+            import signal
+
+            os.kill(pid, signal.SIGKILL)
+            os.close(reader)
+            os.waitpid(pid, 0)
+    return [outcome if outcome is not None else _check_file(path, kind, limit)
+            for path, outcome in zip(paths, outcomes)]
 
 
 def _kind_of(path: str, kind: str | None):
     return _detect.get(kind) if kind else _detect.by_filename(os.path.basename(path))
 
 
-def _check_file_in_worker(path: str, kind: str | None, limit: int, keep: bool) -> _Outcome:
-    outcome = _check_file(path, kind, limit)
+def _shed(outcome: _Outcome, keep: bool) -> _Outcome:
+    """The outcome without what the rules worked out, and without the artifact's data and
+    text unless ``keep``: the walk needs its kind and findings, not its contents."""
     artifact = outcome.artifact
-    if not keep and artifact is not None:  # the parent needs its kind, not its contents
-        outcome.artifact = Artifact(artifact.kind, artifact.file, None, "", artifact.legacy)
+    if artifact is not None:
+        outcome.artifact = (Artifact(artifact.kind, artifact.file, artifact.data, artifact.text,
+                                     artifact.legacy) if keep
+                            else Artifact(artifact.kind, artifact.file, None, "", artifact.legacy))
     return outcome
+
+
+def _fork_worker(paths, indices, kind, limit, keep):
+    """Fork a worker that checks ``paths[i]`` for each of ``indices`` and writes their
+    outcomes to a pipe, pickled in one piece; ``(pid, read end, indices)``, or None when no
+    process can be started (this process then checks those files itself)."""
+    import pickle
+
+    reader, writer = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(reader)
+        os.close(writer)
+        return None
+    if pid == 0:  # the worker: whatever happens, it ends here, without the parent's clean-up
+        status = 1
+        try:
+            os.close(reader)
+            sent = pickle.dumps([_shed(_check_file(paths[index], kind, limit), keep[index])
+                                 for index in indices], pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(writer, "wb") as pipe:
+                pipe.write(sent)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(writer)
+    return pid, reader, indices
+
+
+def _received(pid: int, reader: int) -> list[_Outcome] | None:
+    """A worker's outcomes, or None when it died before sending them all."""
+    import pickle
+
+    with os.fdopen(reader, "rb") as pipe:
+        sent = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        return None
+    try:
+        return pickle.loads(sent)
+    except Exception:  # a truncated message: its files are checked here
+        return None
 
 
 def _handoff_folders(by_folder: dict[str, list[_Outcome]]):

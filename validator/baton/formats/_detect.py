@@ -143,10 +143,20 @@ def get(name: str) -> Kind:
     return _BY_NAME[name]
 
 
+#: Base names already placed: a folder walk meets the same few names thousands of times.
+_PLACED: dict[str, Kind | None] = {}
+_PLACED_MAX = 1024
+
+
 def by_filename(filename: str) -> Kind | None:
     """The kind a file's base name places it in, or ``None``."""
     base = _basename(filename)
-    return next((kind for kind in KINDS if kind.matches_name(base)), None)
+    if base in _PLACED:
+        return _PLACED[base]
+    found = next((kind for kind in KINDS if kind.matches_name(base)), None)
+    if len(_PLACED) < _PLACED_MAX:
+        _PLACED[base] = found
+    return found
 
 
 def by_content(data, text: str | None) -> Kind | None:

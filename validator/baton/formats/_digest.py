@@ -250,6 +250,8 @@ def _check_jcs_domain(value):
     safe range (but the spelling of a double) was met."""
     from baton.formats._loading import MAX_DEPTH
 
+    if _plainly_in_jcs_domain(value, MAX_DEPTH):
+        return False
     big_integers = False
     stack = [(value, (), 1)]
     while stack:
@@ -289,6 +291,50 @@ def _check_jcs_domain(value):
             raise _domain_error("digest.value_type", f"is a {_type_name(node)}, which is no JSON type",
                                 parts, "use only strings, numbers, booleans, null, arrays and objects")
     return big_integers
+
+
+def _plainly_in_jcs_domain(value, max_depth):
+    """Whether ``value`` is plainly in the JCS domain: JSON types only, string keys, no lone
+    surrogate, no integer beyond the safe range, no non-finite number, no container with
+    children at the depth bound. A quick pass without paths: False (which it also answers
+    for some values in the domain) sends ``value`` to the exact walk, which finds the first
+    problem and where it is."""
+    texts = []
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if node is None or node is True or node is False:
+            continue
+        if isinstance(node, str):
+            texts.append(node)
+        elif isinstance(node, int):
+            if not -MAX_SAFE_INTEGER <= node <= MAX_SAFE_INTEGER:
+                return False
+        elif isinstance(node, float):
+            if node != node or node in (float("inf"), float("-inf")):
+                return False
+        elif isinstance(node, dict):
+            if node and depth >= max_depth:
+                return False
+            for key, child in node.items():
+                if not isinstance(key, str):
+                    return False
+                texts.append(key)
+                if isinstance(child, str):
+                    texts.append(child)
+                else:
+                    stack.append((child, depth + 1))
+        elif isinstance(node, (list, tuple)):
+            if node and depth >= max_depth:
+                return False
+            stack.extend((child, depth + 1) for child in node)
+        else:
+            return False
+    try:
+        "".join(texts).encode("utf-8")  # a surrogate code point fails, paired or not
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _check_text(text, parts):

@@ -35,15 +35,30 @@ class Hit:
     line: int | None = None
 
 
+class _Derives:
+    """Values worked out once per artifact or folder and read by several rules."""
+
+    _derived: dict
+
+    def derived(self, name: str, compute: Callable):
+        """``compute(self)``, computed once: values several rules read (the plan's items,
+        the packet parsed, the ACK's verdict) are not worked out again."""
+        if name not in self._derived:
+            self._derived[name] = compute(self)
+        return self._derived[name]
+
+
 @dataclass(frozen=True)
-class Artifact:
-    """One loaded artifact as the rules see it."""
+class Artifact(_Derives):
+    """One loaded artifact as the rules see it. Rules treat its data as read-only: what
+    :meth:`derived` keeps is computed from it once."""
 
     kind: str  # "checkpoint", "packet", "registry", "ack", "handoff", ...
     file: str | None  # path as given, or None for stdin
     data: object  # parsed JSON/YAML, or the packet's field mapping
     text: str  # the decoded text
     legacy: bool = False  # a vBRIEF-era checkpoint
+    _derived: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def fields(self) -> dict:
@@ -53,7 +68,7 @@ class Artifact:
 
 
 @dataclass(frozen=True)
-class Crossfile:
+class Crossfile(_Derives):
     """A handoff folder as the cross-file rules (kind ``"crossfile"``) see it: the folder
     and every artifact in it that loaded, by kind. A hit whose path starts with one of those
     kinds (``("ack", "restart_id")``) is reported in that artifact's file, at the rest of
@@ -63,13 +78,6 @@ class Crossfile:
     artifacts: Mapping[str, Artifact]
     kind: str = "crossfile"
     _derived: dict = field(default_factory=dict, compare=False, repr=False)
-
-    def derived(self, name: str, compute: Callable[[Crossfile], object]):
-        """``compute(self)``, computed once per folder: values several rules read (the
-        packet parsed, the attempt it names, the ACK's verdict) are not worked out again."""
-        if name not in self._derived:
-            self._derived[name] = compute(self)
-        return self._derived[name]
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,30 @@ def members(value, *, skip: Callable[[str], bool] = lambda key: False) -> list[t
     return found
 
 
+def strings(value) -> list[str]:
+    """Every string below ``value``, member names included, in no particular order: the
+    cheap first pass of a text scan that almost never finds anything (it skips no member:
+    what it finds is a superset of what the scan itself reads)."""
+    found, stack = [], [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, child in node.items():
+                if isinstance(key, str):
+                    found.append(key)
+                if isinstance(child, str):
+                    found.append(child)
+                elif isinstance(child, (dict, list)):
+                    stack.append(child)
+        elif isinstance(node, list):
+            for child in node:
+                if isinstance(child, str):
+                    found.append(child)
+                elif isinstance(child, (dict, list)):
+                    stack.append(child)
+    return found
+
+
 def repeated(entries: Iterator[tuple], field: str) -> Iterator[tuple]:
     """``(where, value, first)`` for each entry whose string ``field`` an earlier entry already
     holds; ``entries`` yields ``(where, entry)`` pairs, ``first`` is the earlier entry's where."""
@@ -91,7 +115,8 @@ def repeated(entries: Iterator[tuple], field: str) -> Iterator[tuple]:
 
 def is_foreign_extension(key: str, own: str = "x-baton/") -> bool:
     """Whether ``key`` names another tool's extension block (never validated by Baton)."""
-    return bool(_EXTENSION_KEY.match(key)) and not key.startswith(own)
+    # The prefix test first: it settles almost every name without the pattern.
+    return key.startswith("x-") and bool(_EXTENSION_KEY.match(key)) and not key.startswith(own)
 
 
 def blank(value) -> bool:
@@ -159,19 +184,41 @@ def top_level_version(artifact: Artifact) -> tuple[tuple, object] | None:
 
 # -- timestamps ------------------------------------------------------------------------------
 
+#: Timestamp strings already read: ``text -> [problem, instant or _UNREAD]``. The same
+#: string is read by several rules (the timestamp rule, then the procedure rules compare it)
+#: and a folder's checkpoints share many; the bound keeps a hostile walk from growing it.
+_READ: dict[str, list] = {}
+_READ_MAX = 4096
+_UNREAD = object()
+
+
+def _reading(text: str) -> list:
+    found = _READ.get(text)
+    if found is None:
+        if len(_READ) >= _READ_MAX:
+            _READ.clear()
+        found = _READ[text] = [_clock.problem(text), _UNREAD]
+    return found
+
+
 def timestamp_problem(value) -> str | None:
     """What is wrong with ``value`` as a timestamp (a phrase such as "has no offset..."), or
     None when it is a real date-time with an explicit offset: the gates' own reading
     (:func:`baton.formats._clock.problem`). Non-strings are the schema's to report (None). The
     phrase never repeats the value."""
-    return _clock.problem(value) if isinstance(value, str) else None
+    return _reading(value)[0] if isinstance(value, str) else None
 
 
 def moment(value):
     """``value``'s instant (exact seconds since the epoch, every fraction digit kept) when it
     is a timestamp naming a real moment, else None: the form for comparing two timestamps of
     a file."""
-    return _clock.parse_exact(value)
+    if not isinstance(value, str):
+        return None
+    found = _reading(value)
+    if found[1] is _UNREAD:
+        found[1] = None if found[0] is not None else _clock.parse_exact(value)
+    return found[1]
 
 
 def _unreal(value) -> bool:
@@ -211,11 +258,11 @@ def ends_in_at(key: str) -> bool:
 
 def register_timestamp_rule(kind: str, is_timestamp_key: Callable[[str], bool] = ends_in_at,
                             skip: Callable[[str], bool] = lambda key: False, *,
-                            places: Callable[[object], Iterator[tuple[tuple, object]]] | None = None,
+                            places: Callable[[Artifact], Iterator[tuple[tuple, object]]] | None = None,
                             requirement: str = "GEN-004") -> None:
     """Register ``<kind>.timestamp`` for ``kind``: timestamps name real moments (GEN-004; the
     schemas state the form and the offset). The timestamps are the members whose name
-    ``is_timestamp_key`` accepts, or, given ``places(data)``, the ``(path, value)`` pairs it
+    ``is_timestamp_key`` accepts, or, given ``places(artifact)``, the ``(path, value)`` pairs it
     yields. The reading is the gates' own (:mod:`baton.formats._clock`), so that the validator
     and a gate never disagree."""
 
@@ -224,7 +271,7 @@ def register_timestamp_rule(kind: str, is_timestamp_key: Callable[[str], bool] =
           hint="write a real date and time in RFC 3339, e.g. 2026-10-14T09:15:00+02:00")
     def _timestamps(artifact: Artifact):
         if places is not None:
-            yield from timestamp_hits_at(places(artifact.data))
+            yield from timestamp_hits_at(places(artifact))
         else:
             yield from timestamp_hits(artifact.data, is_timestamp_key, skip)
 
@@ -283,8 +330,7 @@ def secret_hits(data, *, skip: Callable[[str], bool] = lambda key: False) -> Ite
     the message names the kind of secret, never its text."""
     from baton.formats._secrets import describe, find_secrets_in_each
 
-    texts = [text for pair in members(data, skip=skip) for text in pair if isinstance(text, str)]
-    if not find_secrets_in_each(texts):
+    if not find_secrets_in_each(strings(data)):  # the common answer, without paths
         return
     places, texts = [], []
     for path, key, value in walk(data, skip=skip):

@@ -102,34 +102,41 @@ def _has_children(item: dict) -> bool:
     return bool(isinstance(refs, list) and refs) or isinstance(item.get("planRef"), str)
 
 
-def _ids(data) -> dict[str, tuple]:
-    """First path of every item id."""
-    found: dict[str, tuple] = {}
-    for path, item in iter_items(data):
+def _by_id(items) -> dict[str, tuple[tuple, dict]]:
+    """``(path, item)`` of the first item holding each (string) id."""
+    found: dict[str, tuple[tuple, dict]] = {}
+    for path, item in items:
         item_id = item.get("id")
         if isinstance(item_id, str):
-            found.setdefault(item_id, path)
+            found.setdefault(item_id, (path, item))
     return found
 
 
-def _item_by_id(data, item_id) -> tuple[tuple, dict] | None:
-    for path, item in iter_items(data):
-        if item.get("id") == item_id:
-            return path, item
-    return None
+def items_of(artifact: Artifact) -> tuple[tuple[tuple, dict], ...]:
+    """:func:`iter_items` of the artifact, walked once for all its rules."""
+    return artifact.derived("items", lambda a: tuple(iter_items(a.data)))
+
+
+def _items_by_id(artifact: Artifact) -> dict[str, tuple[tuple, dict]]:
+    return artifact.derived("items_by_id", lambda a: _by_id(items_of(a)))
 
 
 def next_pending(data) -> tuple[tuple, dict] | None:
     """The next pending item: the one ``next_action.item_id`` names when it is pending, else
     the first pending item in document order."""
+    items = tuple(iter_items(data))
+    return _next_pending(data, items, _by_id(items))
+
+
+def _next_pending(data, items, by_id) -> tuple[tuple, dict] | None:
     own = block(data)
     action = own.get("next_action") if own else None
     wanted = action.get("item_id") if isinstance(action, dict) else None
     if isinstance(wanted, str):
-        found = _item_by_id(data, wanted)
+        found = by_id.get(wanted)
         if found and found[1].get("status") == "pending":
             return found
-    return next(((p, i) for p, i in iter_items(data) if i.get("status") == "pending"), None)
+    return next(((p, i) for p, i in items if i.get("status") == "pending"), None)
 
 
 # -- rules -----------------------------------------------------------------------------------
@@ -141,16 +148,17 @@ def _version(artifact: Artifact):
 
 register_version_rules(KIND, _version)
 
-def _timestamp_places(data) -> Iterator[tuple[tuple, object]]:
+def _timestamp_places(artifact: Artifact) -> Iterator[tuple[tuple, object]]:
     """``(path, value)`` of every member xBRIEF 0.8 or the Baton block defines as a
     timestamp; nothing else is read (CKP-005)."""
+    data = artifact.data
     if not isinstance(data, dict):
         return
     root = _root(data)
     yield from _members_at((_header(data),), data.get(_header(data)), INFO_TIMESTAMPS)
     yield from _members_at((root,), _plan(data), PLAN_TIMESTAMPS)
     yield from _nested_at((root,), _plan(data), PLAN_NESTED_TIMESTAMPS)
-    for path, item in iter_items(data):
+    for path, item in items_of(artifact):
         yield from _members_at(path, item, ITEM_TIMESTAMPS)
         yield from _nested_at(path, item, ITEM_NESTED_TIMESTAMPS)
     yield from _members_at((BLOCK,), block(data), BLOCK_TIMESTAMPS)
@@ -221,7 +229,7 @@ def _legacy(artifact: Artifact):
            "`baton consume` to keep it as a record")
 def _no_pending(artifact: Artifact):
     if isinstance(artifact.data, dict) and not any(
-            item.get("status") == "pending" for _, item in iter_items(artifact.data)):
+            item.get("status") == "pending" for _, item in items_of(artifact)):
         yield Hit((_root(artifact.data), "items"),
                   "no item has status `pending`, so nothing says what remains")
 
@@ -230,7 +238,7 @@ def _no_pending(artifact: Artifact):
       summary="the plan has completed items: what is already done",
       hint="record finished steps as items with status `completed`, so they are not redone")
 def _no_completed(artifact: Artifact):
-    if isinstance(artifact.data, dict) and not _has_completed(artifact.data):
+    if isinstance(artifact.data, dict) and not _has_completed(artifact):
         yield Hit((_root(artifact.data), "items"), "no item has status `completed`")
 
 
@@ -242,7 +250,7 @@ def _decisions(artifact: Artifact):
         return  # the legacy warning covers it: migration writes a marked placeholder
     narratives = _plan(artifact.data).get("narratives")
     value = narratives.get("Decisions") if isinstance(narratives, dict) else None
-    if _has_completed(artifact.data) and blank(value):
+    if _has_completed(artifact) and blank(value):
         yield Hit(("plan", "narratives"), "work is completed but there is no Decisions narrative, "
                                           "or it is empty")
 
@@ -253,7 +261,7 @@ def _decisions(artifact: Artifact):
 def _hazards(artifact: Artifact):
     narratives = _plan(artifact.data).get("narratives")
     value = narratives.get("Hazards") if isinstance(narratives, dict) else None
-    if _has_completed(artifact.data) and blank(value):
+    if _has_completed(artifact) and blank(value):
         yield Hit((_root(artifact.data), "narratives"), "there is no Hazards narrative, or it is empty")
 
 
@@ -261,7 +269,7 @@ def _hazards(artifact: Artifact):
       summary="the next pending item carries a `ResumePoint` narrative",
       hint="add narrative.ResumePoint to the next pending item: the exact first thing to do")
 def _resume_point(artifact: Artifact):
-    found = next_pending(artifact.data)
+    found = _next_pending(artifact.data, items_of(artifact), _items_by_id(artifact))
     if found is None or legacy_version(artifact.data) is not None:
         return  # nothing pending; or legacy, where migration writes a marked placeholder
     path, item = found
@@ -281,7 +289,7 @@ def _next_action(artifact: Artifact):
     if not isinstance(wanted, str):
         return
     path = (BLOCK, "next_action", "item_id")
-    found = _item_by_id(artifact.data, wanted)
+    found = _items_by_id(artifact).get(wanted)
     if found is None:
         yield Hit(path, f"no plan item has the id {quoted(wanted)}")
     elif found[1].get("status") != "pending":
@@ -293,7 +301,7 @@ def _next_action(artifact: Artifact):
       hint="give the item children and a container type (group, milestone, epic), "
            "or a concrete status such as `pending`")
 def _auto_on_leaf(artifact: Artifact):
-    for path, item in iter_items(artifact.data):
+    for path, item in items_of(artifact):
         if item.get("status") != "auto":
             continue
         kind = item.get("type", "task")
@@ -308,7 +316,7 @@ def _auto_on_leaf(artifact: Artifact):
       summary="item ids are unique across the whole plan, nesting included",
       hint="rename one of the items; edges and next_action refer to items by id")
 def _duplicate_id(artifact: Artifact):
-    for path, item_id, first in repeated(iter_items(artifact.data), "id"):
+    for path, item_id, first in repeated(items_of(artifact), "id"):
         yield Hit(path + ("id",), f"the id {quoted(item_id)} is already used at {_dotted(first)}")
 
 
@@ -316,7 +324,7 @@ def _duplicate_id(artifact: Artifact):
       summary="every edge names existing item ids",
       hint="fix the id, or remove the edge")
 def _edge_dangling(artifact: Artifact):
-    ids = _ids(artifact.data)
+    ids = _items_by_id(artifact)
     for index, edge in _edges(artifact.data):
         for end in ("from", "to"):
             value = edge.get(end)
@@ -352,7 +360,7 @@ def _evidence_item(artifact: Artifact):
         wanted = entry.get("item_id") if isinstance(entry, dict) else None
         if not isinstance(wanted, str):
             continue
-        found = _item_by_id(artifact.data, wanted)
+        found = _items_by_id(artifact).get(wanted)
         path = (BLOCK, "completed_work", index, "item_id")
         if found is None:
             yield Hit(path, f"no plan item has the id {quoted(wanted)}")
@@ -397,8 +405,9 @@ def _secret(artifact: Artifact):
 
 # -- helpers ---------------------------------------------------------------------------------
 
-def _has_completed(data) -> bool:
-    return any(item.get("status") == "completed" for _, item in iter_items(data))
+def _has_completed(artifact: Artifact) -> bool:
+    return artifact.derived("has_completed", lambda a: any(
+        item.get("status") == "completed" for _, item in items_of(a)))
 
 
 def _edges(data) -> Iterator[tuple[int, dict]]:

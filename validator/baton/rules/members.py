@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from difflib import get_close_matches
 from functools import cache
 
 from baton._findings import WARNING
@@ -40,6 +39,8 @@ _CUTOFF = 0.75
 def nearest(name: str, known) -> str | None:
     """The defined name ``name`` most likely misspells (the same name in another case
     first), or None when none is close."""
+    from difflib import get_close_matches  # only once a name is unknown: cheap start-up
+
     known = [k for k in known if isinstance(k, str)]
     folded = {k.lower(): k for k in known}
     if name.lower() in folded and folded[name.lower()] != name:
@@ -91,13 +92,17 @@ def _applicable(schemas) -> list[tuple[str, dict]]:
     return found
 
 
+#: :meth:`_Place.below`'s name for an array's items (no member name can be this object).
+ITEM = object()
+
+
 class _Place:
     """What the schemas say about one place of a document, worked out once per set of
     schemas (documents repeat the same shapes: every plan item is an ``item``): the names
     defined there (None where any member is allowed, or the schema check closes the
     object), whether the object is Baton's own, the schemas of each member and of items."""
 
-    __slots__ = ("known", "own", "members", "items")
+    __slots__ = ("known", "own", "members", "items", "_below")
 
     def __init__(self, applicable: list[tuple[str, dict]]):
         listed = [node for _, node in applicable if isinstance(node.get("properties"), dict)]
@@ -113,6 +118,18 @@ class _Place:
                     self.members.setdefault(name, []).append((file, schema))
         self.items = [(file, node["items"]) for file, node in applicable
                       if isinstance(node.get("items"), dict)]
+        self._below: dict = {}  # member name (or ITEM) -> its place, once asked
+
+    def below(self, key) -> _Place | None:
+        """The place of the member ``key`` (:data:`ITEM`: of an item), or None where the
+        schemas say nothing of it. Only defined names are kept: the cache stays small."""
+        found = self._below.get(key)
+        if found is None:
+            schemas = self.items if key is ITEM else self.members.get(key)
+            if not schemas:
+                return None
+            found = self._below[key] = _place(schemas)
+        return found
 
 
 _PLACES: dict[tuple, _Place] = {}
@@ -135,18 +152,24 @@ def unknown_members(kind: str, data) -> Iterator[tuple[tuple, str, str | None, b
     schema = SCHEMAS.get(kind)
     if schema is None:
         return
-    stack: list[tuple[tuple, object, list]] = [((), data, [(schema, _schema_file(schema))])]
+    stack: list[tuple[tuple, object, _Place]] = [((), data, _place([(schema, _schema_file(schema))]))]
+    containers = (dict, list)
     while stack:
-        path, value, schemas = stack.pop()
-        place = _place(schemas)
+        path, value, place = stack.pop()
         if isinstance(value, dict):
-            yield from _judge(path, value, place)
+            if place.known is not None and not place.known.issuperset(value):
+                yield from _judge(path, value, place)
+            if not place.members:
+                continue  # no member has a place of its own: nothing below to judge
+            places = place._below
             for key, child in value.items():
-                below = place.members.get(key) if isinstance(child, (dict, list)) else None
-                if below and not is_foreign_extension(key):
-                    stack.append((path + (key,), child, below))
+                if isinstance(child, containers):
+                    below = places.get(key) or place.below(key)
+                    if below is not None and not is_foreign_extension(key):
+                        stack.append((path + (key,), child, below))
         elif isinstance(value, list) and place.items:
-            stack.extend((path + (index,), child, place.items) for index, child in enumerate(value)
+            below = place.below(ITEM)
+            stack.extend((path + (index,), child, below) for index, child in enumerate(value)
                          if isinstance(child, (dict, list)))
 
 

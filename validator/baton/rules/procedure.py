@@ -19,7 +19,7 @@ import re
 
 from baton.rules import Artifact, Hit, rule
 from baton.rules._shared import moment, quoted
-from baton.rules.checkpoint import BLOCK, block, iter_items
+from baton.rules.checkpoint import BLOCK, block, items_of
 from baton.rules.registry import OPEN_STATES
 
 #: Attempt states before the ownership commit: the source still owns the checkpoint, and
@@ -31,10 +31,11 @@ TAKEN_OVER = ("taken_over", "completed")
 
 # -- the checkpoint ------------------------------------------------------------------------
 
-def _recorded_events(data):
+def _recorded_events(artifact: Artifact):
     """``(path, timestamp, what)`` for every moment the checkpoint records as past: an item's
     completion, a failed attempt, a blocker first seen."""
-    for path, item in iter_items(data):
+    data = artifact.data
+    for path, item in items_of(artifact):
         if "completed" in item:
             yield path + ("completed",), item["completed"], f"the item {quoted(item.get('id'))} was completed"
     own = block(data) or {}
@@ -55,7 +56,7 @@ def _written_at_stale(artifact: Artifact):
     written = moment(own.get("written_at")) if own else None
     if written is None:
         return
-    for path, stamp, what in _recorded_events(artifact.data):
+    for path, stamp, what in _recorded_events(artifact):
         when = moment(stamp)
         if when is not None and when > written:
             yield Hit(path, f"{what} at {stamp}, after the checkpoint was last written "
