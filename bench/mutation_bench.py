@@ -13,8 +13,8 @@ Each mutant runs in a forked child against that gate's cases only (``conformance
 through the reference path the conformance runner uses (``decide`` for a value input,
 ``run`` for raw bytes), compared as the runner compares. A mutant is killed when a case
 fails, the gate raises, or the child runs past its time limit. Mutants listed in
-``bench/mutation_equivalent.txt`` (each with its one-line argument) are reported apart and
-left out of the score.
+``bench/mutation_equivalent.txt`` (each with its one-line argument, by key or by id) are
+reported apart and left out of the score.
 
 Run it from an environment where Baton is installed (the machine may be shared: gates run
 one after the other, one child at a time):
@@ -478,15 +478,17 @@ def bench_gate(gate, *, limit, show_survivors, out, only_modules=None, recheck=N
     modules = modules if modules[0] == f"baton.gates.{gate}" else (f"baton.gates.{gate}",) + modules
     start = time.perf_counter()
     counts = {"killed": 0, "timeout": 0, "survived": 0, "equivalent": 0}
-    reached = {mutant.key for mutant in mutants}
+    reached = {mutant.key for mutant in mutants} | {mutant.id for mutant in mutants}
     survivors, unused = [], {key for key in equivalent if key.split("::")[0] in modules and key in reached}
     if only_modules is not None or recheck is not None:
         unused = set()  # a partial run cannot tell which listed equivalents still survive
     for mutant in mutants:
         result = _run_mutant(gate, mutant, modules, cases, limit)
-        if result == "survived" and mutant.key in equivalent:
+        # a line names a mutant by its id (key, with " #n" for a repeated key) or by its key
+        listed = mutant.id if mutant.id in equivalent else mutant.key
+        if result == "survived" and listed in equivalent:
             counts["equivalent"] += 1
-            unused.discard(mutant.key)
+            unused.discard(listed)
             continue
         counts[result] += 1
         if result == "survived":
