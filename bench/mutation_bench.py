@@ -13,8 +13,8 @@ Each mutant runs in a forked child against that gate's cases only (``conformance
 through the reference path the conformance runner uses (``decide`` for a value input,
 ``run`` for raw bytes), compared as the runner compares. A mutant is killed when a case
 fails, the gate raises, or the child runs past its time limit. Mutants listed in
-``bench/mutation_equivalent.txt`` (each with its one-line argument) are reported apart and
-left out of the score.
+``bench/mutation_equivalent.txt`` (each with its one-line argument, by key or by id) are
+reported apart and left out of the score.
 
 Run it from an environment where Baton is installed (the machine may be shared: gates run
 one after the other, one child at a time):
@@ -22,6 +22,13 @@ one after the other, one child at a time):
     python bench/mutation_bench.py                   # every gate
     python bench/mutation_bench.py handoff relaunch  # some gates
     python bench/mutation_bench.py --survivors       # also list the surviving mutants
+    python bench/mutation_bench.py guard --module _guard_command --list-survivors s.txt
+    python bench/mutation_bench.py guard --recheck s.txt   # only the mutants listed in s.txt
+
+``--module`` mutates only the named modules of the gate; ``--list-survivors FILE`` writes the
+surviving mutants' ids to FILE, one a line; ``--recheck FILE`` runs only the mutants whose ids
+FILE lists. Cases can only be added to kill more mutants, so re-checking the survivors of a
+full run gives the full run's answer for them.
 
 Baseline: the share of non-equivalent mutants killed, per gate; the target is 95% or more.
 """
@@ -413,7 +420,37 @@ def _equivalents(gate):
     return found
 
 
-def bench_gate(gate, *, limit, show_survivors, out):
+def mutant_ids(mutants):
+    """``id -> mutant``: a mutant's id is its key, with `` #2``, `` #3``... added to the
+    second and later mutants of one function that share a key (the same change made at
+    several places), counted in source order. Stable across edits in other functions."""
+    ids, seen = {}, {}
+    for mutant in mutants:
+        count = seen[mutant.key] = seen.get(mutant.key, 0) + 1
+        ids[mutant.key if count == 1 else f"{mutant.key} #{count}"] = mutant
+    return ids
+
+
+def _read_ids(path):
+    return {line.strip() for line in Path(path).read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")}
+
+
+def _module_names(gate, names):
+    """The gate's modules named by ``names`` (dotted or by their last part)."""
+    own, shared = GATES[gate]
+    known = own + shared
+    chosen = []
+    for name in names:
+        found = [module for module in known if name in (module, module.rpartition(".")[2])]
+        if not found:
+            raise SystemExit(f"{gate} has no module {name!r}; its modules: {', '.join(known)}")
+        chosen += found
+    return set(chosen)
+
+
+def bench_gate(gate, *, limit, show_survivors, out, only_modules=None, recheck=None,
+               survivors_file=None):
     own, shared = GATES[gate]
     cases = _cases(gate)
     if not _answers(gate, cases):
@@ -425,19 +462,33 @@ def bench_gate(gate, *, limit, show_survivors, out):
         mutants += mutants_of(module)
     for module in shared:
         mutants += [m for m in mutants_of(module) if (module, m.function) in reached]
+    ids = mutant_ids(mutants)
+    for mutant_id, mutant in ids.items():
+        mutant.id = mutant_id
+    if only_modules is not None:
+        mutants = [m for m in mutants if m.module in only_modules]
+    if recheck is not None:
+        missing = recheck - set(ids)
+        mutants = [m for m in mutants if m.id in recheck]
+        if missing:
+            out.write(f"    {len(missing)} listed mutant(s) no longer made (the code changed)\n")
     equivalent = _equivalents(gate)
     modules = tuple(dict.fromkeys(own + shared))
     # the gate module must be re-imported after any of its helpers is replaced
     modules = modules if modules[0] == f"baton.gates.{gate}" else (f"baton.gates.{gate}",) + modules
     start = time.perf_counter()
     counts = {"killed": 0, "timeout": 0, "survived": 0, "equivalent": 0}
-    reached = {mutant.key for mutant in mutants}
+    reached = {mutant.key for mutant in mutants} | {mutant.id for mutant in mutants}
     survivors, unused = [], {key for key in equivalent if key.split("::")[0] in modules and key in reached}
+    if only_modules is not None or recheck is not None:
+        unused = set()  # a partial run cannot tell which listed equivalents still survive
     for mutant in mutants:
         result = _run_mutant(gate, mutant, modules, cases, limit)
-        if result == "survived" and mutant.key in equivalent:
+        # a line names a mutant by its id (key, with " #n" for a repeated key) or by its key
+        listed = mutant.id if mutant.id in equivalent else mutant.key
+        if result == "survived" and listed in equivalent:
             counts["equivalent"] += 1
-            unused.discard(mutant.key)
+            unused.discard(listed)
             continue
         counts[result] += 1
         if result == "survived":
@@ -454,6 +505,15 @@ def bench_gate(gate, *, limit, show_survivors, out):
     if show_survivors:
         for mutant in survivors:
             out.write(f"    survived {mutant}\n      key: {mutant.key}\n")
+    if survivors_file is not None:
+        with open(survivors_file, "a", encoding="utf-8") as listing:
+            listing.writelines(f"{mutant.id}\n" for mutant in survivors)
+    by_module = {}
+    for mutant in survivors:
+        by_module[mutant.module] = by_module.get(mutant.module, 0) + 1
+    if len(own + shared) > 1 and survivors:
+        out.write("    survived by module: " + ", ".join(
+            f"{module.rpartition('.')[2]} {count}" for module, count in sorted(by_module.items())) + "\n")
     out.flush()
     return score
 
@@ -463,6 +523,12 @@ def main(argv=None):
     parser.add_argument("gates", nargs="*", help="gates to measure (default: all)")
     parser.add_argument("--timeout", type=int, default=10, help="seconds per mutant (default 10)")
     parser.add_argument("--survivors", action="store_true", help="list surviving mutants")
+    parser.add_argument("--module", action="append", metavar="NAME",
+                        help="mutate only this module of the gate (repeatable; dotted or last part)")
+    parser.add_argument("--list-survivors", metavar="FILE",
+                        help="write the surviving mutants' ids to FILE, one a line")
+    parser.add_argument("--recheck", metavar="FILE",
+                        help="run only the mutants whose ids FILE lists (as --list-survivors writes)")
     args = parser.parse_args(argv)
     gates = args.gates or list(GATES)
     unknown = [gate for gate in gates if gate not in GATES]
@@ -471,8 +537,13 @@ def main(argv=None):
     sys.path.insert(0, str(ROOT / "validator"))
     print("baseline: share of non-equivalent mutants killed by the gate's own cases; target 95%")
     _cases(gates[0])  # read the suite once, before anything can change it
+    recheck = _read_ids(args.recheck) if args.recheck else None
+    if args.list_survivors:
+        Path(args.list_survivors).write_text("", encoding="utf-8")
     for gate in gates:
-        bench_gate(gate, limit=args.timeout, show_survivors=args.survivors, out=sys.stdout)
+        only = _module_names(gate, args.module) if args.module else None
+        bench_gate(gate, limit=args.timeout, show_survivors=args.survivors, out=sys.stdout,
+                   only_modules=only, recheck=recheck, survivors_file=args.list_survivors)
     return 0
 
 

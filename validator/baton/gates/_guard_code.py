@@ -164,11 +164,15 @@ def _programs(name, arguments, keywords):
     found = []
     if isinstance(first, str):
         found.append(("shell", first))
+        # execl(path, argv0, args...) and execv(path, [argv0, args...]) run the path: argv0
+        # is only the name the program is shown.
         if name.startswith("execl"):
-            found.append(("argv", _words(arguments[1:])))
+            found.append(("argv", [first] + _words(arguments[2:])))
         elif name in _VARIADIC or (len(arguments) > 1 and all(isinstance(a, str) for a in arguments)):
             found.append(("argv", _words(arguments)))  # system("kill", "-1"): the list form
-        if isinstance(second, list):
+        if isinstance(second, list) and name.startswith("execv"):
+            found.append(("argv", [first] + _words(second[1:])))
+        elif isinstance(second, list):
             found.append(("argv", [first] + _words(second)))
             found.append(("argv", _words(second)))
     elif isinstance(first, list):

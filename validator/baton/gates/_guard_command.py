@@ -773,7 +773,8 @@ class Judge:
         seen = parsed.seen
         if seen & _HELP:
             return None
-        for name in ("-s", "--signal"):
+        # -s of pkill and pgrep names a session, not a signal
+        for name in ("--signal",) if head in ("pkill", "pgrep") else ("-s", "--signal"):
             if name in seen:
                 signal = _option_value(words, name) or signal
         if signal is not None and _is_signal_zero(signal):
