@@ -48,7 +48,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "handoff" / "xbrief" / "continue.xbrief.json"
-DEFAULT_SCHEMA = ROOT.parent.parent / "shared" / "reference" / "xbrief-upstream" / "xbrief-core-0.8.schema.json"
+DEFAULT_SCHEMA = ROOT.parent / "shared" / "reference" / "xbrief-upstream" / "xbrief-core-0.8.schema.json"
 MIB = 1 << 20
 BLAKE3_BASELINE = ("import blake3,sys; print(blake3.blake3(max_threads=blake3.blake3.AUTO)"
                    ".update_mmap(sys.argv[1]).hexdigest())")
