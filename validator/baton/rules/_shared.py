@@ -325,6 +325,18 @@ def register_digest_rules(kind: str, locate: Callable[[Artifact], Iterator[tuple
 
 # -- secrets ---------------------------------------------------------------------------------
 
+def canonical_hits(value, path: tuple, what: str) -> Iterator[Hit]:
+    """The first value below ``value`` (at ``path``) with no canonical bytes, as a hit saying
+    that ``what`` (``the registry``) therefore has no digest, as ``baton digest`` refuses it."""
+    from baton.formats._digest import canonical_problem
+
+    problem = canonical_problem(value)
+    if problem is not None:
+        yield Hit((*path, *problem.parts), f"the value {problem.what}, so {what} has no canonical "
+                                           f"bytes and `baton digest` refuses it ({problem.code})",
+                  hint=None if problem.code == "digest.integer_range" else problem.hint)
+
+
 def secret_hits(data, *, skip: Callable[[str], bool] = lambda key: False) -> Iterator[Hit]:
     """A hit per secret-shaped span in any string (member names included) below ``data``;
     the message names the kind of secret, never its text."""

@@ -20,6 +20,7 @@ from baton._findings import WARNING
 from baton.rules import Artifact, Hit, rule
 from baton.rules._shared import (
     blank,
+    canonical_hits,
     is_foreign_extension,
     quoted,
     register_timestamp_rule,
@@ -386,14 +387,7 @@ def _consumed(artifact: Artifact):
       hint="keep the block's integers (the revision, the epoch) within 2**53 - 1: JCS reads "
            "every number as a double")
 def _not_canonical(artifact: Artifact):
-    from baton.formats._digest import canonical_problem
-
-    problem = canonical_problem(block(artifact.data))
-    if problem is not None:
-        yield Hit((BLOCK, *problem.parts), f"the value {problem.what}, so the checkpoint has no "
-                                           f"canonical bytes and `baton digest` refuses it "
-                                           f"({problem.code})",
-                  hint=None if problem.code == "digest.integer_range" else problem.hint)
+    return canonical_hits(block(artifact.data), (BLOCK,), "the checkpoint")
 
 
 @rule(KIND, "checkpoint.secret", requirement="CKP-023",

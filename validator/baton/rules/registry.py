@@ -12,6 +12,7 @@ from baton.formats._values import is_relative_path
 from baton.rules import Artifact, Hit, rule
 from baton.rules._shared import (
     blank,
+    canonical_hits,
     quoted,
     register_digest_rules,
     register_timestamp_rule,
@@ -384,10 +385,4 @@ def format_title(base: str, started_at: str, zone_name: str) -> str | None:
       hint="keep integers (a revision, a fencing epoch) within 2**53 - 1: JCS reads every "
            "number as a double")
 def _not_canonical(artifact: Artifact):
-    from baton.formats._digest import canonical_problem
-
-    problem = canonical_problem(artifact.data)
-    if problem is not None:
-        yield Hit(problem.parts, f"the value {problem.what}, so the registry has no canonical "
-                                 f"bytes and `baton digest` refuses it ({problem.code})",
-                  hint=None if problem.code == "digest.integer_range" else problem.hint)
+    return canonical_hits(artifact.data, (), "the registry")
