@@ -146,10 +146,14 @@ PKILL = Options(values="u", permute=True)
     (["perl", "-ecode"], PERL, 2, "code", {"-e"}),
     (["node", "-pe", "code"], NODE, 3, "code", {"-p"}),
     (["node", "--eval", "code"], NODE, 3, "code", {"--eval"}),
+    # every value of a payload option given twice is run, in order (GRD-054)
+    (["perl", "-e", "one", "-le", "two"], PERL, 5, "one\ntwo", {"-e", "-l"}),
+    (["node", "-e", "one", "--eval=two"], NODE, 4, "one\ntwo", {"-e", "--eval"}),
+    (["bash", "-c"], SHELL, 2, None, {"-c"}),
 ])
 def test_options_are_read_as_getopt_reads_them(words, options, first, payload, seen):
     parsed = parse(words, 1, options)
-    assert (parsed.first, parsed.payload, parsed.seen) == (first, payload, seen)
+    assert (parsed.first, parsed.payload(), parsed.seen) == (first, payload, seen)
 
 
 def test_a_permuting_command_reads_options_after_its_operands():

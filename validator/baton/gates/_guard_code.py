@@ -216,7 +216,9 @@ def _arguments(text, i):
         else:
             value, i = _value(text, i, 1)
             values.append(value)
-        i = _skip_blanks(text, i)
+        # The rest of an expression a value starts (``(1 + 2) * 3``, ``'a' + b``): the
+        # arguments after it are still read.
+        i = _skip_expression(text, i)
         if i < len(text) and text[i] == ",":
             i += 1
         else:
@@ -284,13 +286,13 @@ def _sequence(text, i, closer, depth):
             return items, i + 1
         value, i = _value(text, i, depth + 1)
         items.append(value)
-        i = _skip_blanks(text, i)
+        i = _skip_expression(text, i)
         if i < len(text) and text[i] == ",":
             i += 1
         elif i < len(text) and text[i] == closer:
             return items, i + 1
         else:
-            return items, _skip_expression(text, i)
+            return items, i
     return items, i
 
 
@@ -315,13 +317,13 @@ def _mapping(text, i, depth):
         else:
             value = None  # shorthand {command}: not a literal
         result[key] = value
-        i = _skip_blanks(text, i)
+        i = _skip_expression(text, i)
         if i < len(text) and text[i] == ",":
             i += 1
         elif i < len(text) and text[i] == "}":
             return result, i + 1
         else:
-            return result, _skip_expression(text, i)
+            return result, i
     return result, i
 
 

@@ -313,9 +313,9 @@ class Judge:
                 i += 2
                 continue
             expanded = self._expanded(word, payloads[i])
-            if expanded is not None:
+            if expanded is not None:  # unquoted, its lines split into words like its spaces
                 rest = [quote(item) for item in words[i + 1:]]
-                return self.text(" ".join([expanded] + rest), depth + 1)
+                return self.text(" ".join([expanded.replace("\n", " ")] + rest), depth + 1)
             wrapper = _WRAPPERS.get(head)
             if wrapper is None:
                 break
@@ -324,14 +324,14 @@ class Judge:
                 return None  # runs on another machine or in a container
             if head == "command" and parsed.seen & {"-v", "-V"}:
                 return None  # only looks a name up
-            if parsed.payload is not None:
+            if parsed.payloads:  # env -S: each string split into words, then the operands
                 rest = [quote(item) for item in words[parsed.first:]]
-                return self.text(" ".join([parsed.payload] + rest), depth + 1)
+                return self.text(" ".join([parsed.payload(" ")] + rest), depth + 1)
             i = parsed.first + wrapper.positional
             if wrapper.options_after and i < end:
                 parsed = parse(words, i, wrapper.options)
-                if parsed.payload is not None:
-                    return self.text(parsed.payload, depth + 1)
+                if parsed.payloads:
+                    return self.text(parsed.payload(), depth + 1)
                 i = parsed.first
             appended = appended or wrapper.appends
         if i >= end:
@@ -362,8 +362,8 @@ class Judge:
     def _shell(self, call, depth):
         words = call.words
         parsed = parse(words, 1, _SHELL_OPTIONS)
-        if parsed.payload is not None:
-            payload = parsed.payload
+        if parsed.payloads:
+            payload = parsed.payload()
             expanded = self._expanded(payload, call.payloads[parsed.first] if parsed.first < len(words) else [])
             return self.text(payload if expanded is None else expanded, depth + 1)
         if parsed.first < len(words) and "-s" not in parsed.seen:
@@ -384,8 +384,8 @@ class Judge:
     def _interpreter(self, spec, call, depth):
         words = call.words
         parsed = parse(words, 1, spec.options)
-        if parsed.payload is not None:
-            return self.text(parsed.payload, depth + 1, spec.language)
+        if parsed.payloads:
+            return self.text(parsed.payload(), depth + 1, spec.language)
         if program_name(words[0]) == "deno" and parsed.first + 1 < len(words) and words[parsed.first] == "eval":
             return self.text(words[parsed.first + 1], depth + 1, "js")
         if "-m" in parsed.seen or "-f" in parsed.seen or "--file" in parsed.seen:
@@ -468,8 +468,8 @@ class Judge:
         head = program_name(words[0])
         by_user = head == "runuser" and "-u" in words  # runuser -u USER [--] COMMAND...
         parsed = parse(words, 1, _RUNUSER if by_user else _SU)
-        if parsed.payload is not None:
-            return self.text(parsed.payload, depth + 1)
+        if parsed.payloads:
+            return self.text(parsed.payload(), depth + 1)
         if by_user and parsed.first < len(words):
             return self.command(words[parsed.first:], call.payloads[parsed.first:], call.command, depth + 1)
         if head == "sg" and len(parsed.operands) > 1:  # sg GROUP COMMAND
@@ -507,7 +507,7 @@ class Judge:
 
     def _script(self, call, depth):
         parsed = parse(call.words, 1, _SCRIPT)
-        return None if parsed.payload is None else self.text(parsed.payload, depth + 1)
+        return self.text(parsed.payload(), depth + 1) if parsed.payloads else None
 
     def _trap(self, call, depth):
         words = call.words

@@ -40,21 +40,26 @@ class Options:
 
 class Parsed:
     """What :func:`parse` read: ``first`` (index of the first operand; with ``permute``,
-    ``operands`` lists every operand's index), ``payload`` (the value of a payload option,
-    or ``None``) and ``seen`` (every option name met, as ``-x`` or ``--name``)."""
+    ``operands`` lists every operand's index), ``payloads`` (the value of each payload option
+    given, in order: ``perl -e A -e B`` runs both) and ``seen`` (every option name met, as
+    ``-x`` or ``--name``)."""
 
-    __slots__ = ("first", "operands", "payload", "seen")
+    __slots__ = ("first", "operands", "payloads", "seen")
 
-    def __init__(self, first, operands, payload, seen):
+    def __init__(self, first, operands, payloads, seen):
         self.first = first
         self.operands = operands
-        self.payload = payload
+        self.payloads = payloads
         self.seen = seen
+
+    def payload(self, separator="\n"):
+        """Every payload value as one text, or ``None`` when no payload option was given."""
+        return separator.join(self.payloads) if self.payloads else None
 
 
 def parse(words, start, options):
     """Read the options of ``words[start:]`` by ``options``."""
-    seen, payload, operands = set(), None, []
+    seen, payloads, operands = set(), [], []
     i, end = start, len(words)
     while i < end:
         word = words[i]
@@ -68,14 +73,14 @@ def parse(words, start, options):
                 if not equals:
                     i += 1
                     value = words[i] if i < end else None
-                if name in options.long_payload and payload is None:
-                    payload = value
+                if name in options.long_payload and value is not None:
+                    payloads.append(value)
             i += 1
             continue
         if len(word) > 1 and (word[0] == "-" or (options.plus and word[0] == "+")):
             value, i = _cluster(words, i, options, seen)
-            if value is not None and payload is None:
-                payload = value
+            if value is not None:
+                payloads.append(value)
             continue
         if not options.permute:
             break
@@ -86,9 +91,9 @@ def parse(words, start, options):
         first = operands[0] if operands else end
     else:
         first, operands = i, None
-    if payload is None and options.flag_payload and ("-" + options.flag_payload) in seen:
-        payload = words[first] if first < end else None
-    return Parsed(first, operands, payload, seen)
+    if not payloads and options.flag_payload and ("-" + options.flag_payload) in seen and first < end:
+        payloads.append(words[first])
+    return Parsed(first, operands, payloads, seen)
 
 
 def _cluster(words, i, options, seen):
