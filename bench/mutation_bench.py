@@ -265,11 +265,17 @@ _METADATA = frozenset({"NAME", "VERSION", "SUMMARY", "SPEC", "INPUT_SCHEMA", "OU
 def _unpinned(tree):
     """Ids of nodes no case can pin: module-level metadata and constants no code of the
     module reads, ``__slots__``, error messages and hints (the arguments of an ``Invalid``
-    after its path, of an ``...Error`` but its ``code``, the error classes themselves,
+    after its path, of an ``...Error`` but its ``code``, of an exception class the module
+    defines, the error classes themselves,
     ``__repr__``), and everything inside
     them."""
     read = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)
             and isinstance(node.ctx, ast.Load)}
+    # exceptions the module defines with no fields of their own (``class Unsupported(ValueError)``):
+    # their only argument is a message
+    raised = {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and any(
+        getattr(base, "id", "").endswith(("Error", "Exception")) for base in node.bases)
+        and not any(isinstance(item, ast.FunctionDef) for item in node.body)}
     skipped = set()
     for node in ast.walk(tree):
         # an error's message and hint never reach a gate's answer; its code and path do
@@ -278,7 +284,7 @@ def _unpinned(tree):
         if name.endswith("Invalid") or name in ("_domain_error", "fail"):
             for argument in node.args[1:]:
                 skipped.update(id(sub) for sub in ast.walk(argument))
-        elif name.endswith("Error"):
+        elif name.endswith("Error") or name in raised:
             for argument in node.args:
                 skipped.update(id(sub) for sub in ast.walk(argument))
         if name.endswith(("Invalid", "Error", "_error")):
