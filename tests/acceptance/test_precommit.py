@@ -46,21 +46,27 @@ def test_the_hook_runs_baton_validate_in_its_own_python_env():
     assert entry["language"] == "python"
 
 
-def pre_commit_env(tmp_path):
-    return {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"),
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory):
+    """One pre-commit cache for the module: the hook's environment is built once per revision."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def pre_commit_env(home):
+    return {**os.environ, "PRE_COMMIT_HOME": str(home),
             "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
             "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
 
 
 @pytest.mark.slow
-def test_pre_commit_fails_a_checkpoint_that_disagrees_with_its_registry(tmp_path):
+def test_pre_commit_fails_a_checkpoint_that_disagrees_with_its_registry(tmp_path, pre_commit_home):
     """The hook names only the checkpoint the commit touches; the folder's cross-file rules
     still run (DIG-058), so the goal that disagrees with the registry fails the commit."""
     git = shutil.which("git")
     assert git, "git is needed to run pre-commit"
     work = tmp_path / "work"
     make_project(work)
-    env = pre_commit_env(tmp_path)
+    env = pre_commit_env(pre_commit_home)
     subprocess.run([git, "init", "-q", str(work)], check=True, env=env)
     subprocess.run([git, "-C", str(work), "add", "-A"], check=True, env=env)
     subprocess.run([git, "-C", str(work), "commit", "-q", "-m", "handoff"], check=True, env=env)
@@ -79,7 +85,7 @@ def test_pre_commit_fails_a_checkpoint_that_disagrees_with_its_registry(tmp_path
 
 
 @pytest.mark.slow
-def test_pre_commit_try_repo_passes_good_and_fails_bad(tmp_path):
+def test_pre_commit_try_repo_passes_good_and_fails_bad(tmp_path, pre_commit_home):
     git = shutil.which("git")
     assert git, "git is needed to run pre-commit"
     work = tmp_path / "work"
@@ -90,9 +96,7 @@ def test_pre_commit_try_repo_passes_good_and_fails_bad(tmp_path):
     document["xBRIEFInfo"]["version"] = "0.7"
     del document["x-baton/checkpoint"]["goal_id"]
     bad.write_text(json.dumps(document, indent=2))
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"),
-           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+    env = pre_commit_env(pre_commit_home)
     subprocess.run([git, "init", "-q", str(work)], check=True, env=env)
     subprocess.run([git, "-C", str(work), "add", "-A"], check=True, env=env)
     pre_commit = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "baton-validate",
