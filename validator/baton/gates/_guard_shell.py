@@ -289,7 +289,7 @@ def escape_at(text, i, echo=False):
     following = text[i + 1:i + 2]
     if not following:  # a backslash that ends the text stays a backslash
         return "\\", len(text)
-    if following in "xu":
+    if following in ("x", "u"):
         j = i + 2
         while j < min(len(text), i + (4 if following == "x" else 6)) and text[j] in _HEX:
             j += 1
