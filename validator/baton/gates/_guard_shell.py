@@ -53,8 +53,9 @@ class _Reader:
         self.quoted = False
         self.word_payloads = []
         self.groups = 0  # open parentheses inside the current word: a(b c) is one word
-        self.target = None  # what the next finished word is: None (a word), "write", "read", "heredoc", "herestring"
-        self.heredoc_strip = False
+        # what the next finished word is: None (a word), "write", "read", "heredoc",
+        # "heredoc_tabs" (after <<-, whose body drops leading tabs), "herestring"
+        self.target = None
         self.heredocs = []  # (delimiter, strip_tabs, quoted, command) waiting for the next newline
         self._scan()
 
@@ -81,8 +82,8 @@ class _Reader:
             self.command.writes.append(word)
         elif self.target == "read":
             self.command.inputs.append((word, payloads))
-        elif self.target == "heredoc":
-            self.heredocs.append((word, self.heredoc_strip, self.quoted, self.command))
+        elif self.target in ("heredoc", "heredoc_tabs"):
+            self.heredocs.append((word, self.target == "heredoc_tabs", self.quoted, self.command))
         elif self.target == "herestring":
             self.command.stdin.append(word)
         else:
@@ -166,28 +167,22 @@ class _Reader:
             self._add("(")
             return i + 1
         if defines and (self.parts is not None or self.command.words):
-            self._drop_word()
+            self._drop_word()  # the function's name runs nothing; the separator ends its command
             self.command.words, self.command.word_payloads = [], []
-            self._finish_command()
-            return close + 1
         return self._separator(i)
 
     def _separator(self, i):
+        """A separator ends the command. ``||``, ``;;`` and ``;&`` read as two separators (the
+        second ends an empty command); ``|&`` and ``&&`` are one operator each, so that
+        ``&&>(...)`` is ``&&`` before a process substitution, not ``&`` before ``&>``."""
         text = self.text
         c = text[i]
         if c == "|":
-            if text.startswith("||", i):
-                self._finish_command()
-                return i + 2
             self._finish_command(piped=True)
             return i + 2 if text.startswith("|&", i) else i + 1
-        if c == "&":
-            self._finish_command()
-            return i + 2 if text.startswith("&&", i) else i + 1
-        if c == ";":
-            self._finish_command()
-            return i + 2 if text.startswith((";;", ";&"), i) else i + 1
         self._finish_command()
+        if c == "&":
+            return i + 2 if text.startswith("&&", i) else i + 1
         if c == "\n" and self.heredocs:
             return self._heredoc_bodies(i + 1)
         return i + 1
@@ -202,10 +197,12 @@ class _Reader:
         if text.startswith("<<<", i):
             self.target = "herestring"
             return i + 3
+        if text.startswith("<<-", i):
+            self.target = "heredoc_tabs"
+            return i + 3
         if text.startswith("<<", i):
             self.target = "heredoc"
-            self.heredoc_strip = text.startswith("<<-", i)
-            return i + (3 if self.heredoc_strip else 2)
+            return i + 2
         self.target = "write" if text[i] == ">" or text.startswith("<>", i) else "read"
         for operator in (">>", ">|", ">&", "<&", "<>"):
             if text.startswith(operator, i):
@@ -290,13 +287,14 @@ def escape_at(text, i, echo=False):
     ``printf`` read it (``\\n``, ``\\x41``, ``\\101``) or, with ``echo``, as ``echo -e`` and
     ``printf %b`` do (where octal is ``\\0101``), and the index after it."""
     following = text[i + 1:i + 2]
-    if not following:
-        return "\\", i + 1
-    if following in "xu":
+    if not following:  # a backslash that ends the text stays a backslash
+        return "\\", len(text)
+    if following in ("x", "u"):
         j = i + 2
         while j < min(len(text), i + (4 if following == "x" else 6)) and text[j] in _HEX:
             j += 1
-        return (chr(int(text[i + 2:j], 16)), j) if j > i + 2 else (following, i + 2)
+        # with no hex digit, the shell keeps the backslash and the letter: \xg stays \xg
+        return (chr(int(text[i + 2:j], 16)), j) if j > i + 2 else ("\\" + following, i + 2)
     if following in _OCTAL:
         start = i + 2 if echo and following == "0" else i + 1
         j = start
@@ -308,8 +306,6 @@ def escape_at(text, i, echo=False):
 
 def unescape(text):
     """``text`` with its backslash escapes read, as ``echo -e`` prints it."""
-    if "\\" not in text:
-        return text
     chars, i = [], 0
     while i < len(text):
         if text[i] == "\\":
