@@ -328,9 +328,12 @@ def search(program, subject, ignore_case, whole):
     ``ignore_case`` folding A-Z and a-z."""
     states = []
     matched = _closure(program, states, set(), 0, subject, 0)
-    for i, c in enumerate(subject):
+    i = 0
+    # A whole match stops reading once no state is left: none can reach the end any more.
+    while i < len(subject) and (states or not whole):
         if matched and not whole:
             return True
+        c = subject[i]
         following, seen = [], set()
         matched = False
         for pc in states:
@@ -339,4 +342,5 @@ def search(program, subject, ignore_case, whole):
         if not whole:
             matched = _closure(program, following, seen, 0, subject, i + 1) or matched
         states = following
-    return matched
+        i += 1
+    return matched and i == len(subject)
