@@ -23,24 +23,52 @@ MAX_REPEAT = 255
 #: Most repetitions applied one after the other to one atom (``a*?+``).
 MAX_STACKED_REPEATS = 4
 
+# The classes, word characters and case folding of the POSIX locale: ASCII only, so that every
+# implementation reads a pattern alike. Any other character is in no class and has no other case.
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+_DIGIT = "0123456789"
+_PUNCT = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+_GRAPH = _UPPER + _LOWER + _DIGIT + _PUNCT
 _CLASSES = {
-    "alpha": str.isalpha, "digit": lambda c: c in "0123456789", "alnum": str.isalnum,
-    "upper": str.isupper, "lower": str.islower, "space": str.isspace,
-    "blank": lambda c: c in " \t", "punct": lambda c: c.isascii() and c.isprintable() and not c.isalnum() and c != " ",
-    "print": str.isprintable, "graph": lambda c: c.isprintable() and c != " ",
-    "cntrl": lambda c: ord(c) < 32 or ord(c) == 127, "xdigit": lambda c: c in "0123456789abcdefABCDEF",
+    "alpha": _UPPER + _LOWER, "digit": _DIGIT, "alnum": _UPPER + _LOWER + _DIGIT,
+    "upper": _UPPER, "lower": _LOWER, "space": " \t\n\v\f\r", "blank": " \t",
+    "punct": _PUNCT, "print": " " + _GRAPH, "graph": _GRAPH,
+    "cntrl": "".join(map(chr, range(32))) + "\x7f", "xdigit": _DIGIT + "ABCDEFabcdef",
 }
+_WORD = frozenset(_CLASSES["alnum"] + "_")
+_OTHER_CASE = dict(zip(_UPPER + _LOWER, _LOWER + _UPPER))
 
 
-def _is_word(c):
-    return c.isalnum() or c == "_"
+def _word_before(subject, i):
+    return i > 0 and subject[i - 1] in _WORD
 
 
-_ESCAPED_CLASSES = {
-    "w": (False, _is_word), "W": (True, _is_word),
-    "s": (False, str.isspace), "S": (True, str.isspace),
+def _word_after(subject, i):
+    return i < len(subject) and subject[i] in _WORD
+
+
+#: ``\x`` escapes that stand for a class: whether the class is negated, and its members.
+_ESCAPED_CLASSES = {"w": (False, _WORD), "W": (True, _WORD),
+                    "s": (False, _CLASSES["space"]), "S": (True, _CLASSES["space"])}
+def _at_start(subject, i):
+    return i == 0
+
+
+def _at_end(subject, i):
+    return i == len(subject)
+
+
+#: The anchors ``^`` and ``$``, and the ``\x`` escapes that assert: ``subject, position ->
+#: whether the assertion holds there``.
+_ANCHORS = {"^": _at_start, "$": _at_end}
+_ESCAPED_ASSERTIONS = {
+    "`": _at_start, "'": _at_end,
+    "b": lambda subject, i: _word_before(subject, i) != _word_after(subject, i),
+    "B": lambda subject, i: _word_before(subject, i) == _word_after(subject, i),
+    "<": lambda subject, i: _word_after(subject, i) and not _word_before(subject, i),
+    ">": lambda subject, i: _word_before(subject, i) and not _word_after(subject, i),
 }
-_ASSERTIONS = {"b": "word", "B": "not_word", "<": "word_start", ">": "word_end", "`": "bol", "'": "eol"}
 
 
 class Unsupported(ValueError):
@@ -50,26 +78,27 @@ class Unsupported(ValueError):
 class _Set:
     """A bracket expression or an escaped class: which characters one position accepts."""
 
-    __slots__ = ("negated", "chars", "ranges", "tests")
+    __slots__ = ("negated", "chars", "ranges")
 
-    def __init__(self, negated=False, chars="", ranges=(), tests=()):
+    def __init__(self, negated, chars, ranges=()):
         self.negated = negated
         self.chars = frozenset(chars)
         self.ranges = tuple(ranges)
-        self.tests = tuple(tests)
 
-    def accepts(self, c, ignore_case=False):
-        found = self._holds(c) or (ignore_case and (self._holds(c.lower()) or self._holds(c.upper())))
+    def accepts(self, c, ignore_case):
+        found = self._holds(c) or (ignore_case and self._holds(_OTHER_CASE.get(c, c)))
         return found != self.negated
 
     def _holds(self, c):
-        return c in self.chars or any(low <= c <= high for low, high in self.ranges) or any(
-            test(c) for test in self.tests)
+        return c in self.chars or any(low <= c <= high for low, high in self.ranges)
 
 
 # -- parsing: pattern text -> a tree of tuples ----------------------------------------------
-# ("char", c) ("any",) ("set", _Set) ("assert", kind) ("cat", [nodes]) ("alt", [nodes])
-# ("repeat", node, low, high or None)
+# ("test", a character, a _Set or None for any) ("assert", holds) ("cat", [nodes]) ("alt", [nodes])
+# ("repeat", node, low, high or None); a "test" or "assert" node is also its instruction.
+
+#: The repetition operators that are not intervals: ``(low, high or None)``.
+_REPEATS = {"*": (0, None), "+": (1, None), "?": (0, 1)}
 
 
 class _Parser:
@@ -90,7 +119,7 @@ class _Parser:
         while self.i < len(self.pattern) and self.pattern[self.i] == "|":
             self.i += 1
             branches.append(self._concatenation(depth))
-        return branches[0] if len(branches) == 1 else ("alt", branches)
+        return branches.pop() if len(branches) == 1 else ("alt", branches)
 
     def _concatenation(self, depth):
         items = []
@@ -104,24 +133,20 @@ class _Parser:
                     raise Unsupported("repetitions stacked too deeply")
                 atom = self._quantified(atom)
             items.append(atom)
-        return items[0] if len(items) == 1 else ("cat", items)
+        return items.pop() if len(items) == 1 else ("cat", items)
 
     def _quantified(self, atom):
-        c = self.pattern[self.i]
         if atom[0] == "assert":
             raise Unsupported("a repeated anchor")
+        c = self.pattern[self.i]
         self.i += 1
-        if c == "*":
-            return ("repeat", atom, 0, None)
-        if c == "+":
-            return ("repeat", atom, 1, None)
-        if c == "?":
-            return ("repeat", atom, 0, 1)
-        close = self.pattern.find("}", self.i)
-        if close < 0:
+        if c in _REPEATS:
+            return ("repeat", atom, *_REPEATS[c])
+        body, closed, _ = self.pattern[self.i:].partition("}")
+        if not closed:
             raise Unsupported("an unclosed {")
-        low_text, comma, high_text = self.pattern[self.i:close].partition(",")
-        self.i = close + 1
+        self.i += len(body) + 1
+        low_text, comma, high_text = body.partition(",")
         if not all(part.isdigit() and part.isascii() for part in (low_text or "0", high_text or "0")):
             raise Unsupported("a bad repetition count")
         low = int(low_text or "0")
@@ -141,13 +166,11 @@ class _Parser:
             self.i += 1
             return node
         if c == ".":
-            return ("any",)
-        if c == "^":
-            return ("assert", "bol")
-        if c == "$":
-            return ("assert", "eol")
+            return ("test", None)
+        if c in _ANCHORS:
+            return ("assert", _ANCHORS[c])
         if c == "[":
-            return ("set", self._bracket())
+            return ("test", self._bracket())
         if c in "*+?{":
             raise Unsupported("a repetition of nothing")
         if c == "\\":
@@ -156,19 +179,18 @@ class _Parser:
             c = pattern[self.i]
             self.i += 1
             if c in _ESCAPED_CLASSES:
-                negated, test = _ESCAPED_CLASSES[c]
-                return ("set", _Set(negated, tests=(test,)))
-            if c in _ASSERTIONS:
-                return ("assert", _ASSERTIONS[c])
+                return ("test", _Set(*_ESCAPED_CLASSES[c]))
+            if c in _ESCAPED_ASSERTIONS:
+                return ("assert", _ESCAPED_ASSERTIONS[c])
             if c.isdigit():
                 raise Unsupported("a back-reference")
-        return ("char", c)
+        return ("test", c)
 
     def _bracket(self):
         pattern, end = self.pattern, len(self.pattern)
         negated = self.i < end and pattern[self.i] == "^"
         self.i += negated
-        chars, ranges, tests = [], [], []
+        chars, ranges = [], []
         first = True
         while True:
             if self.i >= end:
@@ -176,21 +198,22 @@ class _Parser:
             c = pattern[self.i]
             if c == "]" and not first:
                 self.i += 1
-                return _Set(negated, "".join(chars), ranges, tests)
+                return _Set(negated, "".join(chars), ranges)
             first = False
             if pattern.startswith("[:", self.i):
-                close = pattern.find(":]", self.i + 2)
-                name = pattern[self.i + 2:close] if close >= 0 else ""
+                # Without its ":]" the class runs to the end, and the bracket is unclosed.
+                name = pattern[self.i + 2:].partition(":]")[0]
                 if name not in _CLASSES:
                     raise Unsupported("an unknown character class")
-                tests.append(_CLASSES[name])
-                self.i = close + 2
+                chars.append(_CLASSES[name])
+                self.i += len(name) + 4
                 continue
             if pattern.startswith(("[.", "[="), self.i):
                 raise Unsupported("a collating element")
             self.i += 1
-            if self.i + 1 < end and pattern[self.i] == "-" and pattern[self.i + 1] != "]":
-                high = pattern[self.i + 1]
+            # A "-" between two members makes a range; before "]" or the end it is itself.
+            dash, high = pattern[self.i:self.i + 1], pattern[self.i + 1:self.i + 2]
+            if dash == "-" and high not in ("", "]"):
                 if high < c:
                     raise Unsupported("a range out of order")
                 ranges.append((c, high))
@@ -200,13 +223,15 @@ class _Parser:
 
 
 # -- compiling: tree -> instructions ----------------------------------------------------------
-# ("test", _Set or char or None for any) ("split", a, b) ("jump", a) ("assert", kind) ("match",)
+# ("test", character, _Set or None) ("assert", holds) ("split", a, b) ("jump", a) ("match",)
 
 
 class _Compiler:
     def __init__(self, limit):
         self.code = []
         self.limit = limit
+        self.compilers = {"test": self.emit, "assert": self.emit, "cat": self._concatenation,
+                          "alt": self._alternation, "repeat": self._repeat}
 
     def emit(self, instruction):
         if len(self.code) >= self.limit:
@@ -215,35 +240,26 @@ class _Compiler:
         return len(self.code) - 1
 
     def node(self, node):
-        kind = node[0]
-        if kind == "char":
-            self.emit(("test", node[1]))
-        elif kind == "any":
-            self.emit(("test", None))
-        elif kind == "set":
-            self.emit(("test", node[1]))
-        elif kind == "assert":
-            self.emit(("assert", node[1]))
-        elif kind == "cat":
-            for item in node[1]:
-                self.node(item)
-        elif kind == "alt":
-            self._alternation(node[1])
-        else:
-            self._repeat(node[1], node[2], node[3])
+        self.compilers[node[0]](node)
 
-    def _alternation(self, branches):
+    def _concatenation(self, node):
+        for item in node[1]:
+            self.node(item)
+
+    def _alternation(self, node):
+        *firsts, last = node[1]
         jumps = []
-        for branch in branches[:-1]:
+        for branch in firsts:
             split = self.emit(None)
             self.node(branch)
             jumps.append(self.emit(None))
             self.code[split] = ("split", split + 1, len(self.code))
-        self.node(branches[-1])
+        self.node(last)
         for jump in jumps:
             self.code[jump] = ("jump", len(self.code))
 
-    def _repeat(self, atom, low, high):
+    def _repeat(self, node):
+        _, atom, low, high = node
         for _ in range(low):
             self.node(atom)
         if high is None:
@@ -272,27 +288,11 @@ def compile_pattern(pattern):
 # -- running: every state at once, one character at a time -----------------------------------
 
 
-def _holds(kind, subject, i):
-    before = i > 0 and _is_word(subject[i - 1])
-    after = i < len(subject) and _is_word(subject[i])
-    if kind == "bol":
-        return i == 0
-    if kind == "eol":
-        return i == len(subject)
-    if kind == "word":
-        return before != after
-    if kind == "not_word":
-        return before == after
-    if kind == "word_start":
-        return after and not before
-    return before and not after  # word_end
-
-
 def _accepts(test, c, ignore_case):
     if test is None:
         return True
     if isinstance(test, str):
-        return c == test or (ignore_case and c.lower() == test.lower())
+        return c == test or (ignore_case and _OTHER_CASE.get(c) == test)
     return test.accepts(c, ignore_case)
 
 
@@ -314,7 +314,7 @@ def _closure(program, states, seen, start, subject, i):
         elif kind == "jump":
             stack.append(instruction[1])
         elif kind == "assert":
-            if _holds(instruction[1], subject, i):
+            if instruction[1](subject, i):
                 stack.append(pc + 1)
         elif kind == "match":
             matched = True
@@ -323,13 +323,17 @@ def _closure(program, states, seen, start, subject, i):
     return matched
 
 
-def search(program, subject, ignore_case=False, whole=False):
-    """Whether ``program`` matches somewhere in ``subject`` (``whole``: all of it)."""
-    states, seen = [], set()
-    matched = _closure(program, states, seen, 0, subject, 0)
-    if matched and (not whole or not subject):
-        return True
-    for i, c in enumerate(subject):
+def search(program, subject, ignore_case, whole):
+    """Whether ``program`` matches somewhere in ``subject`` (``whole``: all of it), with
+    ``ignore_case`` folding A-Z and a-z."""
+    states = []
+    matched = _closure(program, states, set(), 0, subject, 0)
+    i = 0
+    # A whole match stops reading once no state is left: none can reach the end any more.
+    while i < len(subject) and (states or not whole):
+        if matched and not whole:
+            return True
+        c = subject[i]
         following, seen = [], set()
         matched = False
         for pc in states:
@@ -337,9 +341,6 @@ def search(program, subject, ignore_case=False, whole=False):
                 matched = _closure(program, following, seen, pc + 1, subject, i + 1) or matched
         if not whole:
             matched = _closure(program, following, seen, 0, subject, i + 1) or matched
-            if matched:
-                return True
         states = following
-        if whole and not states and i + 1 < len(subject):
-            return False
-    return matched
+        i += 1
+    return matched and i == len(subject)
