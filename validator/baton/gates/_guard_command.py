@@ -805,21 +805,20 @@ class Judge:
         return None
 
     def _matches(self, pattern, how):
+        from baton.gates import _guard_pattern
+
         subjects = list(self.names)
         if how.command_line:
             subjects += self.command_lines
+        fold = _guard_pattern.fold_case if how.ignore_case else str
         if not how.regex:
             name = pattern.rsplit("/", 1)[-1] if "/" in pattern else pattern
-            fold = str.lower if how.ignore_case else str
             return any(fold(name) == fold(subject) for subject in subjects)
         self.charge(len(pattern) * (sum(len(subject) + 1 for subject in subjects) + 1))
         if how.command_line and not self.command_lines:
             # Without the host's command lines, a pattern that names the host aims at it.
-            fold = str.lower if how.ignore_case else str
             if any(fold(name) in fold(pattern) for name in self.names):
                 return True
-        from baton.gates import _guard_pattern
-
         try:
             program = _guard_pattern.compile_pattern(pattern)
         except _guard_pattern.Unsupported:

@@ -38,6 +38,12 @@ _CLASSES = {
 }
 _WORD = frozenset(_CLASSES["alnum"] + "_")
 _OTHER_CASE = dict(zip(_UPPER + _LOWER, _LOWER + _UPPER))
+_TO_LOWER = str.maketrans(_UPPER, _LOWER)
+
+
+def fold_case(text):
+    """``text`` with A-Z as a-z and every other character as it is (GRD-056)."""
+    return text.translate(_TO_LOWER)
 
 
 def _word_before(subject, i):
