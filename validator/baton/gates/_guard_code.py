@@ -14,6 +14,8 @@ guard loads only when it judges something.
 import re
 
 _NAME = r"[A-Za-z_$][\w$]*"
+_KEY = re.compile(_NAME)
+_KEYWORD = re.compile("(" + _NAME + r")\s*=(?!=)")
 # The name alone, not the object before it: ``os.system(`` and ``system(`` are found alike,
 # and a chain such as ``a.a.a.a`` costs nothing to pass over.
 _CALL = re.compile(
@@ -101,16 +103,18 @@ def _bare_calls(text):
 
 
 def _tagged(text):
-    """The tagged template ``$`reboot``` of zx and Bun, a shell command."""
-    return [("shell", _string(text, match.end(), True)[0])
-            for match in _TAGGED.finditer(text)][:_MAX_CALLS]
+    """The tagged template ``$`reboot``` of zx and Bun, a shell command: zx runs its text with
+    the escapes read, Bun as written, so both are judged."""
+    return [("shell", _string(text, match.end(), raw)[0])
+            for match in list(_TAGGED.finditer(text))[:_MAX_CALLS] for raw in (False, True)]
 
 
 def _backticks(text):
-    """Backticks, ``qx{...}`` and ``%x(...)``: commands in Perl, Ruby and PHP."""
+    """Backticks, ``qx{...}`` and ``%x(...)``: commands in Perl, Ruby and PHP, which read the
+    escapes in backticks as in a double-quoted string."""
     programs, i = [], text.find("`")
     while i >= 0 and len(programs) < _MAX_CALLS:
-        command, i = _string(text, i, True)
+        command, i = _string(text, i, False)
         programs.append(("shell", command))
         i = text.find("`", i)
     for match in _QUOTED_COMMAND.finditer(text):
@@ -131,8 +135,6 @@ def _awk(text):
         if len(programs) >= _MAX_CALLS:
             break
         target = _string(match.group(1), 0, False)[0]
-        if text[match.end():].lstrip().startswith("getline"):
-            continue
         programs.append(("shell", target))
         if target.strip().rsplit("/", 1)[-1] in _SHELL_NAMES:
             printed = None
@@ -206,13 +208,12 @@ def _arguments(text, i):
     values, keywords = [], {}
     while len(values) + len(keywords) < _MAX_ITEMS:
         i = _skip_blanks(text, i)
-        if i >= len(text) or text[i] == ")":
+        if i >= len(text) or text[i] in ")]}":
             break
-        keyword = re.match(_NAME + r"\s*=(?!=)", text[i:i + 300])
+        keyword = _KEYWORD.match(text, i)
         if keyword:
-            name = keyword.group(0).rstrip("= \t")
-            value, i = _value(text, i + keyword.end(), 1)
-            keywords[name] = value
+            value, i = _value(text, keyword.end(), 1)
+            keywords[keyword.group(1)] = value
         else:
             value, i = _value(text, i, 1)
             values.append(value)
@@ -221,8 +222,6 @@ def _arguments(text, i):
         i = _skip_expression(text, i)
         if i < len(text) and text[i] == ",":
             i += 1
-        else:
-            break
     return values, keywords, i
 
 
@@ -238,7 +237,7 @@ def _value(text, i, depth):
     i = start
     c = text[i]
     if c == "[" or c == "(":
-        return _sequence(text, i + 1, _CLOSERS[c], depth)
+        return _sequence(text, i + 1, depth)
     if c == "{":
         return _mapping(text, i + 1, depth)
     return None, _skip_expression(text, i)
@@ -276,55 +275,67 @@ def _hex(part):
     return len(part) in (2, 4) and all(c in "0123456789abcdefABCDEF" for c in part)
 
 
-def _sequence(text, i, closer, depth):
+def _sequence(text, i, depth):
+    """A list or tuple from just after its opener: its first ``_MAX_ITEMS`` items (those after
+    are passed over unread) and the index after its closer. A closer of any kind ends it, as
+    it ends an expression the reader skips, so a value ends at one place at every depth."""
     items = []
-    while len(items) < _MAX_ITEMS:
+    while True:
         i = _skip_blanks(text, i)
         if i >= len(text):
             return items, i
-        if text[i] == closer:
+        if text[i] in ")]}":
             return items, i + 1
-        value, i = _value(text, i, depth + 1)
-        items.append(value)
+        if len(items) < _MAX_ITEMS:
+            value, i = _value(text, i, depth + 1)
+            items.append(value)
         i = _skip_expression(text, i)
         if i < len(text) and text[i] == ",":
             i += 1
-        elif i < len(text) and text[i] == closer:
-            return items, i + 1
-        else:
-            return items, i
-    return items, i
 
 
 def _mapping(text, i, depth):
-    result = {}
-    while len(result) < _MAX_ITEMS:
+    """An object from just after ``{``, as :func:`_sequence` reads a list: its first
+    ``_MAX_ITEMS`` entries; an entry whose key is computed (``[k]: v``, ``**rest``) is skipped."""
+    result, entries = {}, 0
+    while True:
         i = _skip_blanks(text, i)
         if i >= len(text):
             return result, i
-        if text[i] == "}":
+        if text[i] in ")]}":
             return result, i + 1
-        if text[i] in "'\"":
-            key, i = _string(text, i, False)
-        else:
-            name = re.match(_NAME, text[i:i + 300])
-            if not name:
-                return result, _skip_expression(text, i)
-            key, i = name.group(0), i + name.end()
-        i = _skip_blanks(text, i)
-        if i < len(text) and text[i] == ":":
-            value, i = _value(text, i + 1, depth + 1)
-        else:
-            value = None  # shorthand {command}: not a literal
-        result[key] = value
+        key = None
+        if entries < _MAX_ITEMS:
+            entries += 1
+            key, i = _key(text, i)
+        if key is not None:
+            i = _skip_blanks(text, i)
+            if i < len(text) and text[i] == ":":
+                value, i = _value(text, i + 1, depth + 1)
+            else:
+                value = None  # shorthand {command}: not a literal
+            result[key] = value
         i = _skip_expression(text, i)
         if i < len(text) and text[i] == ",":
             i += 1
-        elif i < len(text) and text[i] == "}":
-            return result, i + 1
-        else:
-            return result, i
-    return result, i
+
+
+def _key(text, i):
+    """An object key written as a string or a name, and the index after it; ``None`` else."""
+    if text[i] in "'\"":
+        return _string(text, i, False)
+    name = _KEY.match(text, i)
+    return (name.group(0), name.end()) if name else (None, i)
+
+
+def _is_raw(text, quote):
+    """Whether the string opening at ``quote`` is raw: a prefix of at most two letters that
+    holds ``r`` (``r'...'``, ``Rb"..."``), read as :func:`_value` reads a literal's prefix."""
+    start = quote
+    while start > 0 and quote - start < 2 and text[start - 1] in "rRbBuUfF":
+        start -= 1
+    before = text[start - 1] if start > 0 else " "
+    return "r" in text[start:quote].lower() and not (before.isalnum() or before in "_$")
 
 
 def _skip_expression(text, i):
@@ -333,7 +344,7 @@ def _skip_expression(text, i):
     while i < len(text):
         c = text[i]
         if c in "'\"`":
-            _, i = _string(text, i, False)
+            _, i = _string(text, i, _is_raw(text, i))
             continue
         if c in "([{":
             depth += 1
