@@ -12,6 +12,7 @@ guard loads only when it judges something.
 """
 
 import re
+from itertools import islice
 
 _NAME = r"[A-Za-z_$][\w$]*"
 _KEY = re.compile(_NAME)
@@ -87,16 +88,20 @@ def executor_calls(text, language=None, charge=None):
             charge(end)
         programs.extend(_programs(match.group(1), arguments, keywords))
     for extra in _EXTRAS.get(language, ()):
-        programs.extend(_READERS[extra](text))
+        found = _READERS[extra](text)
+        if found is None:
+            return None
+        programs.extend(found)
     return programs
 
 
 def _bare_calls(text):
-    """``system "reboot"``, ``exec 'kill', '-1'``: Perl and Ruby calls without parentheses."""
+    """``system "reboot"``, ``exec 'kill', '-1'``: Perl and Ruby calls without parentheses
+    (``None`` past ``_MAX_CALLS`` of them, as for every command form)."""
     programs = []
     for count, match in enumerate(_BARE_CALL.finditer(text)):
         if count >= _MAX_CALLS:
-            break
+            return None
         arguments, _, _ = _arguments(text[match.end():match.end() + _MAX_ARGUMENT_CHARS], 0)
         programs.extend(_programs(match.group(1), arguments, {}))
     return programs
@@ -105,21 +110,25 @@ def _bare_calls(text):
 def _tagged(text):
     """The tagged template ``$`reboot``` of zx and Bun, a shell command: zx runs its text with
     the escapes read, Bun as written, so both are judged."""
-    return [("shell", _string(text, match.end(), raw)[0])
-            for match in list(_TAGGED.finditer(text))[:_MAX_CALLS] for raw in (False, True)]
+    matches = _first_forms(_TAGGED.finditer(text))
+    return None if matches is None else [
+        ("shell", _string(text, match.end(), raw)[0]) for match in matches for raw in (False, True)]
 
 
 def _backticks(text):
     """Backticks, ``qx{...}`` and ``%x(...)``: commands in Perl, Ruby and PHP, which read the
     escapes in backticks as in a double-quoted string."""
     programs, i = [], text.find("`")
-    while i >= 0 and len(programs) < _MAX_CALLS:
+    while i >= 0:
+        if len(programs) >= _MAX_CALLS:
+            return None
         command, i = _string(text, i, False)
         programs.append(("shell", command))
         i = text.find("`", i)
-    for match in _QUOTED_COMMAND.finditer(text):
-        if len(programs) >= 2 * _MAX_CALLS:
-            break
+    quoted = _first_forms(_QUOTED_COMMAND.finditer(text))
+    if quoted is None:
+        return None
+    for match in quoted:
         opener = match.group(2)
         closer = _QUOTE_CLOSERS.get(opener, opener)
         close = text.find(closer, match.end())
@@ -130,10 +139,11 @@ def _backticks(text):
 def _awk(text):
     """``"cmd" | getline`` runs cmd; ``print ... | "cmd"`` runs cmd and, when cmd is a shell,
     what is printed to it."""
-    programs = [("shell", _string(m.group(1), 0, False)[0]) for m in _AWK_GETLINE.finditer(text)]
-    for match in _AWK_PIPE.finditer(text):
-        if len(programs) >= _MAX_CALLS:
-            break
+    getlines, pipes = _first_forms(_AWK_GETLINE.finditer(text)), _first_forms(_AWK_PIPE.finditer(text))
+    if getlines is None or pipes is None:
+        return None
+    programs = [("shell", _string(m.group(1), 0, False)[0]) for m in getlines]
+    for match in pipes:
         target = _string(match.group(1), 0, False)[0]
         programs.append(("shell", target))
         if target.strip().rsplit("/", 1)[-1] in _SHELL_NAMES:
@@ -150,8 +160,14 @@ def _awk(text):
 
 def _apple_script(text):
     """``do shell script "..."``: AppleScript's executor."""
-    return [("shell", _string(text, match.end(), False)[0])
-            for match in _SHELL_SCRIPT.finditer(text)][:_MAX_CALLS]
+    matches = _first_forms(_SHELL_SCRIPT.finditer(text))
+    return None if matches is None else [("shell", _string(text, match.end(), False)[0]) for match in matches]
+
+
+def _first_forms(matches):
+    """The matches of one command form, or ``None`` past ``_MAX_CALLS`` of them."""
+    found = list(islice(matches, _MAX_CALLS + 1))
+    return None if len(found) > _MAX_CALLS else found
 
 
 _READERS = {"bare": _bare_calls, "tagged": _tagged, "backticks": _backticks, "awk": _awk,
