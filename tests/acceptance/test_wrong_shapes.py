@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
-from authoring_support import members, run, run_json
+from authoring_support import members, replaced, run, run_json
 from git_support import new_checkout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -111,16 +111,6 @@ def type_of(value) -> str:
         if type(value) is type(sample) and not (name == "number" and isinstance(value, bool)):
             return name
     return "other"
-
-
-def replaced(document, path, value):
-    if not path:
-        return value
-    node = document
-    for part in path[:-1]:
-        node = node[part]
-    node[path[-1]] = value
-    return document
 
 
 def load(folder: Path, relative: str):

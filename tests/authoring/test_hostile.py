@@ -8,7 +8,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from authoring_support import IDENTITY, POLICY, members
+from authoring_support import IDENTITY, POLICY, members, replaced
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -43,19 +43,11 @@ CHECKPOINT_CALLS = [
 ]
 
 
-def replace(document, path, value):
-    node = document
-    for part in path[:-1]:
-        node = node[part]
-    node[path[-1]] = value
-
-
 def broken(document, data, keep):
     """``document`` with one member (not one of ``keep``) replaced by arbitrary JSON."""
     candidates = [p for p in members(document) if p and p not in keep]
     path = data.draw(st.sampled_from(candidates), label="path")
-    replace(document, path, data.draw(JSON, label="value"))
-    return document
+    return replaced(document, path, data.draw(JSON, label="value"))
 
 
 def attempt_or_error(call, target: Path):

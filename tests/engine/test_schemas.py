@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from authoring_support import replaced
 from engine_support import ACK, CHECKPOINT, REGISTRY, ROOT, TEST_SCHEMAS, isolated  # noqa: F401
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -112,15 +113,6 @@ def _variants(document):
     return leaves
 
 
-def _replace(document, path, value):
-    copy = json.loads(json.dumps(document))
-    node = copy
-    for part in path[:-1]:
-        node = node[part]
-    node[path[-1]] = value
-    return copy
-
-
 SAMPLES = [(label, kind, document, path) for label, kind, document in DOCUMENTS
            for path in _variants(document)[:40]]
 
@@ -135,7 +127,7 @@ def test_validators_agree_on_changed_strings(sample, value):
     """Both validators read patterns alike: a schema pattern written with a class one of
     them reads differently (``\\d``, ``\\w``, ``\\s`` beyond ASCII) shows up here."""
     label, kind, document, path = sample
-    changed = _replace(document, path, value)
+    changed = replaced(document, path, value)
     schema = _kind_schema(kind)
     reference = not any(REAL.reference_validator(schema).iter_errors(changed))
     assert REAL.is_valid(schema, changed) is reference, (label, path, value)

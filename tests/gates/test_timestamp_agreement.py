@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from authoring_support import replaced
 
 import baton
 from baton.gates import load
@@ -83,18 +84,11 @@ def _case_input(gate, case_id):
 
 # -- the validator: an artifact carrying the time ---------------------------------------------
 
-def _with(document, parts, value):
-    changed = copy.deepcopy(document)
-    here = changed
-    for part in parts[:-1]:
-        here = here[part]
-    here[parts[-1]] = value
-    return changed
 
 
 def _validator_accepts(kind, document, parts, value):
     """Whether ``baton validate`` reports nothing at the time's own place."""
-    raw = json.dumps(_with(document, parts, value), ensure_ascii=False).encode("utf-8")
+    raw = json.dumps(replaced(document, parts, value), ensure_ascii=False).encode("utf-8")
     report = baton.validate_bytes(raw, kind)
     where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts)
     return not [f for f in report.findings if f.json_path == where]

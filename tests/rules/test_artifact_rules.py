@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from authoring_support import members, replaced
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -361,27 +362,6 @@ json_values = st.recursive(
 )
 
 
-def _paths(value, here=()):
-    yield here
-    if isinstance(value, dict):
-        for key, child in value.items():
-            yield from _paths(child, here + (key,))
-    elif isinstance(value, list):
-        for index, child in enumerate(value):
-            yield from _paths(child, here + (index,))
-
-
-def _replace(document, path, value):
-    if not path:
-        return value
-    document = copy.deepcopy(document)
-    node = document
-    for part in path[:-1]:
-        node = node[part]
-    node[path[-1]] = value
-    return document
-
-
 _EXAMPLES = {
     "checkpoint": ("xbrief/continue.xbrief.json", "continue.xbrief.json"),
     "registry": ("registry.yaml", "registry.yaml"),
@@ -392,9 +372,9 @@ _EXAMPLES = {
 @st.composite
 def _mutated(draw, kind):
     base = _load(_EXAMPLES[kind][0]).data
-    paths = list(_paths(base))
+    paths = list(members(base))
     path = draw(st.sampled_from(paths))
-    return _replace(base, path, draw(json_values))
+    return replaced(base, path, draw(json_values))
 
 
 def _run_all(kind, data, text="", file=None):

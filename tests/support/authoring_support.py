@@ -3,6 +3,7 @@ the CLI through click's runner, and validation through the engine."""
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import os
@@ -93,3 +94,16 @@ def members(value, prefix=()):
     elif isinstance(value, list):
         for index, child in enumerate(value):
             yield from members(child, (*prefix, index))
+
+
+def replaced(document, path, value):
+    """A deep copy of the JSON value ``document`` with ``value`` at ``path`` (``value`` itself
+    for the root ``()``)."""
+    if not path:
+        return value
+    changed = copy.deepcopy(document)
+    node = changed
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value
+    return changed

@@ -59,6 +59,8 @@ _MAX_ARGUMENT_CHARS = 16384
 _MAX_CALLS = 64
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "b": "\b", "f": "\f", "v": "\v"}
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
+#: The letters that may prefix a string literal (``r'...'``, ``b"..."``, ``f'...'``), at most two.
+_STRING_PREFIXES = "rRbBuUfF"
 _QUOTE_CLOSERS = dict(_CLOSERS, **{"<": ">"})
 _COMMAND_KEYS = ("command", "cmd", "script", "code", "args", "argv")
 
@@ -76,12 +78,11 @@ def executor_calls(text, language=None, charge=None):
     ``"js"``, ``"perl"``... or ``"source"`` when unknown), as ``("shell", text)`` or
     ``("argv", words)``; ``None`` when the text holds more calls than the guard reads.
     ``charge`` is told how many characters each call's arguments took to read."""
+    calls = _first_forms(_CALL.finditer(text))
+    if calls is None:
+        return None
     programs = []
-    count = 0
-    for match in _CALL.finditer(text):
-        count += 1
-        if count > _MAX_CALLS:
-            return None
+    for match in calls:
         region = text[match.end():match.end() + _MAX_ARGUMENT_CHARS]
         arguments, keywords, end = _arguments(region, 0)
         if charge is not None:
@@ -98,10 +99,11 @@ def executor_calls(text, language=None, charge=None):
 def _bare_calls(text):
     """``system "reboot"``, ``exec 'kill', '-1'``: Perl and Ruby calls without parentheses
     (``None`` past ``_MAX_CALLS`` of them, as for every command form)."""
+    calls = _first_forms(_BARE_CALL.finditer(text))
+    if calls is None:
+        return None
     programs = []
-    for count, match in enumerate(_BARE_CALL.finditer(text)):
-        if count >= _MAX_CALLS:
-            return None
+    for match in calls:
         arguments, _, _ = _arguments(text[match.end():match.end() + _MAX_ARGUMENT_CHARS], 0)
         programs.extend(_programs(match.group(1), arguments, {}))
     return programs
@@ -246,7 +248,7 @@ def _value(text, i, depth):
     if i >= len(text) or depth > _MAX_LITERAL_DEPTH:
         return None, _skip_expression(text, i)
     start = i
-    while i < len(text) and i - start < 2 and text[i] in "rRbBuUfF":
+    while i < len(text) and i - start < 2 and text[i] in _STRING_PREFIXES:
         i += 1
     if i < len(text) and text[i] in "'\"`":
         return _string(text, i, "r" in text[start:i].lower())
@@ -348,7 +350,7 @@ def _is_raw(text, quote):
     """Whether the string opening at ``quote`` is raw: a prefix of at most two letters that
     holds ``r`` (``r'...'``, ``Rb"..."``), read as :func:`_value` reads a literal's prefix."""
     start = quote
-    while start > 0 and quote - start < 2 and text[start - 1] in "rRbBuUfF":
+    while start > 0 and quote - start < 2 and text[start - 1] in _STRING_PREFIXES:
         start -= 1
     before = text[start - 1] if start > 0 else " "
     return "r" in text[start:quote].lower() and not (before.isalnum() or before in "_$")

@@ -57,6 +57,8 @@ def _word_after(subject, i):
 #: ``\x`` escapes that stand for a class: whether the class is negated, and its members.
 _ESCAPED_CLASSES = {"w": (False, _WORD), "W": (True, _WORD),
                     "s": (False, _CLASSES["space"]), "S": (True, _CLASSES["space"])}
+
+
 def _at_start(subject, i):
     return i == 0
 
