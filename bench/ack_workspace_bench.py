@@ -1,4 +1,4 @@
-"""Benchmark: the checkout readback of ``baton ack write`` and ``baton ack verify --workspace``
+"""Benchmark: the checkout readback of ``passdown ack write`` and ``passdown ack verify --workspace``
 against a named baseline, for checkouts with N dirty files.
 
 Baseline: a plain ``git status --porcelain=v1 -z --untracked-files=all`` in the same checkout
@@ -11,10 +11,10 @@ Rows, for each N in ``--dirty``:
 
 - ``git status`` (the baseline), best of ``--runs``;
 - the readback alone (``workspace_readback``: checkout and dirty fingerprints);
-- ``baton ack write`` and ``baton ack verify --workspace`` in-process (library calls), and
-  ``baton ack verify --workspace`` as a command (one process, as a launcher runs it);
+- ``passdown ack write`` and ``passdown ack verify --workspace`` in-process (library calls), and
+  ``passdown ack verify --workspace`` as a command (one process, as a launcher runs it);
 - the same readback with a filter driver configured and attributed to every tracked file,
-  where each filtered file's raw bytes are compared with the index by Baton itself.
+  where each filtered file's raw bytes are compared with the index by Passdown itself.
 
 Each dirty file holds ``--size`` bytes; half the dirty files are modified tracked files, half
 untracked. Usage: ``python bench/ack_workspace_bench.py [--dirty 10 100 1000 5000]
@@ -30,8 +30,8 @@ import sys
 import tempfile
 import time
 
-from baton.authoring import Identity, Policy, init, write_ack
-from baton.workspace import _readback
+from passdown.authoring import Identity, Policy, init, write_ack
+from passdown.workspace import _readback
 
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.invalid",
            "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.invalid"}
@@ -62,13 +62,13 @@ def make_checkout(folder: str, dirty: int, size: int) -> str:
     for n in range(dirty - tracked):
         with open(os.path.join(repo, "src", f"u{n}.txt"), "wb") as handle:
             handle.write(os.urandom(size))
-    baton(repo, "packet", "render", "--source-id", "sess-a", "--restart-id", "r1")
-    baton(repo, "attempt", "created", "r1", "--target-id", "sess-b")
+    passdown(repo, "packet", "render", "--source-id", "sess-a", "--restart-id", "r1")
+    passdown(repo, "attempt", "created", "r1", "--target-id", "sess-b")
     return repo
 
 
-def baton(repo, *args):
-    subprocess.run([sys.executable, "-m", "baton", *args], cwd=repo, check=True,
+def passdown(repo, *args):
+    subprocess.run([sys.executable, "-m", "passdown", *args], cwd=repo, check=True,
                    capture_output=True)
 
 
@@ -105,7 +105,7 @@ def measure(dirty: int, size: int, runs: int) -> None:
                 ack, packet, registry, workspace=repo))), base)
         assert verdicts[-1].accepted, verdicts[-1].to_dict()
         row("ack verify --workspace (command)",
-            best(runs, lambda: baton(repo, "ack", "verify", "ack.json", "--packet",
+            best(runs, lambda: passdown(repo, "ack", "verify", "ack.json", "--packet",
                                      "continuation.packet.txt", "--registry", "registry.yaml",
                                      "--workspace", ".")), base)
         git(repo, "config", "filter.bench.clean", "cat")

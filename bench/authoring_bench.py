@@ -1,7 +1,7 @@
-"""Benchmark: checkpoint updates (``baton.authoring.update_checkpoint``) against a named
+"""Benchmark: checkpoint updates (``passdown.authoring.update_checkpoint``) against a named
 baseline, alone and under contention.
 
-Baseline: a bare atomic replace of the same file (``baton.workspace._atomic.atomic_write``: temporary
+Baseline: a bare atomic replace of the same file (``passdown.workspace._atomic.atomic_write``: temporary
 file, fsync, rename, directory fsync) with no lock, no parsing and no validation. It is the
 floor every durable writer pays; the ratios say what the lock, the compare-and-swap, the
 parse and render, and the validation of the result cost on top of it.
@@ -30,9 +30,9 @@ import sys
 import tempfile
 import time
 
-from baton.workspace import _atomic
-from baton.errors import ConflictError
-from baton.authoring import Identity, Policy, init, update_checkpoint
+from passdown.workspace import _atomic
+from passdown.errors import ConflictError
+from passdown.authoring import Identity, Policy, init, update_checkpoint
 
 _FORK = multiprocessing.get_context("fork")
 
@@ -71,7 +71,7 @@ def _writer(path, worker, count, cas, validate, results):
         value = f"mission {worker} {n}"
         if cas:
             with open(path) as handle:
-                revision = json.load(handle)["x-baton/checkpoint"]["revision"]
+                revision = json.load(handle)["x-passdown/checkpoint"]["revision"]
             try:
                 update_checkpoint(path, "set", "mission", value, expect_revision=revision,
                                   validate=validate, timeout=120)
@@ -101,7 +101,7 @@ def contention(path: str, writers: int, count: int, cas: bool, validate: bool):
 
 def _revision(path: str) -> int:
     with open(path) as handle:
-        return json.load(handle)["x-baton/checkpoint"]["revision"]
+        return json.load(handle)["x-passdown/checkpoint"]["revision"]
 
 
 def cli(path: str, count: int) -> tuple[float, float]:
@@ -112,7 +112,7 @@ def cli(path: str, count: int) -> tuple[float, float]:
     bare = (time.perf_counter() - start) / count
     start = time.perf_counter()
     for n in range(count):
-        subprocess.run([sys.executable, "-m", "baton", "checkpoint", "set", "mission",
+        subprocess.run([sys.executable, "-m", "passdown", "checkpoint", "set", "mission",
                         f"cli mission {n}", "--checkpoint", path], check=True, env=env,
                        capture_output=True)
     return (time.perf_counter() - start) / count, bare

@@ -1,7 +1,7 @@
 """Conformance runner speed: figures and ratios against named baselines.
 
 1. The full suite against the built-in reference, as a user runs it
-   (`baton conformance run`, a fresh process), against the 2-second budget.
+   (`passdown conformance run`, a fresh process), against the 2-second budget.
 2. The Python example adapter in harness mode against the same adapter in program mode
    (one process per case, the CommonMark-style baseline): cases per second, and the ratio
    (the target is at least 20x).
@@ -18,10 +18,10 @@ import sys
 import time
 from pathlib import Path
 
-from baton.conformance import Harness, Program, Reference, load_suite, run
+from passdown.conformance import Harness, Program, Reference, load_suite, run
 
 REPO = Path(__file__).resolve().parent.parent
-ADAPTER = [sys.executable, str(REPO / "conformance" / "adapters" / "python" / "baton_adapter.py")]
+ADAPTER = [sys.executable, str(REPO / "conformance" / "adapters" / "python" / "passdown_adapter.py")]
 BUDGET_SECONDS = 2.0
 TARGET_RATIO = 20.0
 
@@ -63,14 +63,14 @@ def main():
     began = time.perf_counter()
     in_process = run(suite.cases, Reference(), mode="reference")
     inside = time.perf_counter() - began
-    command, cpu = wall([sys.executable, "-m", "baton", "conformance", "run"])
+    command, cpu = wall([sys.executable, "-m", "passdown", "conformance", "run"])
     print(f"reference, in-process: {inside * 1000:.0f} ms for {len(suite.cases)} cases "
           f"({in_process.summary_line()})")
     warm = run(suite.cases, Reference(), mode="reference")  # imports done: the gates' own cost
     for gate, results in warm.by_gate().items():
         spent = sum(r.duration for r in results)
         print(f"  {gate}: {len(results)} cases, {spent * 1000:.0f} ms, {spent / len(results) * 1e6:.0f} us per case")
-    print(f"reference, `baton conformance run` wall time (median of 5): {command:.2f} s; "
+    print(f"reference, `passdown conformance run` wall time (median of 5): {command:.2f} s; "
           f"budget {BUDGET_SECONDS:.1f} s: {'OK' if command < BUDGET_SECONDS else 'OVER'} "
           f"({command / BUDGET_SECONDS:.0%} of budget); CPU time {cpu:.2f} s "
           f"(load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")

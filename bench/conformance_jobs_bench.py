@@ -2,7 +2,7 @@
 the machine's cores, when that is more) against the named baseline ``-j 1``, one case at a
 time, as program mode ran before.
 
-The program is Baton's own ``baton gate`` (the two-import launcher next to this Python), so
+The program is Passdown's own ``passdown gate`` (the two-import launcher next to this Python), so
 every case of every gate runs and passes; each case is one process start, which is what
 program mode costs a host. Each row is the best of ``--runs`` runs (a shared machine slows
 some runs down; the best is the least disturbed), with the load average when it started.
@@ -19,14 +19,14 @@ import sys
 import time
 from pathlib import Path
 
-from baton.conformance import Program, load_suite, run
+from passdown.conformance import Program, load_suite, run
 
 TARGET = 1.7
 
 
 def program_argv() -> list[str]:
-    launcher = Path(sys.executable).parent / "baton"
-    return [str(launcher), "gate"] if launcher.exists() else [sys.executable, "-m", "baton", "gate"]
+    launcher = Path(sys.executable).parent / "passdown"
+    return [str(launcher), "gate"] if launcher.exists() else [sys.executable, "-m", "passdown", "gate"]
 
 
 def once(cases, jobs: int) -> tuple[float, str, float]:

@@ -1,14 +1,14 @@
-"""Benchmark: hashing large files with Baton (``baton.digest_file``) against named baselines.
+"""Benchmark: hashing large files with Passdown (``passdown.digest_file``) against named baselines.
 
 Throughput (warm page cache, best of N runs) for a 256 MiB file:
 
-- Baton, blake3  vs  the ``blake3`` package directly: ``blake3(max_threads=AUTO).update_mmap(path)``,
-  the package's own fastest way to hash a file (target: Baton at least 0.8x of it);
-- Baton, sha256  vs  ``sha256sum`` (coreutils) and ``hashlib.file_digest``.
+- Passdown, blake3  vs  the ``blake3`` package directly: ``blake3(max_threads=AUTO).update_mmap(path)``,
+  the package's own fastest way to hash a file (target: Passdown at least 0.8x of it);
+- Passdown, sha256  vs  ``sha256sum`` (coreutils) and ``hashlib.file_digest``.
 
 Peak memory: each hasher runs in a fresh process on growing files; the process's peak resident
 set (``VmHWM`` where Linux reports it, else ``resource.getrusage``) and Python's own peak
-allocation (``tracemalloc``) are printed, to show that Baton's memory stays bounded whatever
+allocation (``tracemalloc``) are printed, to show that Passdown's memory stays bounded whatever
 the file size. The memory table runs first, while this process is still small: a child's
 ``ru_maxrss`` can inherit the high-water mark of the process that started it.
 
@@ -29,10 +29,10 @@ MIB = 1 << 20
 
 # One hashing job per name, run in a child process for the memory figures.
 _JOBS = {
-    "baton blake3": "import baton; baton.digest_file(PATH)",
+    "passdown blake3": "import passdown; passdown.digest_file(PATH)",
     "blake3 update_mmap": "import blake3; blake3.blake3(max_threads=blake3.blake3.AUTO).update_mmap(PATH).hexdigest()",
     "blake3 read whole file": "import blake3; blake3.blake3(open(PATH, 'rb').read(), max_threads=blake3.blake3.AUTO).hexdigest()",
-    "baton sha256": "import baton; baton.digest_file(PATH, 'sha256')",
+    "passdown sha256": "import passdown; passdown.digest_file(PATH, 'sha256')",
 }
 _MEMORY_PROBE = """
 import resource, sys, tracemalloc
@@ -78,7 +78,7 @@ def throughput_table(path: str, size: int, runs: int) -> None:
 
     import blake3
 
-    import baton
+    import passdown
 
     def blake3_mmap():
         return "blake3:" + blake3.blake3(max_threads=blake3.blake3.AUTO).update_mmap(path).hexdigest()
@@ -87,15 +87,15 @@ def throughput_table(path: str, size: int, runs: int) -> None:
         with open(path, "rb") as handle:
             return "sha256:" + hashlib.file_digest(handle, "sha256").hexdigest()
 
-    assert baton.digest_file(path) == blake3_mmap(), "Baton and the blake3 package disagree"
-    assert baton.digest_file(path, "sha256") == sha256_file_digest(), "Baton and hashlib disagree"
+    assert passdown.digest_file(path) == blake3_mmap(), "Passdown and the blake3 package disagree"
+    assert passdown.digest_file(path, "sha256") == sha256_file_digest(), "Passdown and hashlib disagree"
 
     rows = [
-        ("baton.digest_file (blake3)", best_time(lambda: baton.digest_file(path), runs)),
+        ("passdown.digest_file (blake3)", best_time(lambda: passdown.digest_file(path), runs)),
         ("blake3 package, update_mmap, AUTO threads [baseline]", best_time(blake3_mmap, runs)),
         ("blake3 package, whole file read into memory", best_time(
             lambda: blake3.blake3(open(path, "rb").read(), max_threads=blake3.blake3.AUTO).hexdigest(), runs)),
-        ("baton.digest_file (sha256)", best_time(lambda: baton.digest_file(path, "sha256"), runs)),
+        ("passdown.digest_file (sha256)", best_time(lambda: passdown.digest_file(path, "sha256"), runs)),
         ("hashlib.file_digest (sha256)", best_time(sha256_file_digest, runs)),
     ]
     sha256sum = shutil.which("sha256sum")
@@ -108,14 +108,14 @@ def throughput_table(path: str, size: int, runs: int) -> None:
     for name, seconds in rows:
         print(f"{name:56} {seconds:8.4f} {size / seconds / 1e9:7.2f}")
     times = dict(rows)
-    blake3_ratio = times["blake3 package, update_mmap, AUTO threads [baseline]"] / times["baton.digest_file (blake3)"]
-    print(f"\nratio Baton blake3 / blake3 package (update_mmap): {blake3_ratio:.2f}x "
+    blake3_ratio = times["blake3 package, update_mmap, AUTO threads [baseline]"] / times["passdown.digest_file (blake3)"]
+    print(f"\nratio Passdown blake3 / blake3 package (update_mmap): {blake3_ratio:.2f}x "
           f"(target >= 0.80x: {'met' if blake3_ratio >= 0.8 else 'NOT met'})")
     if sha256sum:
-        sha_ratio = times["sha256sum (coreutils) [baseline]"] / times["baton.digest_file (sha256)"]
-        print(f"ratio Baton sha256 / sha256sum: {sha_ratio:.2f}x")
-        print(f"ratio Baton blake3 / sha256sum: "
-              f"{times['sha256sum (coreutils) [baseline]'] / times['baton.digest_file (blake3)']:.2f}x")
+        sha_ratio = times["sha256sum (coreutils) [baseline]"] / times["passdown.digest_file (sha256)"]
+        print(f"ratio Passdown sha256 / sha256sum: {sha_ratio:.2f}x")
+        print(f"ratio Passdown blake3 / sha256sum: "
+              f"{times['sha256sum (coreutils) [baseline]'] / times['passdown.digest_file (blake3)']:.2f}x")
 
 
 def memory_table(folder: str, sizes: list[int]) -> None:
@@ -142,7 +142,7 @@ def main(argv=None) -> int:
     parser.add_argument("--memory-sizes", default="64,256,1024", help="file sizes (MiB) for the memory table")
     parser.add_argument("--dir", default=None, help="where to write the test files (default: a temp folder)")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(dir=args.dir, prefix="baton-digest-bench-") as folder:
+    with tempfile.TemporaryDirectory(dir=args.dir, prefix="passdown-digest-bench-") as folder:
         memory_table(folder, [int(s) * MIB for s in args.memory_sizes.split(",")])
         size = args.size_mib * MIB
         path = make_file(folder, size)

@@ -1,13 +1,13 @@
 """Benchmark of the decision gates' two speed targets, printed as figures and ratios:
 
-1. cold start: ``baton gate restart < obs.json`` against bare ``python3 -c pass`` run by the
+1. cold start: ``passdown gate restart < obs.json`` against bare ``python3 -c pass`` run by the
    same interpreter, side by side (interleaved runs; minimum and median wall time; target:
    the gate at most 1.5x the bare interpreter);
 2. in-process restart decisions per second on the session-restart reference's example
    observation, from a parsed value (``decide``) and from bytes (``run``); target: at least
    100,000 per second.
 
-Run it from an environment where Baton is installed: ``python bench/gates_bench.py``
+Run it from an environment where Passdown is installed: ``python bench/gates_bench.py``
 (``--runs N`` for the cold-start sample, ``--seconds S`` for each throughput figure). The
 package's bytecode is compiled first, as an installed wheel's is.
 """
@@ -25,7 +25,7 @@ from pathlib import Path
 
 def readme_observation():
     """The reference's example observation, as conformance case ``restart.example.readme``."""
-    from baton._resources import data_dir
+    from passdown._resources import data_dir
 
     path = data_dir("conformance") / "cases" / "restart" / "examples.json"
     cases = json.loads(path.read_text(encoding="utf-8"))["cases"]
@@ -33,9 +33,9 @@ def readme_observation():
 
 
 def _launcher():
-    found = Path(sys.executable).with_name("baton")
+    found = Path(sys.executable).with_name("passdown")
     if not found.is_file():
-        sys.exit(f"baton: no launcher beside {sys.executable}; install Baton in this environment")
+        sys.exit(f"passdown: no launcher beside {sys.executable}; install Passdown in this environment")
     return found
 
 
@@ -48,9 +48,9 @@ def _wall(argv, stdin_path):
 
 
 def cold_start(runs, observation_value):
-    import baton
+    import passdown
 
-    compileall.compile_dir(str(Path(baton.__file__).parent), quiet=1)
+    compileall.compile_dir(str(Path(passdown.__file__).parent), quiet=1)
     launcher = _launcher()
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(observation_value, handle)
@@ -65,7 +65,7 @@ def cold_start(runs, observation_value):
             bare_times.append(_wall(bare, observation)[0])
             elapsed, status = _wall(gate, observation)
             if status != 0:
-                sys.exit(f"baton gate restart exited {status} on the example observation")
+                sys.exit(f"passdown gate restart exited {status} on the example observation")
             gate_times.append(elapsed)
     finally:
         os.unlink(observation)
@@ -99,7 +99,7 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per throughput figure")
     args = parser.parse_args(argv)
 
-    from baton.gates import restart
+    from passdown.gates import restart
 
     print(f"python {sys.version.split()[0]} at {sys.executable}")
     print(f"\ncold start, {args.runs} interleaved runs each (wall time, ms):")
@@ -107,7 +107,7 @@ def main(argv=None):
     bare, gate = cold_start(args.runs, observation)
     print(f"  {'command':<40} {'min':>8} {'median':>8}")
     print(f"  {'python3 -c pass (baseline)':<40} {min(bare) * 1e3:8.2f} {statistics.median(bare) * 1e3:8.2f}")
-    print(f"  {'baton gate restart < obs.json':<40} {min(gate) * 1e3:8.2f} {statistics.median(gate) * 1e3:8.2f}")
+    print(f"  {'passdown gate restart < obs.json':<40} {min(gate) * 1e3:8.2f} {statistics.median(gate) * 1e3:8.2f}")
     ratio_min = min(gate) / min(bare)
     ratio_median = statistics.median(gate) / statistics.median(bare)
     verdict = "meets" if ratio_median <= 1.5 else "MISSES"

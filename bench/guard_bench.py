@@ -11,7 +11,7 @@ limits may make it slow. Three sections, each printed with its ratio to a named 
 - per call: ``guard.decide`` on every ``execute`` vector of ``conformance/cases/guard``
   (best of N runs, microseconds per call), against ``shlex`` splitting the same command text
   with ``punctuation_chars=True``: the bare word split a simpler guard would start from;
-- cold start: ``baton gate guard`` judging one command in a fresh process (a plain call, and
+- cold start: ``passdown gate guard`` judging one command in a fresh process (a plain call, and
   one naming ``kill``, which loads the regular expressions), against ``python -c pass`` (the
   interpreter's own start-up).
 
@@ -155,14 +155,14 @@ def cold_start(command, starts, stdin=b""):
 
 
 def starts(count):
-    gate = [sys.executable, "-c", "import sys; from baton._entry import main; sys.exit(main(['gate', 'guard', '-']))"]
+    gate = [sys.executable, "-c", "import sys; from passdown._entry import main; sys.exit(main(['gate', 'guard', '-']))"]
     bare = [sys.executable, "-c", "pass"]
     interpreter = cold_start(bare, count)
     print(f"cold start, median of {count}:")
     print(f"  python -c pass (baseline)          {interpreter:6.1f} ms")
     for name, sample in SAMPLES.items():
         started = cold_start(gate, count, sample)
-        print(f"  baton gate guard, {name:16} {started:6.1f} ms   ratio {started / interpreter:.2f}x")
+        print(f"  passdown gate guard, {name:16} {started:6.1f} ms   ratio {started / interpreter:.2f}x")
 
 
 def main(argv=None):
@@ -172,7 +172,7 @@ def main(argv=None):
     parser.add_argument("--only", choices=("worst", "call", "start"))
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT / "validator"))
-    from baton.gates import guard
+    from passdown.gates import guard
 
     print(f"Python {platform.python_version()} ({platform.python_implementation()}), "
           f"{platform.machine()}, {platform.system()}")

@@ -1,12 +1,12 @@
-"""Benchmark: the start-up of ``baton hook claude PreToolUse``, which the host runs before
+"""Benchmark: the start-up of ``passdown hook claude PreToolUse``, which the host runs before
 every tool call, against the interpreter's own start-up.
 
 Three whole processes, run by the same interpreter, interleaved (one of each per round, so
 a busy moment slows all three alike), each fed its input on stdin:
 
 - ``python -c pass``: the baseline, the interpreter starting and stopping;
-- ``baton gate guard``: the guard gate's own fast path on the same calls;
-- ``baton hook claude PreToolUse``: the hook on a Bash call as Claude Code sends it.
+- ``passdown gate guard``: the guard gate's own fast path on the same calls;
+- ``passdown hook claude PreToolUse``: the hook on a Bash call as Claude Code sends it.
 
 Each is run on a plain call, and on one naming ``kill`` (which makes the guard load its
 regular expressions, the gate's own cost). Prints the interpreter, the minimum and the median
@@ -14,7 +14,7 @@ wall time of each, the median ratio to the baseline (the gate path's start-up bu
 1.5x the bare interpreter for a plain call), and what the hook adds over the gate on the
 same call.
 
-Usage: ``python bench/hook_bench.py [--runs 60]`` from an environment where Baton is installed.
+Usage: ``python bench/hook_bench.py [--runs 60]`` from an environment where Passdown is installed.
 The package's bytecode is compiled first, as an installed wheel's is.
 """
 
@@ -48,9 +48,9 @@ def _gate_input(command):
 
 
 def _launcher():
-    found = Path(sys.executable).with_name("baton")
+    found = Path(sys.executable).with_name("passdown")
     if not found.is_file():
-        sys.exit(f"baton: no launcher beside {sys.executable}; install Baton in this environment")
+        sys.exit(f"passdown: no launcher beside {sys.executable}; install Passdown in this environment")
     return str(found)
 
 
@@ -65,18 +65,18 @@ def main(argv=None):
     parser.add_argument("--runs", type=int, default=60, help="interleaved runs of each command")
     args = parser.parse_args(argv)
 
-    import baton
+    import passdown
 
-    compileall.compile_dir(str(Path(baton.__file__).parent), quiet=1)
+    compileall.compile_dir(str(Path(passdown.__file__).parent), quiet=1)
     launcher = _launcher()
     plain, kill = "git status && make test", 'git commit -m "never kill -1"'
     hook = [launcher, "hook", "claude", "PreToolUse"]
     commands = {
         "python -c pass (baseline)": ([sys.executable, "-c", "pass"], b""),
-        "baton gate guard (plain call)": ([launcher, "gate", "guard"], _gate_input(plain)),
-        "baton hook claude PreToolUse (plain call)": (hook, _hook_input(plain)),
-        "baton gate guard (names kill)": ([launcher, "gate", "guard"], _gate_input(kill)),
-        "baton hook claude PreToolUse (names kill)": (hook, _hook_input(kill)),
+        "passdown gate guard (plain call)": ([launcher, "gate", "guard"], _gate_input(plain)),
+        "passdown hook claude PreToolUse (plain call)": (hook, _hook_input(plain)),
+        "passdown gate guard (names kill)": ([launcher, "gate", "guard"], _gate_input(kill)),
+        "passdown hook claude PreToolUse (names kill)": (hook, _hook_input(kill)),
     }
     for argv_, stdin in commands.values():  # warm the page cache
         _wall(argv_, stdin)
@@ -96,12 +96,12 @@ def main(argv=None):
         median = statistics.median(samples)
         print(f"  {label:<45} {min(samples) * 1e3:8.2f} {median * 1e3:8.2f} {median / baseline:6.2f}x")
     median = {label: statistics.median(samples) for label, samples in times.items()}
-    ratio = median["baton hook claude PreToolUse (plain call)"] / baseline
+    ratio = median["passdown hook claude PreToolUse (plain call)"] / baseline
     verdict = "meets" if ratio <= TARGET else "MISSES"
     print(f"\nhook on a plain call / baseline: {ratio:.2f}x ({verdict} the {TARGET}x start-up "
           "budget of the gate path)")
     for call in ("plain call", "names kill"):
-        extra = median[f"baton hook claude PreToolUse ({call})"] - median[f"baton gate guard ({call})"]
+        extra = median[f"passdown hook claude PreToolUse ({call})"] - median[f"passdown gate guard ({call})"]
         print(f"hook over the gate, {call}: {extra * 1e3:+.2f} ms median")
     return 0
 

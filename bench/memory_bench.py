@@ -1,6 +1,6 @@
-"""Benchmark: peak memory of ``baton validate`` on checkpoints holding 9 MiB of text.
+"""Benchmark: peak memory of ``passdown validate`` on checkpoints holding 9 MiB of text.
 
-Each case runs ``python -m baton validate FILE`` as a fresh child process and reads that
+Each case runs ``python -m passdown validate FILE`` as a fresh child process and reads that
 child's own peak resident set from ``os.wait4`` (``ru_maxrss``). Cases:
 
 - ``example`` [baseline]: the bundled example checkpoint (4 KB): what the interpreter, the
@@ -81,17 +81,17 @@ def _cases(folder: Path) -> list[tuple[str, Path]]:
     return [(name, Path(path)) for name, path in json.loads(written)]
 
 
-#: ``baton`` with the string bound raised (INP-014), for the "bound lifted" case.
+#: ``passdown`` with the string bound raised (INP-014), for the "bound lifted" case.
 _LIFTED = ("import sys\n"
-           "import baton.formats._loading as loading\n"
+           "import passdown.formats._loading as loading\n"
            "loading.MAX_STRING_CHARS = 16 << 20\n"
-           "from baton._entry import main\n"
+           "from passdown._entry import main\n"
            "sys.exit(main(sys.argv[1:]))\n")
 
 
 def peak_rss_mb(path: Path, env: dict, *, lifted: bool = False) -> tuple[float, int]:
     """The child's peak resident set in MB, and its exit status."""
-    launch = ["-c", _LIFTED] if lifted else ["-m", "baton"]
+    launch = ["-c", _LIFTED] if lifted else ["-m", "passdown"]
     child = subprocess.Popen([sys.executable, *launch, "validate", "--quiet", str(path)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     _, status, usage = os.wait4(child.pid, 0)
@@ -111,13 +111,13 @@ def main(argv=None) -> int:
         print(json.dumps(_write_cases(args.write_cases)))
         return 0
     env = {**os.environ, "PYTHONPATH": str(args.source / "validator")}
-    version = subprocess.run([sys.executable, "-m", "baton", "--version"], env=env,
+    version = subprocess.run([sys.executable, "-m", "passdown", "--version"], env=env,
                              capture_output=True, text=True).stdout.strip()
     print(f"Python {platform.python_version()} ({platform.python_implementation()}), "
           f"{platform.system()} {platform.machine()}; {version} from {args.source}")
-    print(f"peak resident set of `baton validate FILE`, lowest of {args.runs} runs\n")
+    print(f"peak resident set of `passdown validate FILE`, lowest of {args.runs} runs\n")
     print(f"{'case':34} {'input MiB':>9} {'exit':>4} {'peak MB':>8} {'growth/input':>12}")
-    with tempfile.TemporaryDirectory(prefix="baton-memory-bench-") as folder:
+    with tempfile.TemporaryDirectory(prefix="passdown-memory-bench-") as folder:
         baseline = None
         worst = 0.0
         for name, path in _cases(Path(folder)):

@@ -16,7 +16,7 @@ fails, the gate raises, or the child runs past its time limit. Mutants listed in
 ``bench/mutation_equivalent.txt`` (each with its one-line argument, by key or by id) are
 reported apart and left out of the score.
 
-Run it from an environment where Baton is installed (the machine may be shared: gates run
+Run it from an environment where Passdown is installed (the machine may be shared: gates run
 one after the other, one child at a time):
 
     python bench/mutation_bench.py                   # every gate
@@ -45,27 +45,27 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "validator" / "baton"
+PACKAGE = ROOT / "validator" / "passdown"
 EQUIVALENT_FILE = Path(__file__).with_name("mutation_equivalent.txt")
 
 #: gate -> (its own modules, modules it shares with other gates), as dotted names.
 GATES = {
-    "handoff": (("baton.gates.handoff", "baton.formats._handoff_record"),
-                ("baton.formats._clock", "baton.gates._inputs", "baton.formats._values")),
-    "recovery": (("baton.gates.recovery",), ("baton.gates._inputs", "baton.formats._values")),
-    "relaunch": (("baton.gates.relaunch",),
-                 ("baton.gates._fields", "baton.formats._clock", "baton.formats._values")),
-    "lifecycle": (("baton.gates.lifecycle", "baton.gates._lifecycle_continuity",
-                   "baton.gates._lifecycle_role"),
-                  ("baton.gates._fields", "baton.formats._clock", "baton.formats._values")),
-    "digest": (("baton.gates.digest",), ("baton.formats._digest",)),
-    "ack": (("baton.gates.ack",), ("baton.formats._ackcheck",)),
-    "validate": (("baton.gates.validate",), ()),
-    "restart": (("baton.gates.restart",), ()),
-    "title": (("baton.gates.title",), ()),
-    "guard": (("baton.gates.guard", "baton.gates._guard_command", "baton.gates._guard_shell",
-               "baton.gates._guard_options", "baton.gates._guard_pattern", "baton.gates._guard_code"),
-              ("baton.gates._fields",)),
+    "handoff": (("passdown.gates.handoff", "passdown.formats._handoff_record"),
+                ("passdown.formats._clock", "passdown.gates._inputs", "passdown.formats._values")),
+    "recovery": (("passdown.gates.recovery",), ("passdown.gates._inputs", "passdown.formats._values")),
+    "relaunch": (("passdown.gates.relaunch",),
+                 ("passdown.gates._fields", "passdown.formats._clock", "passdown.formats._values")),
+    "lifecycle": (("passdown.gates.lifecycle", "passdown.gates._lifecycle_continuity",
+                   "passdown.gates._lifecycle_role"),
+                  ("passdown.gates._fields", "passdown.formats._clock", "passdown.formats._values")),
+    "digest": (("passdown.gates.digest",), ("passdown.formats._digest",)),
+    "ack": (("passdown.gates.ack",), ("passdown.formats._ackcheck",)),
+    "validate": (("passdown.gates.validate",), ()),
+    "restart": (("passdown.gates.restart",), ()),
+    "title": (("passdown.gates.title",), ()),
+    "guard": (("passdown.gates.guard", "passdown.gates._guard_command", "passdown.gates._guard_shell",
+               "passdown.gates._guard_options", "passdown.gates._guard_pattern", "passdown.gates._guard_code"),
+              ("passdown.gates._fields",)),
 }
 
 _FLIPS = {
@@ -324,7 +324,7 @@ _SUITE = []
 def _cases(gate):
     """The gate's cases, from the suite as it was when the run started."""
     if not _SUITE:
-        from baton.conformance._suite import load_suite
+        from passdown.conformance._suite import load_suite
 
         _SUITE.append(load_suite(ROOT / "conformance" / "cases"))
     return [case for case in _SUITE[0].cases if case.gate == gate]
@@ -332,8 +332,8 @@ def _cases(gate):
 
 def _answers(gate, cases):
     """True when every case passes, as the conformance runner's reference path judges it."""
-    from baton.conformance._compare import mismatch
-    from baton.gates import load
+    from passdown.conformance._compare import mismatch
+    from passdown.gates import load
 
     module = load(gate)
     for case in cases:
@@ -481,7 +481,7 @@ def bench_gate(gate, *, limit, show_survivors, out, only_modules=None, recheck=N
     equivalent = _equivalents(gate)
     modules = tuple(dict.fromkeys(own + shared))
     # the gate module must be re-imported after any of its helpers is replaced
-    modules = modules if modules[0] == f"baton.gates.{gate}" else (f"baton.gates.{gate}",) + modules
+    modules = modules if modules[0] == f"passdown.gates.{gate}" else (f"passdown.gates.{gate}",) + modules
     start = time.perf_counter()
     counts = {"killed": 0, "timeout": 0, "survived": 0, "equivalent": 0}
     reached = {mutant.key for mutant in mutants} | {mutant.id for mutant in mutants}

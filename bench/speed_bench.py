@@ -1,26 +1,26 @@
-"""Benchmark: the four speed targets of the ``baton`` command, measured the way a user meets
+"""Benchmark: the four speed targets of the ``passdown`` command, measured the way a user meets
 them, plus its two memory bounds.
 
 Every figure is the wall time of whole processes, both sides installed in one environment and
-run by the same interpreter (the environment's own ``bin/baton``, ``bin/check-jsonschema``,
+run by the same interpreter (the environment's own ``bin/passdown``, ``bin/check-jsonschema``,
 ``bin/python``), interleaved run by run after one untimed warm-up run of each, reported as
 min / median / max; the ratio is of the medians.
 
 =========  ==========================================================  ==========================
-section    Baton                                                       baseline, target
+section    Passdown                                                       baseline, target
 =========  ==========================================================  ==========================
-lint       ``baton validate one/xbrief/continue.xbrief.json``          ``check-jsonschema
+lint       ``passdown validate one/xbrief/continue.xbrief.json``          ``check-jsonschema
                                                                        --schemafile <xbrief core
                                                                        0.8> <same file>``: <= 0.40
-bulk       ``baton validate DIR`` (2,000 ``sN/xbrief/continue...``)    ``check-jsonschema ...``
+bulk       ``passdown validate DIR`` (2,000 ``sN/xbrief/continue...``)    ``check-jsonschema ...``
                                                                        on the 2,000 files: >= 5x
                                                                        faster
-digest     ``baton digest big.bin`` (256 MiB of random bytes, warm)    ``blake3(max_threads=AUTO)
+digest     ``passdown digest big.bin`` (256 MiB of random bytes, warm)    ``blake3(max_threads=AUTO)
                                                                        .update_mmap``: throughput
                                                                        >= 0.8x
-gate       ``baton gate restart < obs.json`` (the README example)      ``python -c pass``: <= 1.5x
-memory     peak RSS of ``baton digest`` on 1 GiB (<= 64 MiB) and of    -
-           ``baton validate`` on the 2,000 folders (<= 200 MiB)
+gate       ``passdown gate restart < obs.json`` (the README example)      ``python -c pass``: <= 1.5x
+memory     peak RSS of ``passdown digest`` on 1 GiB (<= 64 MiB) and of    -
+           ``passdown validate`` on the 2,000 folders (<= 200 MiB)
 =========  ==========================================================  ==========================
 
 The baseline schema is the upstream, self-contained xBRIEF core 0.8 schema
@@ -64,7 +64,7 @@ def _bin(name: str) -> str:
     """The environment's own command (beside ``sys.executable``, not resolved through links)."""
     path = Path(sys.executable).parent / name
     if not path.exists():
-        sys.exit(f"speed_bench: {path} is missing; install Baton with its test extra here")
+        sys.exit(f"speed_bench: {path} is missing; install Passdown with its test extra here")
     return str(path)
 
 
@@ -74,7 +74,7 @@ def _versions() -> None:
     print(f"interpreter: {sys.version.split()[0]} ({sys.implementation.name}) at {sys.executable}")
     print(f"  {sys.version}")
     cells = []
-    for name in ("baton-handoff", "blake3", "jsonschema", "jsonschema-rs", "check-jsonschema"):
+    for name in ("passdown", "blake3", "jsonschema", "jsonschema-rs", "check-jsonschema"):
         try:
             cells.append(f"{name} {version(name)}")
         except PackageNotFoundError:
@@ -173,18 +173,18 @@ def lint(args, work: Path) -> None:
     one = work / "one" / "xbrief" / "continue.xbrief.json"
     one.parent.mkdir(parents=True, exist_ok=True)
     one.write_bytes(EXAMPLE.read_bytes())
-    baton = "baton validate one/xbrief/continue.xbrief.json"
+    passdown = "passdown validate one/xbrief/continue.xbrief.json"
     check = "check-jsonschema --schemafile xbrief-core-0.8 (same file)"
     bare = "python -c pass"
     times = _section("lint", "one file", {
-        baton: ([_bin("baton"), "validate", str(one)], None),
+        passdown: ([_bin("passdown"), "validate", str(one)], None),
         check: ([_bin("check-jsonschema"), "--schemafile", str(args.schema), str(one)], None),
         bare: ([_bin("python"), "-c", "pass"], None),
     }, args.runs)
-    ratio = _median(times[baton]) / _median(times[check])
-    print(f"  baton / check-jsonschema (medians): {ratio:.2f}  target <= 0.40: {_verdict(ratio <= 0.40)}  "
-          f"{_cpu_note(times[baton], times[check])}")
-    print(f"  baton / python -c pass (medians): {_median(times[baton]) / _median(times[bare]):.2f}x"
+    ratio = _median(times[passdown]) / _median(times[check])
+    print(f"  passdown / check-jsonschema (medians): {ratio:.2f}  target <= 0.40: {_verdict(ratio <= 0.40)}  "
+          f"{_cpu_note(times[passdown], times[check])}")
+    print(f"  passdown / python -c pass (medians): {_median(times[passdown]) / _median(times[bare]):.2f}x"
           f"  (aim: within 2x)")
 
 
@@ -194,16 +194,16 @@ def bulk(args, work: Path) -> None:
         folder.mkdir()
         _checkpoint_copies(folder, args.files)
     files = sorted(str(p) for p in folder.glob("s*/xbrief/continue.xbrief.json"))
-    baton = f"baton validate DIR ({len(files):,} folders)"
+    passdown = f"passdown validate DIR ({len(files):,} folders)"
     check = f"check-jsonschema --schemafile xbrief-core-0.8 ({len(files):,} files)"
     times = _section("bulk", f"{len(files):,} checkpoints", {
-        baton: ([_bin("baton"), "validate", str(folder)], None),
+        passdown: ([_bin("passdown"), "validate", str(folder)], None),
         check: ([_bin("check-jsonschema"), "--schemafile", str(args.schema), *files], None),
     }, args.bulk_runs)
-    speedup = _median(times[check]) / _median(times[baton])
-    print(f"  check-jsonschema / baton (medians): {speedup:.2f}x faster  target >= 5x: "
+    speedup = _median(times[check]) / _median(times[passdown])
+    print(f"  check-jsonschema / passdown (medians): {speedup:.2f}x faster  target >= 5x: "
           f"{_verdict(speedup >= 5)}  (aim: 10x)  "
-          f"(CPU time: {_medians(times[check])[1] / _medians(times[baton])[1]:.2f}x less)")
+          f"(CPU time: {_medians(times[check])[1] / _medians(times[passdown])[1]:.2f}x less)")
 
 
 def _random_file(path: Path, size: int) -> None:
@@ -220,45 +220,45 @@ def _random_file(path: Path, size: int) -> None:
 def digest(args, work: Path) -> None:
     big = work / "big.bin"
     _random_file(big, args.size_mib * MIB)
-    ours = subprocess.run([_bin("baton"), "digest", str(big)], capture_output=True, text=True,
+    ours = subprocess.run([_bin("passdown"), "digest", str(big)], capture_output=True, text=True,
                           check=True).stdout.split()[0]
     theirs = subprocess.run([_bin("python"), "-c", BLAKE3_BASELINE, str(big)], capture_output=True,
                             text=True, check=True).stdout.strip()
     if ours != f"blake3:{theirs}":
         sys.exit(f"speed_bench: digests differ: {ours} vs blake3:{theirs}")
-    baton = f"baton digest big.bin ({args.size_mib} MiB)"
+    passdown = f"passdown digest big.bin ({args.size_mib} MiB)"
     base = "python -c 'blake3(max_threads=AUTO).update_mmap(...)'"
     times = _section("digest", f"{args.size_mib} MiB of random bytes, warm cache", {
-        baton: ([_bin("baton"), "digest", str(big)], None),
+        passdown: ([_bin("passdown"), "digest", str(big)], None),
         base: ([_bin("python"), "-c", BLAKE3_BASELINE, str(big)], None),
     }, args.runs)
     big.unlink()
     for label, runs in times.items():
         print(f"  {label:<58} {args.size_mib / 1024 / _median(runs):6.2f} GiB/s (median)")
-    ratio = _median(times[base]) / _median(times[baton])
-    print(f"  throughput baton / blake3 update_mmap (medians): {ratio:.2f}x  target >= 0.8x: "
+    ratio = _median(times[base]) / _median(times[passdown])
+    print(f"  throughput passdown / blake3 update_mmap (medians): {ratio:.2f}x  target >= 0.8x: "
           f"{_verdict(ratio >= 0.8)}")
 
 
 def gate(args, work: Path) -> None:
     import json
 
-    from baton._resources import data_dir
+    from passdown._resources import data_dir
 
     cases = json.loads((data_dir("conformance") / "cases" / "restart" / "examples.json")
                        .read_text(encoding="utf-8"))["cases"]
     observation = next(c["input"] for c in cases if c["id"] == "restart.example.readme")
     obs = work / "obs.json"
     obs.write_text(json.dumps(observation), encoding="utf-8")
-    baton = "baton gate restart < obs.json"
+    passdown = "passdown gate restart < obs.json"
     bare = "python -c pass"
     times = _section("gate", "start-up", {
-        baton: ([_bin("baton"), "gate", "restart"], obs),
+        passdown: ([_bin("passdown"), "gate", "restart"], obs),
         bare: ([_bin("python"), "-c", "pass"], None),
     }, args.gate_runs)
-    ratio = _median(times[baton]) / _median(times[bare])
-    print(f"  baton gate / python -c pass (medians): {ratio:.2f}x  target <= 1.5x: "
-          f"{_verdict(ratio <= 1.5)}  (aim: 1.2x)  {_cpu_note(times[baton], times[bare])}")
+    ratio = _median(times[passdown]) / _median(times[bare])
+    print(f"  passdown gate / python -c pass (medians): {ratio:.2f}x  target <= 1.5x: "
+          f"{_verdict(ratio <= 1.5)}  (aim: 1.2x)  {_cpu_note(times[passdown], times[bare])}")
 
 
 def _tree_rss_kib(launcher: int) -> int:
@@ -316,8 +316,8 @@ def memory(args, work: Path) -> None:
         _checkpoint_copies(folder, args.files)
     print(f"\n[memory] peak resident memory, best of 3; load {_load()}")
     rows = [
-        ("baton digest huge.bin (1 GiB)", [_bin("baton"), "digest", str(big)], 64),
-        (f"baton validate DIR ({args.files:,} folders)", [_bin("baton"), "validate", str(folder)], 200),
+        ("passdown digest huge.bin (1 GiB)", [_bin("passdown"), "digest", str(big)], 64),
+        (f"passdown validate DIR ({args.files:,} folders)", [_bin("passdown"), "validate", str(folder)], 200),
         ("python -c pass (for scale)", [_bin("python"), "-c", "pass"], None),
     ]
     print(f"  {'command':<44} {'ru_maxrss':>10} {'tree, sampled':>14}  target")
@@ -352,7 +352,7 @@ def main(argv=None) -> int:
     if not args.schema.is_file():
         parser.error(f"no baseline schema at {args.schema} (pass --schema)")
     _versions()
-    with tempfile.TemporaryDirectory(dir=args.dir, prefix="baton-speed-") as folder:
+    with tempfile.TemporaryDirectory(dir=args.dir, prefix="passdown-speed-") as folder:
         for name, section in SECTIONS.items():
             if name in chosen:
                 section(args, Path(folder))

@@ -1,10 +1,10 @@
-"""Benchmark: ``baton validate`` against check-jsonschema on the same files and schema.
+"""Benchmark: ``passdown validate`` against check-jsonschema on the same files and schema.
 
 Two figures, each the wall time of the installed commands run as subprocesses, repeated,
 reported as min and median, with the ratio against the baseline (each command first runs
 once untimed, with bytecode caching on, as an installed package has it):
 
-1. one-file lint, cold start: ``baton validate xbrief/continue.xbrief.json`` against
+1. one-file lint, cold start: ``passdown validate xbrief/continue.xbrief.json`` against
    ``check-jsonschema --schemafile <checkpoint schema> <same file>`` (target: at most 0.4x);
 2. 2,000 checkpoint files in one call, the same file list for both (target: at least 5x
    faster).
@@ -50,7 +50,7 @@ def bundled_checkpoint_schema(folder: Path) -> Path:
     resolver crawling on every reference, which would measure that, not validation)."""
     from urllib.parse import urldefrag, urljoin
 
-    from baton.engine._schemas import store
+    from passdown.engine._schemas import store
 
     schemas = store()
     root_id = schemas.find("checkpoint").id
@@ -122,16 +122,16 @@ def _row(label: str, times: list[float]) -> str:
 def _compare(title: str, files: list[str], runs: int, cwd: Path, commands, schema: Path,
              target: float, target_words: str) -> None:
     """Time both commands on ``files``; print the figures and the ratio against ``target``
-    (the most baton's median may take, as a fraction of the baseline's)."""
-    baton, baseline = commands
+    (the most passdown's median may take, as a fraction of the baseline's)."""
+    passdown, baseline = commands
     print(f"{title} ({runs} runs each)")
-    ours = _time([baton, "validate", *files], runs, cwd)
+    ours = _time([passdown, "validate", *files], runs, cwd)
     theirs = _time([baseline, "--schemafile", str(schema), *files], runs, cwd)
-    print(_row("baton", ours))
+    print(_row("passdown", ours))
     print(_row("check-jsonschema", theirs))
     median = statistics.median(ours) / statistics.median(theirs)
     fastest = min(ours) / min(theirs)
-    print(f"  baton / check-jsonschema: median {median:.2f}x ({1 / median:.1f}x faster), "
+    print(f"  passdown / check-jsonschema: median {median:.2f}x ({1 / median:.1f}x faster), "
           f"min {fastest:.2f}x ({1 / fastest:.1f}x faster); target {target_words}: "
           f"{'met' if median <= target else 'NOT met'}")
 
@@ -139,15 +139,15 @@ def _compare(title: str, files: list[str], runs: int, cwd: Path, commands, schem
 def _breakdown(paths: list[str]) -> None:
     """In-process time per file of the whole check, and of the check without the semantic
     rules (loading, detection and the schema), to show where the time goes."""
-    import baton
-    from baton import rules
+    import passdown
+    from passdown import rules
 
-    baton.validate_paths(paths[:10])  # imports, compiled validators, rule modules
-    whole = min(_in_process(baton.validate_paths, paths) for _ in range(3))
+    passdown.validate_paths(paths[:10])  # imports, compiled validators, rule modules
+    whole = min(_in_process(passdown.validate_paths, paths) for _ in range(3))
     registered = dict(rules._RULES)
     rules._RULES.clear()  # the same engine with no rule registered
     try:
-        engine = min(_in_process(baton.validate_paths, paths) for _ in range(3))
+        engine = min(_in_process(passdown.validate_paths, paths) for _ in range(3))
     finally:
         rules._RULES.update(registered)
     count = len(paths)
@@ -169,9 +169,9 @@ def main(argv=None) -> int:
     parser.add_argument("--bulk-runs", type=int, default=3, help="runs of the many-file call")
     parser.add_argument("--files", type=int, default=2000, help="checkpoint files in the bulk call")
     options = parser.parse_args(argv)
-    commands = (_command("baton"), _command("check-jsonschema"))
+    commands = (_command("passdown"), _command("check-jsonschema"))
 
-    with tempfile.TemporaryDirectory(prefix="baton-bench-") as temp:
+    with tempfile.TemporaryDirectory(prefix="passdown-bench-") as temp:
         folder = Path(temp)
         schema = bundled_checkpoint_schema(folder)
         single = folder / "one" / "xbrief" / "continue.xbrief.json"

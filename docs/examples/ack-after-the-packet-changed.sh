@@ -7,6 +7,6 @@
 set -uo pipefail
 # --8<-- [start:example]
 sed -i 's/^POLICY: mode adaptive/POLICY: mode daily/' continuation.packet.txt
-baton ack verify ack.json \
+passdown ack verify ack.json \
   --packet continuation.packet.txt --registry registry.yaml
 # --8<-- [end:example]

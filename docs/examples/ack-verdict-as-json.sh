@@ -6,6 +6,6 @@
 # stdout: "codes": []
 set -euo pipefail
 # --8<-- [start:example]
-baton ack verify ack.json \
+passdown ack verify ack.json \
   --packet continuation.packet.txt --registry registry.yaml --format json
 # --8<-- [end:example]

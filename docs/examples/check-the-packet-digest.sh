@@ -6,7 +6,7 @@
 set -euo pipefail
 # --8<-- [start:example]
 stated=$(sed -n 's/^CHECKPOINT_DIGEST: //p' continuation.packet.txt)
-actual=$(baton digest continuation.packet.txt | cut -d' ' -f1)
+actual=$(passdown digest continuation.packet.txt | cut -d' ' -f1)
 if [ "$stated" = "$actual" ]; then
   echo "the packet is the one that was registered"
 else

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# After an accepted ACK: the restart gate names each next step, and `baton attempt` records
+# After an accepted ACK: the restart gate names each next step, and `passdown attempt` records
 # it, from the ownership commit to the source's archive.
 # needs: attempt show
 # needs: attempt commit
@@ -30,24 +30,24 @@ cat > observed.json <<'JSON'
 JSON
 # The gate's input: the host's observations, then what the registry says of the attempt.
 next_step() {
-  baton attempt show rst-20261014-0915-parser --gate-input | python3 -c '
+  passdown attempt show rst-20261014-0915-parser --gate-input | python3 -c '
 import json, sys
 print(json.dumps({**json.load(open("observed.json")), **json.load(sys.stdin)}))' |
-  baton gate restart
+  passdown gate restart
 }
 # --8<-- [end:observed]
 # --8<-- [start:steps]
 next_step                                   # COMMIT_TRANSFER
-baton attempt commit rst-20261014-0915-parser --authority lease-ledger-main-write
+passdown attempt commit rst-20261014-0915-parser --authority lease-ledger-main-write
 next_step                                   # VERIFY_TAKEOVER
 # The target reads its ownership back, then fences the checkpoint with its epoch.
-baton attempt takeover rst-20261014-0915-parser \
+passdown attempt takeover rst-20261014-0915-parser \
   --target-id sess-2026-10-14-c07d --fencing-epoch 5
-baton checkpoint set epoch 5 --epoch 5
+passdown checkpoint set epoch 5 --epoch 5
 next_step                                   # VERIFY_SOURCE_RELEASE
-baton attempt release rst-20261014-0915-parser
+passdown attempt release rst-20261014-0915-parser
 next_step                                   # ARCHIVE_SOURCE
-baton attempt archive rst-20261014-0915-parser --result archived
+passdown attempt archive rst-20261014-0915-parser --result archived
 next_step                                   # COMPLETE
-baton attempt show rst-20261014-0915-parser
+passdown attempt show rst-20261014-0915-parser
 # --8<-- [end:steps]

@@ -4,7 +4,7 @@
 # needs: conformance run
 # exit: 0
 # stdout: step exit status 0
-# stdout: ## Baton conformance: example-host 0.1.0 (python), via harness
+# stdout: ## Passdown conformance: example-host 0.1.0 (python), via harness
 set -euo pipefail
 sed -n '/^# --8<-- \[start:adapter\]$/,/^# --8<-- \[end:adapter\]$/p' \
   "$(dirname "$0")/conformance-harness.sh" | sed '1d;$d' > adapter.py
@@ -12,7 +12,7 @@ export GITHUB_STEP_SUMMARY="$PWD/step-summary.md"
 cat > ci-step.sh <<'STEP'
 # --8<-- [start:example]
 status=0
-baton conformance run --harness "python3 adapter.py" --junit conformance.xml \
+passdown conformance run --harness "python3 adapter.py" --junit conformance.xml \
   --markdown conformance.md --badge conformance-badge.json --html conformance.html \
   --jsonl conformance.jsonl || status=$?
 cat conformance.md >> "$GITHUB_STEP_SUMMARY"

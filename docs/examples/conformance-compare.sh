@@ -6,15 +6,15 @@
 # needs: conformance run
 # needs: conformance adapters
 # exit: 0
-# stdout: baton conformance: 3 implementations compared
+# stdout: passdown conformance: 3 implementations compared
 # stdout: $.display_title: expected "Ship the parser | started 06-09", got "Ship the parser | started 05-09"
 set -euo pipefail
 mkdir -p suite/title
 cp "$(dirname "$0")/../../conformance/examples/fixture.json" suite/title/example.json
 # --8<-- [start:example]
-adapters="$(baton conformance adapters --folder)"
-baton conformance run --suite suite --reference \
-  --harness "python=env BATON_ADAPTER_FAULT=wrong python3 $adapters/python/baton_adapter.py" \
+adapters="$(passdown conformance adapters --folder)"
+passdown conformance run --suite suite --reference \
+  --harness "python=env PASSDOWN_ADAPTER_FAULT=wrong python3 $adapters/python/passdown_adapter.py" \
   --harness "node=node $adapters/node/adapter.mjs" \
   --jsonl run.jsonl --markdown summary.md --html report.html --junit junit.xml \
   --badge badge.json || echo "exit status $?"

@@ -10,6 +10,6 @@ cat > expected-failures.txt <<'LIST'
 # Known failures: `<case id or glob> <reason>`, one per line.
 ack.* TAKEOVER reports are not supported yet
 LIST
-baton conformance run --program "baton gate" --id "ack.digest.*" \
+passdown conformance run --program "passdown gate" --id "ack.digest.*" \
   --expected-failures expected-failures.txt || echo "exit status $?"
 # --8<-- [end:example]

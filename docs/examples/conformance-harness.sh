@@ -3,11 +3,11 @@
 # needs: conformance run
 # exit: 0
 # stdout: 0 failed, 0 errored
-# stdout: ## Baton conformance: example-host 0.1.0 (python), via harness
+# stdout: ## Passdown conformance: example-host 0.1.0 (python), via harness
 set -euo pipefail
 cat > adapter.py <<'PY'
 # --8<-- [start:adapter]
-"""A harness adapter: the Baton harness protocol v1, JSON Lines on stdio."""
+"""A harness adapter: the Passdown harness protocol v1, JSON Lines on stdio."""
 import base64
 import json
 import subprocess
@@ -18,8 +18,8 @@ GATES = {"ack": "1.0.0"}  # the gates implemented, with their versions
 
 def implementation(gate: str, raw: bytes) -> tuple[str, int]:
     """The code under test on one input: its printed text, exit status.
-    Call your own code here; this example runs Baton's reference gate."""
-    done = subprocess.run(["baton", "gate", gate], input=raw,
+    Call your own code here; this example runs Passdown's reference gate."""
+    done = subprocess.run(["passdown", "gate", gate], input=raw,
                           capture_output=True)
     return done.stdout.decode("utf-8"), done.returncode
 
@@ -58,7 +58,7 @@ for line in sys.stdin:
 # --8<-- [end:adapter]
 PY
 # --8<-- [start:run]
-baton conformance run --harness "python3 adapter.py" --id "ack.digest.*" \
+passdown conformance run --harness "python3 adapter.py" --id "ack.digest.*" \
   --markdown summary.md
 # --8<-- [end:run]
 cat summary.md

@@ -20,9 +20,9 @@ case "$input" in
 ' "issue_url": "https://example.org/host/issues/12"}'
     exit 77 ;;
 esac
-printf '%s' "$input" | baton gate "$1"  # stands in for the host's own code
+printf '%s' "$input" | passdown gate "$1"  # stands in for the host's own code
 HOST
 # --8<-- [end:host]
 # --8<-- [start:example]
-baton conformance run --suite suite --program "sh host.sh" -j 2
+passdown conformance run --suite suite --program "sh host.sh" -j 2
 # --8<-- [end:example]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The list shipped for the published restart helper names the cases the helper has no
-# answer on. Baton's own gate answers them, so against Baton the strict list fails the run.
+# answer on. Passdown's own gate answers them, so against Passdown the strict list fails the run.
 # needs: conformance run
 # exit: 0
 # stdout: FAILED restart.input.deep_nesting
@@ -10,6 +10,6 @@
 # stdout: exit status 1
 set -euo pipefail
 # --8<-- [start:example]
-baton conformance run --program "baton gate" --id "restart.input.*" \
+passdown conformance run --program "passdown gate" --id "restart.input.*" \
   --expected-failures restart-gate-v2.2.1 || echo "exit status $?"
 # --8<-- [end:example]

@@ -3,7 +3,7 @@
 # needs: conformance run
 # needs: conformance report
 # exit: 0
-# stdout: ## Baton conformance: 3 implementations compared
+# stdout: ## Passdown conformance: 3 implementations compared
 # stdout: "color": "red"
 set -euo pipefail
 # The run of conformance-compare.sh, which writes run.jsonl.
@@ -11,8 +11,8 @@ sed -n '/^set -euo pipefail$/,/^# --8<-- \[end:example\]$/p' "$(dirname "$0")/co
   | sed "s|\$(dirname \"\$0\")|$(dirname "$0")|" > compare.sh
 bash compare.sh > /dev/null
 # --8<-- [start:example]
-baton conformance report run.jsonl --format markdown
-baton conformance report run.jsonl --format badge
-baton conformance report run.jsonl --format html -o report.html
+passdown conformance report run.jsonl --format markdown
+passdown conformance report run.jsonl --format badge
+passdown conformance report run.jsonl --format html -o report.html
 # --8<-- [end:example]
 test -s report.html

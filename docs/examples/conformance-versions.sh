@@ -12,5 +12,5 @@ sed -n '/^# --8<-- \[start:adapter\]$/,/^# --8<-- \[end:adapter\]$/p' \
   "$(dirname "$0")/conformance-harness.sh" | sed '1d;$d' > adapter.py
 # --8<-- [start:example]
 sed -i 's/^GATES = .*/GATES = {"title": "2.0.0"}/' adapter.py
-baton conformance run --suite suite --harness "python3 adapter.py" || echo "exit status $?"
+passdown conformance run --suite suite --harness "python3 adapter.py" || echo "exit status $?"
 # --8<-- [end:example]

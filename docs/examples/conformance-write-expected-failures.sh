@@ -9,11 +9,11 @@
 set -euo pipefail
 mkdir -p suite/title
 cp "$(dirname "$0")/../../conformance/examples/fixture.json" suite/title/example.json
-adapter="env BATON_ADAPTER_FAULT=wrong python3 $(baton conformance adapters --folder)/python/baton_adapter.py"
+adapter="env PASSDOWN_ADAPTER_FAULT=wrong python3 $(passdown conformance adapters --folder)/python/passdown_adapter.py"
 # --8<-- [start:example]
-baton conformance run --suite suite --harness "$adapter" \
+passdown conformance run --suite suite --harness "$adapter" \
   --write-expected-failures known-failures.txt > /dev/null || echo "exit status $?"
 cat known-failures.txt
 sed -i 's/TODO: say why (the output differs)/time zones other than UTC: not yet/' known-failures.txt
-baton conformance run --suite suite --harness "$adapter" --expected-failures known-failures.txt | tail -1
+passdown conformance run --suite suite --harness "$adapter" --expected-failures known-failures.txt | tail -1
 # --8<-- [end:example]

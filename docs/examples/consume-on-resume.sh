@@ -9,11 +9,11 @@
 set -euo pipefail
 # The example handoff is mid-transfer (its attempt acknowledged): take it over first, so the
 # checkpoint is the new owner's to write (a change before the commit would void the ACK, and
-# `baton validate` would say so: crossfile.checkpoint_changed).
-baton attempt commit rst-20261014-0915-parser >/dev/null
-baton attempt takeover rst-20261014-0915-parser \
+# `passdown validate` would say so: crossfile.checkpoint_changed).
+passdown attempt commit rst-20261014-0915-parser >/dev/null
+passdown attempt takeover rst-20261014-0915-parser \
   --target-id sess-2026-10-14-c07d --fencing-epoch 5 >/dev/null
 # --8<-- [start:example]
-baton consume
-baton validate xbrief/continue.xbrief.json
+passdown consume
+passdown validate xbrief/continue.xbrief.json
 # --8<-- [end:example]

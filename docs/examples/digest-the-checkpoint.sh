@@ -6,7 +6,7 @@
 # stdout: xbrief/continue.xbrief.json: OK
 set -euo pipefail
 # --8<-- [start:example]
-baton digest xbrief/continue.xbrief.json | tee digests.txt
+passdown digest xbrief/continue.xbrief.json | tee digests.txt
 # ...later, before trusting the file again:
-baton digest --check digests.txt
+passdown digest --check digests.txt
 # --8<-- [end:example]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lists that sha256sum writes, baton digest checks; lists baton digest writes with --tag,
+# Lists that sha256sum writes, passdown digest checks; lists passdown digest writes with --tag,
 # sha256sum checks. Both hash the files' raw bytes.
 # needs: digest
 # exit: 0
@@ -8,8 +8,8 @@
 set -euo pipefail
 # --8<-- [start:example]
 sha256sum ack.json registry.yaml > SHA256SUMS
-baton digest --check SHA256SUMS
-baton digest --algorithm sha256 --tag ack.json registry.yaml > tags.txt
+passdown digest --check SHA256SUMS
+passdown digest --algorithm sha256 --tag ack.json registry.yaml > tags.txt
 sha256sum -c tags.txt
-baton digest --check tags.txt --quiet   # failures only; --status prints nothing at all
+passdown digest --check tags.txt --quiet   # failures only; --status prints nothing at all
 # --8<-- [end:example]

@@ -8,7 +8,7 @@
 set -euo pipefail
 # --8<-- [start:example]
 echo '{"tool": "execute", "arguments": {"command": "pytest tests/reports -q"},
-       "host_pid": 4242, "service_unit": "dsh.service"}' | baton gate guard
+       "host_pid": 4242, "service_unit": "dsh.service"}' | passdown gate guard
 echo '{"tool": "execute", "arguments": {"command": "systemctl --user restart dsh.service"},
-       "host_pid": 4242, "service_unit": "dsh.service"}' | baton gate guard || echo "exit status $?"
+       "host_pid": 4242, "service_unit": "dsh.service"}' | passdown gate guard || echo "exit status $?"
 # --8<-- [end:example]

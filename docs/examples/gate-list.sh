@@ -6,5 +6,5 @@
 # stdout: title      v1.0.0
 set -euo pipefail
 # --8<-- [start:example]
-baton gate --list
+passdown gate --list
 # --8<-- [end:example]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The schemas of a gate's input and output, as the `baton` command carries them.
+# The schemas of a gate's input and output, as the `passdown` command carries them.
 # needs: schema list
 # needs: schema show
 # exit: 0
@@ -7,7 +7,7 @@
 # stdout: "title": "Title gate input"
 set -euo pipefail
 # --8<-- [start:example]
-baton schema list | grep '^gates/title'
-baton schema show gates/title.input > title.input.schema.json
+passdown schema list | grep '^gates/title'
+passdown schema show gates/title.input > title.input.schema.json
 grep '"title"' title.input.schema.json | head -1
 # --8<-- [end:example]

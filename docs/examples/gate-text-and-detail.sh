@@ -4,10 +4,10 @@
 # needs: gate
 # exit: 0
 # stdout: restart: BLOCKED (exit status 2)
-# stdout: baton: detail: `schema` is "1" (a string)
+# stdout: passdown: detail: `schema` is "1" (a string)
 # stdout: exit status 2
 set -euo pipefail
 # --8<-- [start:example]
 echo '{"schema": "1", "source_id": "sess-7f3a", "goal_id": "goal-invoice-export"}' \
-  | baton gate restart --format text 2>&1 || echo "exit status $?"
+  | passdown gate restart --format text 2>&1 || echo "exit status $?"
 # --8<-- [end:example]

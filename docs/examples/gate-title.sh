@@ -8,7 +8,7 @@
 set -euo pipefail
 # --8<-- [start:example]
 echo '{"title": "Ship the parser", "started_at": "2026-09-05T23:30:00Z",
-       "timezone": "Europe/Warsaw"}' | baton gate title
+       "timezone": "Europe/Warsaw"}' | passdown gate title
 echo '{"title": "Ship the parser", "timezone": "Europe/Warsaw"}' > no-start.json
-baton gate title no-start.json || echo "exit status $?"
+passdown gate title no-start.json || echo "exit status $?"
 # --8<-- [end:example]

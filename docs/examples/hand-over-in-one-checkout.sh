@@ -2,7 +2,7 @@
 # The whole handoff in one git checkout, with real uncommitted work: the source renders the
 # packet, the target reads everything and writes its ACK, the source verifies it against the
 # checkout and commits ownership, the target takes over, archives the source and consumes
-# the checkpoint. Every step is a baton command; the two sessions share only the files.
+# the checkpoint. Every step is a passdown command; the two sessions share only the files.
 # needs: init
 # needs: checkpoint add-completed
 # needs: packet render
@@ -28,39 +28,39 @@ printf 'def parse(line):\n    return line.split(",")\n' > parse.py
 git add parse.py && git commit -q -m "A first parser"
 # --8<-- [start:source]
 # The source session, in the repository's root.
-baton init --goal-id goal-csv --main-id sess-src \
+passdown init --goal-id goal-csv --main-id sess-src \
   --outcome "parse.py reads quoted fields; tests/test_parse.py passes" \
   --next "Read quoted fields with the csv module" \
   --mode adaptive --scope "restarts of MAIN for goal-csv" --archive-consent
 printf 'import csv\n\n\ndef parse(line):\n    return next(csv.reader([line]))\n' > parse.py
 echo "quoted fields: the csv module handles them" > notes.md
-baton checkpoint add-pending "Test quoted fields in tests/test_parse.py"
-baton checkpoint add-completed "Read quoted fields with the csv module" \
+passdown checkpoint add-pending "Test quoted fields in tests/test_parse.py"
+passdown checkpoint add-completed "Read quoted fields with the csv module" \
   --evidence "parse.py (not committed yet)"
-baton packet render --source-id sess-src --restart-id rst-csv-1
-baton attempt created rst-csv-1 --target-id sess-tgt
+passdown packet render --source-id sess-src --restart-id rst-csv-1
+passdown attempt created rst-csv-1 --target-id sess-tgt
 # --8<-- [end:source]
 # --8<-- [start:target]
 # The target session, in its own shell in the same checkout: read-only until it owns the work.
-baton ack write --target-id sess-tgt
+passdown ack write --target-id sess-tgt
 # --8<-- [end:target]
 # --8<-- [start:accept]
 # The source again: verify the ACK against its own fresh readback, then hand over.
-baton ack verify ack.json --packet continuation.packet.txt --registry registry.yaml \
+passdown ack verify ack.json --packet continuation.packet.txt --registry registry.yaml \
   --workspace .
-baton attempt ack rst-csv-1 ack.json
-baton attempt commit rst-csv-1
+passdown attempt ack rst-csv-1 ack.json
+passdown attempt commit rst-csv-1
 # --8<-- [end:accept]
 # --8<-- [start:takeover]
 # The target: read its ownership back, fence the source out, finish the handoff.
-baton attempt takeover rst-csv-1 --target-id sess-tgt --fencing-epoch 1
-baton checkpoint set epoch 1 --epoch 1
-baton attempt release rst-csv-1
-baton attempt archive rst-csv-1 --result archived
-baton consume
-baton consume --format json | grep -o '"changed": false'   # a second consume changes nothing
+passdown attempt takeover rst-csv-1 --target-id sess-tgt --fencing-epoch 1
+passdown checkpoint set epoch 1 --epoch 1
+passdown attempt release rst-csv-1
+passdown attempt archive rst-csv-1 --result archived
+passdown consume
+passdown consume --format json | grep -o '"changed": false'   # a second consume changes nothing
 # --8<-- [end:takeover]
 # --8<-- [start:end]
-baton validate .
+passdown validate .
 git status --porcelain
 # --8<-- [end:end]

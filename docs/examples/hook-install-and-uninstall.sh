@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installing merges Baton's entries into settings that hold other hooks and settings;
+# Installing merges Passdown's entries into settings that hold other hooks and settings;
 # installing again changes nothing; uninstalling gives back the file byte for byte.
 # needs: hook install
 # needs: hook uninstall
@@ -21,8 +21,8 @@ cat > .claude/settings.json <<'JSON'
 JSON
 cp .claude/settings.json settings.before
 # --8<-- [start:example]
-baton hook install claude --project --command baton | tail -n 1
-baton hook install claude --project --command baton
-baton hook uninstall claude --project | tail -n 1
+passdown hook install claude --project --command passdown | tail -n 1
+passdown hook install claude --project --command passdown
+passdown hook uninstall claude --project | tail -n 1
 cmp .claude/settings.json settings.before && echo "byte for byte as before"
 # --8<-- [end:example]

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Baton's Claude Code hooks, installed only when asked: the exact change is printed first.
+# Passdown's Claude Code hooks, installed only when asked: the exact change is printed first.
 # needs: hook install
 # exit: 0
 # stdout: .claude/settings.json: dry run, nothing written
 set -euo pipefail
 unset CLAUDE_PROJECT_DIR CLAUDE_CONFIG_DIR
 # --8<-- [start:example]
-baton hook install claude --project --command baton --dry-run
+passdown hook install claude --project --command passdown --dry-run
 # --8<-- [end:example]

@@ -14,7 +14,7 @@ cat > .hooks/lint-checkpoint.sh <<'HOOK'
 # Run after every tool call that may have written the checkpoint.
 checkpoint=xbrief/continue.xbrief.json
 [ -e "$checkpoint" ] || exit 0          # nothing written yet: nothing to lint
-if ! findings=$(baton validate --quiet "$checkpoint"); then
+if ! findings=$(passdown validate --quiet "$checkpoint"); then
   printf 'The checkpoint is not valid; fix it first:\n%s\n' "$findings" >&2
   exit 2            # most harnesses hand stderr back to the agent on exit 2
 fi

@@ -9,9 +9,9 @@ set -euo pipefail
 # --8<-- [start:example]
 echo '{"session_id": "abc123", "hook_event_name": "PreToolUse", "tool_name": "Bash",
        "tool_input": {"command": "systemctl --user restart dsh.service"}}' |
-  baton hook claude PreToolUse --service-unit dsh.service --restart-tool restart_dsh
+  passdown hook claude PreToolUse --service-unit dsh.service --restart-tool restart_dsh
 out=$(echo '{"session_id": "abc123", "hook_event_name": "PreToolUse", "tool_name": "Bash",
        "tool_input": {"command": "git commit -m \"guard: never kill -1\""}}' |
-  baton hook claude PreToolUse --restart-tool restart_dsh)
+  passdown hook claude PreToolUse --restart-tool restart_dsh)
 echo "allowed: ${out:-nothing printed}"
 # --8<-- [end:example]

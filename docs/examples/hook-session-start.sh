@@ -6,6 +6,6 @@
 set -euo pipefail
 # --8<-- [start:example]
 echo '{"session_id": "abc123", "hook_event_name": "SessionStart", "source": "resume"}' |
-  CLAUDE_PROJECT_DIR=$PWD baton hook claude SessionStart |
+  CLAUDE_PROJECT_DIR=$PWD passdown hook claude SessionStart |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["hookSpecificOutput"]["additionalContext"])'
 # --8<-- [end:example]

@@ -12,5 +12,5 @@ mkdir -p reports && echo "from ledger.parsing import csv" > reports/monthly.py
 # --8<-- [start:example]
 git add reports/monthly.py && git commit -qm "Migrate reports/monthly.py"
 echo '{"session_id": "abc123", "hook_event_name": "Stop", "stop_hook_active": false}' |
-  CLAUDE_PROJECT_DIR=$PWD baton hook claude Stop
+  CLAUDE_PROJECT_DIR=$PWD passdown hook claude Stop
 # --8<-- [end:example]

@@ -15,14 +15,14 @@
 set -euo pipefail
 # The example handoff is mid-transfer (its attempt acknowledged): take it over and resume first, so
 # the checkpoint is the new owner's to write (a change before the commit would void the ACK, and
-# `baton validate` would say so: crossfile.checkpoint_changed).
-baton attempt commit rst-20261014-0915-parser >/dev/null
-baton attempt takeover rst-20261014-0915-parser \
+# `passdown validate` would say so: crossfile.checkpoint_changed).
+passdown attempt commit rst-20261014-0915-parser >/dev/null
+passdown attempt takeover rst-20261014-0915-parser \
   --target-id sess-2026-10-14-c07d --fencing-epoch 5 >/dev/null
-baton consume >/dev/null
-baton checkpoint reopen --incarnation-id inc-01JA3M5R7TX2W8Y4 >/dev/null
-baton checkpoint set epoch 5 --epoch 5 >/dev/null
+passdown consume >/dev/null
+passdown checkpoint reopen --incarnation-id inc-01JA3M5R7TX2W8Y4 >/dev/null
+passdown checkpoint set epoch 5 --epoch 5 >/dev/null
 sed -i 's/"mission":/"mision":/' xbrief/continue.xbrief.json
 # --8<-- [start:example]
-baton validate xbrief/continue.xbrief.json || echo "exit status $?"
+passdown validate xbrief/continue.xbrief.json || echo "exit status $?"
 # --8<-- [end:example]

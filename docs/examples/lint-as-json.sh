@@ -7,5 +7,5 @@
 set -uo pipefail
 sed -i 's/"next_action"/"next_step"/' xbrief/continue.xbrief.json
 # --8<-- [start:example]
-baton validate --format json xbrief/continue.xbrief.json
+passdown validate --format json xbrief/continue.xbrief.json
 # --8<-- [end:example]

@@ -6,6 +6,6 @@
 # stdout: 4 files checked: no findings
 set -euo pipefail
 # --8<-- [start:example]
-baton validate xbrief/continue.xbrief.json
-baton validate .
+passdown validate xbrief/continue.xbrief.json
+passdown validate .
 # --8<-- [end:example]

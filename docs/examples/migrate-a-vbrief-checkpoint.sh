@@ -38,13 +38,13 @@ cat > vbrief/continue.vbrief.json <<'JSON'
 JSON
 sed -i '/--8<--/d' vbrief/continue.vbrief.json
 # --8<-- [start:lint]
-baton validate vbrief/continue.vbrief.json
+passdown validate vbrief/continue.vbrief.json
 # --8<-- [end:lint]
 set -e
 # --8<-- [start:migrate]
-baton migrate --goal-id goal-invoice-export --main-id sess-7f3a \
+passdown migrate --goal-id goal-invoice-export --main-id sess-7f3a \
   --outcome "Invoices export to CSV; tests/export passes"
-baton validate xbrief/continue.xbrief.json
+passdown validate xbrief/continue.xbrief.json
 # --8<-- [end:migrate]
 # --8<-- [start:result]
 grep -E '"(id|type|ResumePoint)"' xbrief/continue.xbrief.json

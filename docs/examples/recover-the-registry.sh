@@ -11,7 +11,7 @@
 set -euo pipefail
 rm registry.yaml ack.json
 # --8<-- [start:example]
-baton validate . || echo "exit status $?"
-baton registry recover
-baton attempt show rst-20261014-0915-parser
+passdown validate . || echo "exit status $?"
+passdown registry recover
+passdown attempt show rst-20261014-0915-parser
 # --8<-- [end:example]

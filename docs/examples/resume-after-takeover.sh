@@ -12,14 +12,14 @@
 # stdout: checkpoint consumed
 # stdout: no findings
 set -euo pipefail
-baton attempt commit rst-20261014-0915-parser --authority lease-ledger-main-write > /dev/null
-baton attempt takeover rst-20261014-0915-parser \
+passdown attempt commit rst-20261014-0915-parser --authority lease-ledger-main-write > /dev/null
+passdown attempt takeover rst-20261014-0915-parser \
   --target-id sess-2026-10-14-c07d --fencing-epoch 5 > /dev/null
 # --8<-- [start:resume]
-baton validate . || echo "exit status $?"   # the handed-over checkpoint is not consumed yet
-baton consume                               # the session that took over resumed from it
+passdown validate . || echo "exit status $?"   # the handed-over checkpoint is not consumed yet
+passdown consume                               # the session that took over resumed from it
 # Its first own write replaces the consumed checkpoint: a new incarnation, its own epoch.
-baton checkpoint reopen --incarnation-id inc-01JA3M5R7TX2W8Y4
-baton checkpoint set epoch 5 --epoch 5
-baton validate .
+passdown checkpoint reopen --incarnation-id inc-01JA3M5R7TX2W8Y4
+passdown checkpoint set epoch 5 --epoch 5
+passdown validate .
 # --8<-- [end:resume]

@@ -6,9 +6,9 @@
 # stdout: revision 7
 # stdout: decisions:
 # stdout: hazards:
-# stderr: baton: using the handoff folder
+# stderr: passdown: using the handoff folder
 set -euo pipefail
 # --8<-- [start:example]
 cd xbrief
-baton checkpoint show
+passdown checkpoint show
 # --8<-- [end:example]

@@ -9,8 +9,8 @@
 set -euo pipefail
 mkdir ../new-goal && cd ../new-goal  # beside the example handoff, not inside it
 # --8<-- [start:example]
-baton init --goal-id goal-invoice-export --main-id sess-7f3a \
+passdown init --goal-id goal-invoice-export --main-id sess-7f3a \
   --outcome "Invoices export to CSV; tests/export passes" \
   --next "Write the CSV writer in billing/export.py"
-baton validate .
+passdown validate .
 # --8<-- [end:example]

@@ -5,6 +5,6 @@
 # stdout: ack.json: accepted
 set -euo pipefail
 # --8<-- [start:example]
-baton ack verify ack.json \
+passdown ack verify ack.json \
   --packet continuation.packet.txt --registry registry.yaml
 # --8<-- [end:example]

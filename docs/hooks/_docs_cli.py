@@ -45,7 +45,7 @@ def walk(context: click.Context, depth: int = 0):
 
 
 def anchor(context: click.Context) -> str:
-    """The section id of a command: ``baton-ack-verify``."""
+    """The section id of a command: ``passdown-ack-verify``."""
     return re.sub(r"[^a-z0-9]+", "-", context.command_path.lower()).strip("-")
 
 

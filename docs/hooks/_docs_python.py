@@ -1,6 +1,6 @@
 """The Python API reference page, generated from the package itself: every name in
-``baton.__all__``, every error in ``baton.errors.__all__`` and every name in
-``baton.authoring.__all__``, with its signature and docstring, so the page lists exactly the public API and cannot drift from it."""
+``passdown.__all__``, every error in ``passdown.errors.__all__`` and every name in
+``passdown.authoring.__all__``, with its signature and docstring, so the page lists exactly the public API and cannot drift from it."""
 
 from __future__ import annotations
 
@@ -12,27 +12,27 @@ _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`|``([^`]+)``")
 
 
 def render_api_page(package, errors, authoring) -> str:
-    """The Markdown page for ``package`` (``baton``), its errors module and its authoring
+    """The Markdown page for ``package`` (``passdown``), its errors module and its authoring
     package."""
     out = ["# Python API reference", "", _doc(package), "",
-           "```python", "import baton", "```", "", "## `baton`", ""]
+           "```python", "import passdown", "```", "", "## `passdown`", ""]
     for name in package.__all__:
-        out += _entry(f"baton.{name}", getattr(package, name))
-    out += ["## `baton.errors`", "", _doc(errors), "",
+        out += _entry(f"passdown.{name}", getattr(package, name))
+    out += ["## `passdown.errors`", "", _doc(errors), "",
             "| error | code | exit status |", "|---|---|---|"]
     out += [f"| `{name}` | `{getattr(errors, name).code}` | {getattr(errors, name).exit_code} |"
             for name in errors.__all__]
     out.append("")
     for name in errors.__all__:
-        out += _entry(f"baton.errors.{name}", getattr(errors, name))
-    out += ["## `baton.authoring`", "", _doc(authoring), ""]
+        out += _entry(f"passdown.errors.{name}", getattr(errors, name))
+    out += ["## `passdown.authoring`", "", _doc(authoring), ""]
     for name in authoring.__all__:
-        out += _entry(f"baton.authoring.{name}", getattr(authoring, name))
+        out += _entry(f"passdown.authoring.{name}", getattr(authoring, name))
     return "\n".join(out).rstrip() + "\n"
 
 
 def _entry(qualified: str, value) -> list[str]:
-    if qualified == "baton.__version__":
+    if qualified == "passdown.__version__":
         return [f"### `{qualified}`", "", f"The installed version, `{value}`.", ""]
     if isinstance(value, str):
         return [f"### `{qualified}`", "", f"The constant `{value!r}`.", ""]

@@ -60,7 +60,7 @@ def anchor_requirements(markdown: str) -> str:
     for number in _unfenced_line_numbers(lines):
         lines[number] = _REQUIREMENT_ITEM.sub(
             lambda m: (f"{m['lead']}<span id=\"{m['id'].lower()}\"></span>"
-                       f"[**{m['id']}**](#{m['id']}){{ #{m['id']} .baton-req }}"),
+                       f"[**{m['id']}**](#{m['id']}){{ #{m['id']} .passdown-req }}"),
             lines[number],
             count=1,
         )

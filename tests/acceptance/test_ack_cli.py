@@ -1,4 +1,4 @@
-"""``baton ack verify``: a fresh readback of packet, registry, checkpoint and a real git
+"""``passdown ack verify``: a fresh readback of packet, registry, checkpoint and a real git
 checkout. Every expected value here is computed with git, blake3 and hand-written canonical
 bytes, never with the code under test."""
 
@@ -10,7 +10,7 @@ import pytest
 from blake3 import blake3
 from click.testing import CliRunner
 
-from baton.cli import cli
+from passdown.cli import cli
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@example.invalid", "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent"}
@@ -37,8 +37,8 @@ PACKET_BODY = (
     "LIVE_WORK: none\n"
     "NEXT_SAFE_ACTION: Run the tests and report.\n"
     "RESTART_ID: rst-1\n")
-CHECKPOINT_TEXT = '{"x-baton/checkpoint": {"written_at": "2026-10-14T08:59:00+02:00", "goal_id": "goal-a", "revision": 4},\n "plan": {"title": "t"}}\n'
-CHECKPOINT_JCS = b'{"plan":{"title":"t"},"x-baton/checkpoint":{"goal_id":"goal-a","revision":4,"written_at":"2026-10-14T08:59:00+02:00"}}'
+CHECKPOINT_TEXT = '{"x-passdown/checkpoint": {"written_at": "2026-10-14T08:59:00+02:00", "goal_id": "goal-a", "revision": 4},\n "plan": {"title": "t"}}\n'
+CHECKPOINT_JCS = b'{"plan":{"title":"t"},"x-passdown/checkpoint":{"goal_id":"goal-a","revision":4,"written_at":"2026-10-14T08:59:00+02:00"}}'
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def handoff(tmp_path):
     (folder / "continuation.packet.txt").write_text(PACKET_BODY + f"CHECKPOINT_DIGEST: {digest}\n")
     (folder / "xbrief" / "continue.xbrief.json").write_text(CHECKPOINT_TEXT)
     (folder / "registry.yaml").write_text(f"""\
-baton_version: "1.0"
+passdown_version: "1.0"
 kind: registry
 revision: 3
 policy:
@@ -73,7 +73,7 @@ attempts:
     target_id: sess-tgt
     registered_at: "2026-10-14T09:00:00+02:00"
 """)
-    ack = {"baton_version": "1.0", "kind": "ack", "status": "READY_READONLY", "goal_id": "goal-a",
+    ack = {"passdown_version": "1.0", "kind": "ack", "status": "READY_READONLY", "goal_id": "goal-a",
            "restart_id": "rst-1", "source_id": "sess-src", "target_id": "sess-tgt", "checkpoint_digest": digest,
            "checkout": {"repository": git(repo, "rev-parse", "--show-toplevel"), "branch": "main",
                         "head": git(repo, "rev-parse", "HEAD")},
@@ -213,14 +213,14 @@ def test_a_registry_with_no_such_attempt_is_a_rejection_not_unusable(handoff):
 def test_an_explicit_checkpoint_overrides_the_registry_policy(handoff, tmp_path):
     folder, repo = handoff
     other = tmp_path / "other.json"
-    other.write_text('{"x-baton/checkpoint": {"goal_id": "goal-a"}}')
+    other.write_text('{"x-passdown/checkpoint": {"goal_id": "goal-a"}}')
     result = verify(folder, "--checkpoint", str(other), workspace=repo, output="json")
     assert codes_of(result) == ["ack.checkpoint_changed"]
 
 
 def test_a_packet_projection_is_verified_as_its_text(handoff):
     folder, repo = handoff
-    from baton.formats import _packet  # the grammar's own renderer makes the projection
+    from passdown.formats import _packet  # the grammar's own renderer makes the projection
 
     text = (folder / "continuation.packet.txt").read_text()
     (folder / "continuation.packet.json").write_text(json.dumps(_packet.projection(_packet.parse(text))))
@@ -252,7 +252,7 @@ def test_unusable_input_exits_2_with_its_code(handoff, tmp_path, breakage, code)
         (folder / "ack.json").write_text("[]")
     text = verify(folder, workspace=workspace)
     assert text.exit_code == 2
-    assert f"baton: {code}:" in text.stderr
+    assert f"passdown: {code}:" in text.stderr
     data = verify(folder, workspace=workspace, output="json")
     assert (data.exit_code, json.loads(data.stdout)["outcome"], codes_of(data)) == (2, "unusable", [code])
 

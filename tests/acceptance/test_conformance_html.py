@@ -14,7 +14,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from baton.cli import cli
+from passdown.cli import cli
 from browser_support import png_colours, running_chromium, wait
 from docs_support import ROOT
 
@@ -30,7 +30,7 @@ def report_page(tmp_path_factory):
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    wrong_python = f"env BATON_ADAPTER_FAULT=wrong {sys.executable} {ADAPTERS / 'python' / 'baton_adapter.py'}"
+    wrong_python = f"env PASSDOWN_ADAPTER_FAULT=wrong {sys.executable} {ADAPTERS / 'python' / 'passdown_adapter.py'}"
     result = CliRunner().invoke(cli, [
         "conformance", "run", "--reference", "--harness", f"python={wrong_python}",
         "--harness", f"node={node} {ADAPTERS / 'node' / 'adapter.mjs'}",
@@ -116,7 +116,7 @@ def test_the_comparison_is_in_every_format(report_page):
         return result.output
 
     text = rendered("text").splitlines()
-    assert text[0] == "baton conformance: 3 implementations compared"
+    assert text[0] == "passdown conformance: 3 implementations compared"
     row = next(line for line in text if line.startswith(WRONG_CASE))
     assert row.split() == [WRONG_CASE, "passed", "failed", "passed"]
     assert "  $.assessment.horizon_calls: expected 3, got 10" in text

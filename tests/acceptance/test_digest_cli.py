@@ -1,4 +1,4 @@
-"""``baton digest``: digest lines, --check lists, --canonical, stdin, JSON output."""
+"""``passdown digest``: digest lines, --check lists, --canonical, stdin, JSON output."""
 
 import hashlib
 import json
@@ -9,7 +9,7 @@ import pytest
 from blake3 import blake3
 from click.testing import CliRunner
 
-from baton.cli import cli
+from passdown.cli import cli
 
 
 def b3(data: bytes) -> str:
@@ -190,7 +190,7 @@ def test_a_bare_list_read_with_the_wrong_algorithm_says_which_to_pass(folder):
     result = run("--check", "list.txt")
     assert (result.exit_code, result.stdout) == (1, "ack.json: FAILED (digest.mismatch)\n")
     assert result.stderr.splitlines()[:2] == [
-        "baton: list.txt:1: digest.mismatch: the file's digest differs from the listed one",
+        "passdown: list.txt:1: digest.mismatch: the file's digest differs from the listed one",
         "  hint: a bare line names no algorithm and was read as blake3: for a sha256sum list "
         "pass --algorithm sha256"]
 
@@ -257,7 +257,7 @@ def test_verbose_shows_the_listed_and_the_actual_digest(folder):
     (folder / "list").write_text(b3(b"no") + "  plain.txt\n")
     result = run("--check", "list", "-v")
     assert result.stderr.splitlines()[:3] == [
-        "baton: list:1: digest.mismatch: the file's digest differs from the listed one",
+        "passdown: list:1: digest.mismatch: the file's digest differs from the listed one",
         f"  listed: {b3(b'no')}", f"  actual: {PLAIN}"]
 
 

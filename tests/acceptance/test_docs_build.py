@@ -159,7 +159,7 @@ def test_every_schema_has_a_reference_page_naming_each_field(site):
 
 
 def test_the_cli_page_documents_every_command_and_option(site):
-    from baton.cli import cli
+    from passdown.cli import cli
 
     text = (site / "reference" / "cli" / "index.html").read_text(encoding="utf-8")
     seen = 0
@@ -178,7 +178,7 @@ def test_the_cli_page_documents_every_command_and_option(site):
                 if sub is not None and not sub.hidden:
                     visit(sub, click.Context(sub, info_name=name, parent=context))
 
-    visit(cli, click.Context(cli, info_name="baton"))
+    visit(cli, click.Context(cli, info_name="passdown"))
     assert seen > 1, "the CLI page was built from a command with no subcommands"
 
 

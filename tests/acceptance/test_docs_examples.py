@@ -2,7 +2,7 @@
 
 Each ``docs/examples/*.sh`` states what it expects in header comments:
 
-    # needs: ack verify          (a baton command the example uses; one line each)
+    # needs: ack verify          (a passdown command the example uses; one line each)
     # exit: 0                    (the script's exit status)
     # stdout: accepted           (text the output must hold; one line each)
     # stderr: hint:              (text stderr must hold; one line each)
@@ -42,18 +42,18 @@ def _expectations(script: Path) -> dict[str, list[str]]:
     return found
 
 
-def _baton() -> str:
-    here = Path(sys.executable).parent / "baton"
-    return str(here) if here.exists() else shutil.which("baton") or "baton"
+def _passdown() -> str:
+    here = Path(sys.executable).parent / "passdown"
+    return str(here) if here.exists() else shutil.which("passdown") or "passdown"
 
 
 @functools.cache
 def _in_this_build(command: str) -> bool:
-    """Whether ``baton <command>`` (``ack verify``) exists, found in the command tree
+    """Whether ``passdown <command>`` (``ack verify``) exists, found in the command tree
     in-process rather than by a ``--help`` run per example."""
-    from baton.cli import cli
+    from passdown.cli import cli
 
-    context = click.Context(cli, info_name="baton")
+    context = click.Context(cli, info_name="passdown")
     for name in command.split():
         if not isinstance(context.command, click.Group):
             return False
@@ -65,7 +65,7 @@ def _in_this_build(command: str) -> bool:
 
 
 def _environment(home: Path) -> dict[str, str]:
-    return {**os.environ, "PATH": f"{Path(_baton()).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+    return {**os.environ, "PATH": f"{Path(_passdown()).parent}{os.pathsep}{os.environ.get('PATH', '')}",
             "HOME": str(home), "NO_COLOR": "1", "LC_ALL": "C.UTF-8"}
 
 
@@ -117,7 +117,7 @@ def test_the_example_runs_as_the_guide_says(script, example_runs):
     expected = _expectations(script)
     for command in expected["needs"]:
         if not _in_this_build(command):
-            pytest.fail(f"`baton {command}` is not in this build yet: the example {script.name} waits for it")
+            pytest.fail(f"`passdown {command}` is not in this build yet: the example {script.name} waits for it")
     result = example_runs[script].result()
     report = f"exit {result.returncode}\n--- stdout\n{result.stdout}\n--- stderr\n{result.stderr}"
     assert result.returncode == int(expected["exit"][0]), report
@@ -130,15 +130,15 @@ def test_the_example_runs_as_the_guide_says(script, example_runs):
         assert result.stdout == output.read_text(encoding="utf-8"), f"stdout differs from {output.name}\n{report}"
 
 
-def test_every_baton_command_is_run_by_a_shown_example():
-    from baton.cli import cli
+def test_every_passdown_command_is_run_by_a_shown_example():
+    from passdown.cli import cli
 
     shown = "\n".join(body for script in SCRIPTS for body in _shown_sections(script))
-    context = click.Context(cli, info_name="baton")
+    context = click.Context(cli, info_name="passdown")
     commands = cli.list_commands(context)
-    assert commands, "the baton command lists no subcommands"
-    missing = [name for name in commands if not re.search(rf"\bbaton {name}\b", shown)]
-    assert not missing, f"no guide example runs: {', '.join(f'baton {name}' for name in missing)}"
+    assert commands, "the passdown command lists no subcommands"
+    missing = [name for name in commands if not re.search(rf"\bpassdown {name}\b", shown)]
+    assert not missing, f"no guide example runs: {', '.join(f'passdown {name}' for name in missing)}"
 
 
 def _shown_sections(script: Path) -> list[str]:

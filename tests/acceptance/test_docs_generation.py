@@ -25,14 +25,14 @@ class TestRequirementAnchors:
     def test_a_requirement_item_becomes_a_self_link_with_its_id(self):
         page = "- **PKT-004** The packet MUST list the fields.\n"
         assert _docs_spec.anchor_requirements(page) == (
-            '- <span id="pkt-004"></span>[**PKT-004**](#PKT-004){ #PKT-004 .baton-req } '
+            '- <span id="pkt-004"></span>[**PKT-004**](#PKT-004){ #PKT-004 .passdown-req } '
             "The packet MUST list the fields.\n")
 
     def test_star_plus_and_numbered_items_and_nested_items_are_anchored(self):
         page = "* **CKP-001** a\n+ **CKP-002** b\n3. **CKP-003** c\n    - **CKP-004** d\n"
         anchored = _docs_spec.anchor_requirements(page)
         for requirement in ("CKP-001", "CKP-002", "CKP-003", "CKP-004"):
-            assert f"{{ #{requirement} .baton-req }}" in anchored
+            assert f"{{ #{requirement} .passdown-req }}" in anchored
 
     def test_ids_in_fences_in_prose_or_later_in_the_item_stay_as_they_are(self):
         page = ("```markdown\n- **ACK-999** shown, not defined\n```\n"
@@ -69,7 +69,7 @@ def test_spec_pages_follow_the_prefix_order_with_the_index_first(tmp_path):
 
 SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$id": "https://spec.baton.dev/schemas/v1/thing.schema.json",
+    "$id": "https://spec.passdown.dev/schemas/v1/thing.schema.json",
     "title": "Thing",
     "description": "A thing with parts.",
     "type": "object",
@@ -109,7 +109,7 @@ class TestSchemaPage:
         page = _page()
         assert page.startswith("# Thing\n\nA thing with parts.\n")
         assert "[`thing.schema.json`](../../schemas/v1/thing.schema.json)" in page
-        assert "`https://spec.baton.dev/schemas/v1/thing.schema.json`" in page
+        assert "`https://spec.passdown.dev/schemas/v1/thing.schema.json`" in page
 
     def test_each_field_has_its_type_requiredness_and_constraints(self):
         rows = {line.split("|")[1].strip(): line for line in _page().splitlines() if line.startswith("| `")}
@@ -381,54 +381,54 @@ def test_hook_modules_open_with_a_docstring():
 
 
 def test_schema_folders_become_nav_sections():
-    import baton_site
+    import passdown_site
 
     pages = [("ack.schema.json", "a.md"), ("gates/x.schema.json", "gx.md"), ("gates/y.schema.json", "gy.md"),
              ("protocol/v1/run.schema.json", "run.md"), ("fixture.schema.json", "f.md")]
-    assert baton_site._nav_tree(pages) == ["a.md", "f.md", {"Gates": ["gx.md", "gy.md"]}, {"Protocol v1": ["run.md"]}]
+    assert passdown_site._nav_tree(pages) == ["a.md", "f.md", {"Gates": ["gx.md", "gy.md"]}, {"Protocol v1": ["run.md"]}]
 
 
 class TestPythonApiPage:
-    """The Python API reference lists exactly ``baton.__all__``, ``baton.errors.__all__`` and
-    ``baton.authoring.__all__``."""
+    """The Python API reference lists exactly ``passdown.__all__``, ``passdown.errors.__all__`` and
+    ``passdown.authoring.__all__``."""
 
     def _page(self):
-        import baton
-        from baton import authoring, errors
+        import passdown
+        from passdown import authoring, errors
 
-        return _docs_python.render_api_page(baton, errors, authoring)
+        return _docs_python.render_api_page(passdown, errors, authoring)
 
     def test_every_public_name_has_a_section_with_its_docstring(self):
-        import baton
+        import passdown
 
         page = self._page()
         headings = [line for line in page.splitlines() if line.startswith("### ")]
         documented = [h.split("`")[1].split("(")[0] for h in headings]
-        assert documented[:len(baton.__all__)] == [f"baton.{name}" for name in baton.__all__]
+        assert documented[:len(passdown.__all__)] == [f"passdown.{name}" for name in passdown.__all__]
         assert "(no docstring)" not in page
-        assert "`baton.validate_bytes(raw: 'bytes', kind: 'str | None'" in page
+        assert "`passdown.validate_bytes(raw: 'bytes', kind: 'str | None'" in page
 
     def test_every_public_error_is_listed_with_its_code_and_exit_status(self):
-        from baton import errors
+        from passdown import errors
 
         page = self._page()
         assert set(errors.__all__) == {name for name in vars(errors)
                                        if isinstance(getattr(errors, name), type)
-                                       and issubclass(getattr(errors, name), errors.BatonError)}
+                                       and issubclass(getattr(errors, name), errors.PassdownError)}
         assert "| `ConflictError` | `conflict` | 1 |" in page
         assert "| `DigestError` | `digest.error` | 2 |" in page
         for name in errors.__all__:
-            assert f"### `baton.errors.{name}`" in page
+            assert f"### `passdown.errors.{name}`" in page
 
     def test_every_authoring_name_has_a_section(self):
-        from baton import authoring
+        from passdown import authoring
 
         page = self._page()
-        section = page.split("## `baton.authoring`", 1)[1]
+        section = page.split("## `passdown.authoring`", 1)[1]
         headings = [line.split("`")[1].split("(")[0] for line in section.splitlines()
                     if line.startswith("### ")]
-        assert headings == [f"baton.authoring.{name}" for name in authoring.__all__]
-        assert "### `baton.authoring.CHECKPOINT_PATH`\n\nThe constant `'xbrief/continue.xbrief.json'`." in section
+        assert headings == [f"passdown.authoring.{name}" for name in authoring.__all__]
+        assert "### `passdown.authoring.CHECKPOINT_PATH`\n\nThe constant `'xbrief/continue.xbrief.json'`." in section
 
     def test_sphinx_roles_are_written_as_code(self):
         page = self._page()

@@ -19,13 +19,13 @@ from hosts_support import launcher
 
 
 EXAMPLES = ROOT / "docs" / "examples"
-GUIDE = ROOT / "docs" / "guides" / "use-baton-from-any-mcp-client.md"
+GUIDE = ROOT / "docs" / "guides" / "use-passdown-from-any-mcp-client.md"
 
 
 def _servers():
     claude = json.loads((EXAMPLES / "mcp-config.json").read_text(encoding="utf-8"))["mcpServers"]
     codex = tomllib.loads((EXAMPLES / "mcp-codex-config.toml").read_text(encoding="utf-8"))["mcp_servers"]
-    return {"claude-code .mcp.json": claude["baton"], "codex config.toml": codex["baton"]}
+    return {"claude-code .mcp.json": claude["passdown"], "codex config.toml": codex["passdown"]}
 
 
 def test_the_guide_shows_each_configuration():
@@ -48,7 +48,7 @@ def test_each_configuration_starts_the_server(name, tmp_path):
     async def main():
         async with mcp.Client(server) as client:
             found["tools"] = [tool.name for tool in (await client.list_tools()).tools]
-            found["checkpoint"] = await client.read_resource("baton://handoff/checkpoint")
+            found["checkpoint"] = await client.read_resource("passdown://handoff/checkpoint")
 
     anyio.run(main)
     assert "checkpoint_add_completed" in found["tools"] and "gate" in found["tools"]

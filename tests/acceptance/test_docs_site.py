@@ -68,8 +68,8 @@ def _spec_page_with_requirements() -> tuple[Path, list[str]]:
 
 def test_the_home_page_renders_with_its_heading(browser, served_site, tmp_path):
     browser.get(served_site)
-    assert _heading(browser) == "Baton"
-    assert "Baton" in browser.title
+    assert _heading(browser) == "Passdown"
+    assert "Passdown" in browser.title
     browser.save_screenshot(str(tmp_path / "home.png"))
     assert (tmp_path / "home.png").stat().st_size > 0
 
@@ -106,7 +106,7 @@ def test_a_schema_page_renders_with_its_fields(browser, served_site, tmp_path):
 def test_the_schema_file_is_served_at_its_id_path(browser, served_site):
     path = schema_files()[0]
     schema_id = load_schema(path)["$id"]
-    browser.get(served_site + schema_id.removeprefix("https://spec.baton.dev/"))
+    browser.get(served_site + schema_id.removeprefix("https://spec.passdown.dev/"))
     assert schema_id in browser.page_source
 
 

@@ -10,8 +10,8 @@ import blake3
 import pytest
 import rfc8785
 
-import baton
-from baton.rules import rules_for
+import passdown
+from passdown.rules import rules_for
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDOFF = ROOT / "examples" / "handoff"
@@ -31,13 +31,13 @@ def _codes(report):
 
 
 def test_the_example_handoff_has_no_findings():
-    report = baton.validate_paths([HANDOFF])
+    report = passdown.validate_paths([HANDOFF])
     assert report.findings == ()
     assert sorted(kind for _, kind in report.kinds) == sorted(HANDOFF_KINDS)
 
 
 def test_the_example_records_have_no_findings():
-    report = baton.validate_paths([RECORDS])
+    report = passdown.validate_paths([RECORDS])
     assert report.findings == ()
     assert report.unreadable == ()
     assert sorted(kind for _, kind in report.kinds) == sorted(RECORD_KINDS)
@@ -77,7 +77,7 @@ def test_invalid_handoff_records_break_their_digest_only_where_meant_to(relative
 
 @pytest.mark.parametrize("relative", sorted(EXPECTED))
 def test_invalid_example_yields_exactly_its_codes(relative):
-    report = baton.validate_paths([INVALID / relative])
+    report = passdown.validate_paths([INVALID / relative])
     assert _codes(report) == EXPECTED[relative]
     assert report.unreadable == ()
 
@@ -90,7 +90,7 @@ def test_every_invalid_file_is_listed_and_every_listed_file_exists():
 
 def test_each_invalid_example_lives_in_the_folder_of_its_kind():
     for relative in EXPECTED:
-        report = baton.validate_paths([INVALID / relative])
+        report = passdown.validate_paths([INVALID / relative])
         assert [kind for _, kind in report.kinds] == [relative.split("/")[0]]
 
 
@@ -103,7 +103,7 @@ def test_every_rule_has_an_invalid_example(kind):
 
 
 def test_expected_codes_are_real_codes_with_their_severity():
-    from baton.formats._packet import GRAMMAR_CODES
+    from passdown.formats._packet import GRAMMAR_CODES
 
     severities = {(r.kind, r.code): r.severity for r in
                   (rule for kind in KINDS for rule in rules_for(kind))}
@@ -118,7 +118,7 @@ def test_expected_codes_are_real_codes_with_their_severity():
 
 
 def _packet_fields():
-    from baton.formats import _packet
+    from passdown.formats import _packet
 
     parsed = _packet.parse((HANDOFF / "continuation.packet.txt").read_text(encoding="utf-8"))
     assert parsed.problems == ()
@@ -134,13 +134,13 @@ def test_the_packet_digest_is_blake3_over_the_packet_without_its_digest_line():
 
 
 def test_the_packet_digest_matches_the_digest_tool():
-    from baton import digest_file
+    from passdown import digest_file
 
     assert digest_file(HANDOFF / "continuation.packet.txt") == _packet_fields()["CHECKPOINT_DIGEST"]
 
 
 def test_the_registered_checkpoint_digest_matches_the_digest_tool():
-    from baton import digest_file
+    from passdown import digest_file
 
     attempt = _load("registry.yaml")["attempts"][-1]
     assert attempt["continue_checkpoint_digest"] == digest_file(HANDOFF / "xbrief/continue.xbrief.json")
@@ -149,7 +149,7 @@ def test_the_registered_checkpoint_digest_matches_the_digest_tool():
 def test_the_ack_verifies_against_the_example_folder():
     from click.testing import CliRunner
 
-    from baton.cli import cli
+    from passdown.cli import cli
 
     result = CliRunner().invoke(cli, ["ack", "verify", str(HANDOFF / "ack.json"),
                                       "--packet", str(HANDOFF / "continuation.packet.txt"),
@@ -174,7 +174,7 @@ def test_the_validate_cases_agree_with_the_invalid_examples():
 
 
 def _load(name):
-    from baton.formats._loading import load_path, syntax_for
+    from passdown.formats._loading import load_path, syntax_for
 
     loaded, findings = load_path(str(HANDOFF / name), syntax=syntax_for(name))
     assert findings == []
@@ -183,7 +183,7 @@ def _load(name):
 
 def test_ids_agree_across_the_handoff_files():
     packet = _packet_fields()
-    checkpoint = _load("xbrief/continue.xbrief.json")["x-baton/checkpoint"]
+    checkpoint = _load("xbrief/continue.xbrief.json")["x-passdown/checkpoint"]
     registry = _load("registry.yaml")
     ack = _load("ack.json")
     attempt = next(a for a in registry["attempts"] if a["restart_id"] == packet["RESTART_ID"])
@@ -204,7 +204,7 @@ def test_ids_agree_across_the_handoff_files():
 
 
 def test_the_recorded_decision_is_what_the_restart_gate_decides():
-    gates = pytest.importorskip("baton.gates")
+    gates = pytest.importorskip("passdown.gates")
     registry = _load("registry.yaml")
     decided = gates.run_gate("restart", registry["observation"]["inputs"])
     output = decided.output if hasattr(decided, "output") else decided

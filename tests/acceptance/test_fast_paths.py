@@ -1,4 +1,4 @@
-"""The command's fast paths (``_entry.py``: plain ``baton validate PATH...`` and ``baton
+"""The command's fast paths (``_entry.py``: plain ``passdown validate PATH...`` and ``passdown
 digest FILE...`` without click) print exactly what the click commands print, with the same
 exit status, for every example, every file-shaped input of the validate conformance cases
 and a set of hostile files; and they answer ``None`` (leaving the whole work to click)
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from baton import _entry
-from baton.cli import cli
-from baton.formats import _detect
+from passdown import _entry
+from passdown.cli import cli
+from passdown.formats import _detect
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "conformance" / "cases" / "validate"
@@ -26,12 +26,12 @@ HOSTILE = [
     ("continue.xbrief.json", b'{"xBRIEFInfo": {"version": "0.8"}, "plan": '),  # cut short
     ("continue.xbrief.json", b"\xef\xbb\xbf" + (ROOT / "examples/handoff/xbrief/continue.xbrief.json").read_bytes()),
     ("ack.json", b'{"kind": "ack", "kind": "ack"}'),
-    ("ack.json", b'{"baton_version": NaN}'),
-    ("ack.json", b'{"baton_version": Infinity, "x": -Infinity}'),
+    ("ack.json", b'{"passdown_version": NaN}'),
+    ("ack.json", b'{"passdown_version": Infinity, "x": -Infinity}'),
     ("handoff.json", b"[" * 5000 + b"]" * 5000),
     ("handoff.json", b'{"a":' * 100 + b"1" + b"}" * 100),
-    ("registry.json", b'{"baton_version": 1, "kind": ["registry"], "revision": "x"}'),
-    ("registry.yaml", b"baton_version: [1\nkind: : :\n"),
+    ("registry.json", b'{"passdown_version": 1, "kind": ["registry"], "revision": "x"}'),
+    ("registry.yaml", b"passdown_version: [1\nkind: : :\n"),
     ("registry.yaml", b"a: &a [*a]\n"),
     ("continuation.packet.txt", b"GOAL_ID: g\r\nRESTART_ID: \xff\xfe\n"),
     ("continuation.packet.txt", b""),
@@ -96,7 +96,7 @@ _FAST = {"validate": _entry._validate, "digest": _entry._digest}
 
 def _click(args, capsys):
     try:
-        status = cli.main(args=list(args), prog_name="baton")
+        status = cli.main(args=list(args), prog_name="passdown")
     except SystemExit as exit_:
         status = exit_.code
     captured = capsys.readouterr()
@@ -156,18 +156,18 @@ def _entry_main(args, capsys):
 
 
 def test_the_installed_launcher_prints_what_click_prints(corpus, tmp_path):
-    """Whole processes: ``bin/baton`` (fast paths) against the click command run by the same
+    """Whole processes: ``bin/passdown`` (fast paths) against the click command run by the same
     interpreter, on a valid folder, an invalid file and a raw file."""
-    launcher = Path(sys.executable).with_name("baton")
+    launcher = Path(sys.executable).with_name("passdown")
     if not launcher.is_file():
-        pytest.fail(f"no baton launcher beside {sys.executable}: install the package here")
+        pytest.fail(f"no passdown launcher beside {sys.executable}: install the package here")
     env = {**os.environ, "NO_COLOR": "1"}
     invalid = next(path for path in corpus if "hostile-0" in path)
     for args in (["validate", str(ROOT / "examples" / "handoff")], ["validate", invalid],
                  ["digest", str(ROOT / "README.md"), str(ROOT / "examples/handoff/ack.json")]):
         fast = subprocess.run([str(launcher), *args], capture_output=True, env=env, timeout=120)
-        slow = subprocess.run([sys.executable, "-c", "import sys; from baton.cli import cli; "
-                               "cli.main(args=sys.argv[1:], prog_name='baton')", *args],
+        slow = subprocess.run([sys.executable, "-c", "import sys; from passdown.cli import cli; "
+                               "cli.main(args=sys.argv[1:], prog_name='passdown')", *args],
                               capture_output=True, env=env, timeout=120)
         assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
 
@@ -197,7 +197,7 @@ def test_a_digest_error_is_left_to_click(tmp_path, capsys):
 
 @pytest.mark.parametrize("interrupt", [KeyboardInterrupt, EOFError])
 def test_an_interrupt_ends_a_fast_path_as_click_ends_a_command(interrupt, capsys, monkeypatch):
-    from baton.engine import _validate
+    from passdown.engine import _validate
 
     def interrupted(*args, **kwargs):
         raise interrupt
@@ -208,13 +208,13 @@ def test_an_interrupt_ends_a_fast_path_as_click_ends_a_command(interrupt, capsys
 
 
 def _launcher() -> str:
-    launcher = Path(sys.executable).with_name("baton")
+    launcher = Path(sys.executable).with_name("passdown")
     if not launcher.is_file():
-        pytest.fail(f"no baton launcher beside {sys.executable}: install the package here")
+        pytest.fail(f"no passdown launcher beside {sys.executable}: install the package here")
     return str(launcher)
 
 
-_CLICK_ONLY = "import sys; from baton.cli import cli; cli.main(args=sys.argv[1:], prog_name='baton')"
+_CLICK_ONLY = "import sys; from passdown.cli import cli; cli.main(args=sys.argv[1:], prog_name='passdown')"
 
 
 @pytest.mark.parametrize("command", ["validate", "digest"])
@@ -231,10 +231,10 @@ def test_a_closed_pipe_ends_a_fast_path_as_click_ends_a_command(command):
 
 
 def test_a_shell_asking_for_completions_is_answered_by_click():
-    env = {**os.environ, "_BATON_COMPLETE": "bash_source"}
+    env = {**os.environ, "_PASSDOWN_COMPLETE": "bash_source"}
     argv = ["validate", str(ROOT / "examples" / "handoff")]
     fast = subprocess.run([_launcher(), *argv], capture_output=True, env=env, timeout=120)
     slow = subprocess.run([sys.executable, "-c", _CLICK_ONLY, *argv], capture_output=True, env=env,
                           timeout=120)
     assert (fast.returncode, fast.stdout) == (slow.returncode, slow.stdout) == (0, slow.stdout)
-    assert b"_BATON_COMPLETE" in fast.stdout
+    assert b"_PASSDOWN_COMPLETE" in fast.stdout

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-BATON = Path(sys.executable).with_name("baton")
+PASSDOWN = Path(sys.executable).with_name("passdown")
 
 TRUNCATED = [b'{"a', b'{"a": 1,}', b'{"a": tru}', b'{"a": "\\x"}', b'[1, 2', b'{"a" 1}', b'\x00']
 ANSWERS = {
@@ -21,7 +21,7 @@ ANSWERS = {
 @pytest.mark.parametrize("gate", sorted(ANSWERS))
 @pytest.mark.parametrize("raw", TRUNCATED)
 def test_malformed_json_on_the_command_is_a_documented_answer(gate, raw):
-    result = subprocess.run([str(BATON), "gate", gate], input=raw, capture_output=True,
+    result = subprocess.run([str(PASSDOWN), "gate", gate], input=raw, capture_output=True,
                             timeout=60, check=False)
     assert (result.stdout, result.returncode) == ANSWERS[gate]
     assert result.stderr == b""
@@ -30,7 +30,7 @@ def test_malformed_json_on_the_command_is_a_documented_answer(gate, raw):
 def test_a_record_torn_mid_string_is_malformed_in_a_fresh_process():
     raw = (b'{"op": "replay", "now": "2026-05-04T10:02:00Z", "incarnation": "boot-2", '
            b'"record_text": "{\\"kind\\": \\"handoff\\", \\"reason\\": \\"appl"}')
-    result = subprocess.run([str(BATON), "gate", "handoff"], input=raw, capture_output=True,
+    result = subprocess.run([str(PASSDOWN), "gate", "handoff"], input=raw, capture_output=True,
                             timeout=60, check=False)
     assert result.stdout == b'{"op": "replay", "outcome": "record_malformed"}\n'
     assert result.returncode == 1

@@ -1,4 +1,4 @@
-"""``baton gate`` through click: listing, outcomes, unreadable files, and the same answer as
+"""``passdown gate`` through click: listing, outcomes, unreadable files, and the same answer as
 the fast path."""
 
 import json
@@ -9,8 +9,8 @@ import pytest
 
 from click.testing import CliRunner
 
-from baton.cli import cli
-from baton.gates import gate_names, load
+from passdown.cli import cli
+from passdown.gates import gate_names, load
 
 README_EXAMPLE = {
     "schema": 1, "mode": "adaptive", "policy_authorized": True, "remaining_work": True,
@@ -47,7 +47,7 @@ def test_click_and_the_fast_path_print_the_same_bytes(tmp_path):
     observations = tmp_path / "obs.json"
     observations.write_text(json.dumps(README_EXAMPLE))
     via_click = CliRunner().invoke(cli, ["gate", "restart", str(observations), "--format", "json"])
-    fast = subprocess.run([sys.executable, "-m", "baton", "gate", "restart", str(observations)],
+    fast = subprocess.run([sys.executable, "-m", "passdown", "gate", "restart", str(observations)],
                           capture_output=True, text=True)
     assert fast.returncode == via_click.exit_code == 0
     assert fast.stdout == via_click.output
@@ -62,7 +62,7 @@ def test_no_name_and_no_list_is_a_usage_error():
 # -- the text form and the detail line of a refused input ----------------------------------
 
 def _fast(*args, stdin: bytes):
-    return subprocess.run([sys.executable, "-m", "baton", "gate", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "passdown", "gate", *args], input=stdin,
                           capture_output=True)
 
 
@@ -94,7 +94,7 @@ def test_a_blocked_input_says_which_field_on_stderr_and_stdout_keeps_its_bytes(s
     assert (fast.returncode, result.exit_code) == (2, 2)
     assert result.stdout.encode() == fast.stdout
     assert fast.stderr == b""  # the fast path, for hooks, stays exactly as it was
-    assert result.stderr == f"baton: detail: {said}\n"
+    assert result.stderr == f"passdown: detail: {said}\n"
 
 
 def test_quiet_drops_the_detail_and_verbose_names_the_gate():
@@ -102,15 +102,15 @@ def test_quiet_drops_the_detail_and_verbose_names_the_gate():
     assert (result.exit_code, result.stderr) == (2, "")
     result = CliRunner().invoke(cli, ["gate", "restart", "-v"], input=b'{"schema": 2}')
     assert result.stderr.splitlines() == [
-        "baton: gate restart v2.2.1: BLOCKED, exit status 2 (spec/gates/restart.md)",
-        'baton: detail: `schema` is 2 (an integer); this gate reads `"schema": 1`, the integer']
+        "passdown: gate restart v2.2.1: BLOCKED, exit status 2 (spec/gates/restart.md)",
+        'passdown: detail: `schema` is 2 (an integer); this gate reads `"schema": 1`, the integer']
 
 
 def test_another_gate_refusing_unreadable_bytes_says_where():
     result = CliRunner().invoke(cli, ["gate", "recovery", "--format", "text"], input=b'{"a": }')
     assert result.exit_code == 2
     assert result.stdout == "recovery: invalid_input (exit status 2)\n  outcome: invalid_input\n  field: $\n"
-    assert result.stderr == ("baton: detail: the input is not one readable JSON value: invalid "
+    assert result.stderr == ("passdown: detail: the input is not one readable JSON value: invalid "
                              "JSON: Expecting value at line 1, column 7\n")
 
 

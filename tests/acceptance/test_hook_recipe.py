@@ -1,5 +1,5 @@
 """The agent-hook recipe in examples/hooks/: first use creates the project, every call
-writes, lints and digests; a refused change stops the hook with baton's status and JSON."""
+writes, lints and digests; a refused change stops the hook with passdown's status and JSON."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import sys
 
 from authoring_support import REPO
 
-from baton.formats import _digest
+from passdown.formats import _digest
 
-SCRIPT = REPO / "examples" / "hooks" / "baton-checkpoint-hook.sh"
+SCRIPT = REPO / "examples" / "hooks" / "passdown-checkpoint-hook.sh"
 
 
 def hook(folder, *args, **env):
@@ -21,7 +21,7 @@ def hook(folder, *args, **env):
     assert shell, "a POSIX shell runs the recipe"
     return subprocess.run(
         [shell, str(SCRIPT), *args], capture_output=True, text=True, timeout=120,
-        env={**os.environ, "BATON_DIR": str(folder), "BATON": f"{sys.executable} -m baton",
+        env={**os.environ, "PASSDOWN_DIR": str(folder), "PASSDOWN": f"{sys.executable} -m passdown",
              **env})
 
 
@@ -29,9 +29,9 @@ def json_lines(stdout):
     return [json.loads(line) for line in stdout.splitlines() if line.startswith("{")]
 
 
-FIRST_USE = {"BATON_GOAL_ID": "goal-parser", "BATON_MAIN_ID": "sess-a",
-             "BATON_OUTCOME": "ledger.parsing.csv is the only parser",
-             "BATON_NEXT": "Extract the parser"}
+FIRST_USE = {"PASSDOWN_GOAL_ID": "goal-parser", "PASSDOWN_MAIN_ID": "sess-a",
+             "PASSDOWN_OUTCOME": "ledger.parsing.csv is the only parser",
+             "PASSDOWN_NEXT": "Extract the parser"}
 
 
 def test_first_use_creates_then_writes_lints_and_digests(tmp_path):
@@ -47,7 +47,7 @@ def test_first_use_creates_then_writes_lints_and_digests(tmp_path):
     assert recorded == f"{_digest.digest_file(checkpoint)}  xbrief/continue.xbrief.json\n"
     assert result.stdout.endswith(recorded)
     # the recorded digest checks out, as the next session would verify it
-    check = subprocess.run([sys.executable, "-m", "baton", "digest", "--check",
+    check = subprocess.run([sys.executable, "-m", "passdown", "digest", "--check",
                             "xbrief/continue.digest"], cwd=tmp_path, capture_output=True,
                            text=True)
     assert check.returncode == 0, check.stdout + check.stderr
@@ -70,5 +70,5 @@ def test_later_calls_update_and_a_refusal_stops_the_hook(tmp_path):
 def test_without_a_checkpoint_or_identity_the_hook_says_what_to_set(tmp_path):
     result = hook(tmp_path, "decision", "x")
     assert result.returncode != 0
-    assert "BATON_GOAL_ID" in result.stderr
+    assert "PASSDOWN_GOAL_ID" in result.stderr
     assert not (tmp_path / "xbrief").exists()

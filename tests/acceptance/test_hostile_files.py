@@ -25,7 +25,7 @@ import pytest
 from authoring_support import IDENTITY, POLICY
 from xbrief_legacy import LEGACY
 
-from baton.authoring import SourceFacts, init, render_packet
+from passdown.authoring import SourceFacts, init, render_packet
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo") or not os.path.exists("/dev/zero"),
                                 reason="needs FIFOs and /dev/zero (a POSIX system)")
@@ -79,7 +79,7 @@ CLICK_DIRECTORY = ("usage", 2)
 #: before the file is opened (REG-027).
 ESCAPING_CHECKPOINT = {"dev_zero_link": ("registry.path_escape", 2),
                        "dev_null_link": ("registry.path_escape", 2)}
-#: A lock is Baton's own file, never followed: any link is ``load.not_regular``.
+#: A lock is Passdown's own file, never followed: any link is ``load.not_regular``.
 LOCK = {"link_loop": ("load.not_regular", 2)}
 
 
@@ -105,9 +105,9 @@ class Read:
 
 
 def lock_of(name: str) -> str:
-    """Where Baton keeps the lock of ``name``: ``.baton/<file>.lock`` beside it."""
+    """Where Passdown keeps the lock of ``name``: ``.passdown/<file>.lock`` beside it."""
     folder, _, file = name.rpartition("/")
-    return f"{folder + '/' if folder else ''}.baton/{file}.lock"
+    return f"{folder + '/' if folder else ''}.passdown/{file}.lock"
 
 
 def _reads(args, files, **answers):
@@ -195,9 +195,9 @@ def template(tmp_path_factory) -> tuple[Path, str]:
     init(project, IDENTITY, POLICY)
     restart_id = render_packet(project, source=SourceFacts(source_id="sess-a")).result["restart_id"]
     (project / A).write_text(json.dumps({
-        "baton_version": "1.0", "kind": "ack", "status": "READY_READONLY", "goal_id": "goal-parser",
+        "passdown_version": "1.0", "kind": "ack", "status": "READY_READONLY", "goal_id": "goal-parser",
         "restart_id": restart_id, "source_id": "sess-a", "target_id": "sess-b"}))
-    (project / LIST).write_text(_baton(["digest", C], project).stdout)
+    (project / LIST).write_text(_passdown(["digest", C], project).stdout)
     (project / GATE_INPUT).write_text("{}")
     (project / "legacy" / "vbrief").mkdir(parents=True)
     (project / LEGACY_FILE).write_text(json.dumps(LEGACY["0.5"][1], indent=2))
@@ -211,11 +211,11 @@ def template(tmp_path_factory) -> tuple[Path, str]:
 #: make every run fork the whole test process).
 LAUNCH = ("import resource, sys\n"
           f"resource.setrlimit(resource.RLIMIT_AS, ({ADDRESS_SPACE}, {ADDRESS_SPACE}))\n"
-          "from baton._entry import main\n"
+          "from passdown._entry import main\n"
           "sys.exit(main(sys.argv[1:]))\n")
 
 
-def _baton(args, cwd: Path):
+def _passdown(args, cwd: Path):
     return subprocess.run([sys.executable, "-c", LAUNCH, *args], cwd=cwd, capture_output=True,
                           text=True, timeout=DEADLINE, stdin=subprocess.DEVNULL)
 
@@ -235,7 +235,7 @@ def _snapshot(tmp_path: Path, project: Path) -> dict:
         if Path(folder) == tmp_path:
             dirs[:] = [d for d in dirs if d != project.name]
         if Path(folder).name == "workspace":
-            dirs[:] = [d for d in dirs if d != ".git"]  # git's own index refresh, not Baton's
+            dirs[:] = [d for d in dirs if d != ".git"]  # git's own index refresh, not Passdown's
         for name in dirs + names:
             path = Path(folder, name)
             found[path] = path.read_bytes() if path.is_file() and not path.is_symlink() else \
@@ -264,7 +264,7 @@ def test_a_file_that_is_not_a_regular_file(template, tmp_path, read, kind):
     args = [arg.replace("RID", restart_id).replace("WORKSPACE", str(tmp_path / "workspace"))
             for arg in read.args]
 
-    result = _baton(args, project)  # raises TimeoutExpired if the command blocks
+    result = _passdown(args, project)  # raises TimeoutExpired if the command blocks
 
     said = result.stdout + result.stderr
     assert "Traceback" not in said, said

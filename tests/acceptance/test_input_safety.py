@@ -1,6 +1,6 @@
 """The input-safety reproducers, end to end: every content limit answers with its ``load.*``
 code in every command that reads the file (never a traceback, never Python's own advice),
-``1e400`` is refused one way by validation and authoring, and ``baton digest`` of a device,
+``1e400`` is refused one way by validation and authoring, and ``passdown digest`` of a device,
 a FIFO, or a list naming one ends with a code instead of hanging or running out of memory.
 Subprocess timeouts here are hang detectors, not speed claims."""
 
@@ -16,7 +16,7 @@ import pytest
 from authoring_support import IDENTITY, POLICY
 from blake3 import blake3
 
-from baton.authoring import SourceFacts, init, render_packet
+from passdown.authoring import SourceFacts, init, render_packet
 
 DEADLINE = 60
 LONG_INTEGER = "9" * 4301  # one digit past the bound (INP-013)
@@ -26,8 +26,8 @@ needs_devices = pytest.mark.skipif(not hasattr(os, "mkfifo") or not os.path.exis
                                    reason="needs FIFOs and /dev/zero (a POSIX system)")
 
 
-def baton(*args, cwd, stdin=None):
-    result = subprocess.run([sys.executable, "-m", "baton", *map(str, args)], cwd=cwd,
+def passdown(*args, cwd, stdin=None):
+    result = subprocess.run([sys.executable, "-m", "passdown", *map(str, args)], cwd=cwd,
                             capture_output=True, text=True, timeout=DEADLINE,
                             input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL)
     said = result.stdout + result.stderr
@@ -41,7 +41,7 @@ def handoff(tmp_path) -> tuple[Path, str]:
     init(project, IDENTITY, POLICY)
     restart_id = render_packet(project, source=SourceFacts(source_id="sess-a")).result["restart_id"]
     (project / "ack.json").write_text(json.dumps({
-        "baton_version": "1.0", "kind": "ack", "status": "READY_READONLY", "goal_id": "goal-parser",
+        "passdown_version": "1.0", "kind": "ack", "status": "READY_READONLY", "goal_id": "goal-parser",
         "restart_id": restart_id, "source_id": "sess-a", "target_id": "sess-b"}))
     return project, restart_id
 
@@ -70,7 +70,7 @@ def test_a_yaml_integer_over_the_digit_bound_is_a_code_in_every_command(handoff,
     _registry_with(project, f"x-big: {LONG_INTEGER}")
     before = (project / "registry.yaml").read_bytes()
     args = [a.replace("RID", restart_id) for a in command]
-    status, said = baton(*args, cwd=project)
+    status, said = passdown(*args, cwd=project)
     assert "load.too_many_digits" in said, said
     assert status == 2, said
     assert (project / "registry.yaml").read_bytes() == before
@@ -81,7 +81,7 @@ def test_a_yaml_integer_over_the_digit_bound_in_a_gate(tmp_path, gate):
     text = f"kind: registry\nn: {LONG_INTEGER}\n"
     envelope = {"kind": "registry", "name": "registry.yaml", "text": text} if gate == "validate" \
         else {"kind": "yaml", "text": text}
-    status, said = baton("gate", gate, cwd=tmp_path, stdin=json.dumps(envelope))
+    status, said = passdown("gate", gate, cwd=tmp_path, stdin=json.dumps(envelope))
     assert "load.too_many_digits" in said
     assert status == (1 if gate == "validate" else 2)
 
@@ -109,7 +109,7 @@ def test_a_checkpoint_number_is_refused_one_way_by_every_command(handoff, comman
     document = checkpoint.read_text()
     checkpoint.write_text(document.replace("{", '{"x-foo/n": ' + value + ", ", 1))
     before = checkpoint.read_bytes()
-    status, said = baton(*command, cwd=project)
+    status, said = passdown(*command, cwd=project)
     assert status == 2 and code in said, said
     assert checkpoint.read_bytes() == before
 
@@ -121,7 +121,7 @@ def test_digest_of_a_device_or_a_fifo_ends_with_a_code(tmp_path, device):
     os.symlink("/dev/zero", tmp_path / "zero-link")
     for args in ([device], ["--kind", "raw", device], ["--kind", "json", device],
                  ["--canonical", device], ["--canonical", "--kind", "raw", device]):
-        status, said = baton("digest", *args, cwd=tmp_path)
+        status, said = passdown("digest", *args, cwd=tmp_path)
         assert status == 2 and "load.not_regular" in said, (args, said)
 
 
@@ -135,16 +135,16 @@ def test_digest_check_of_a_list_naming_devices_and_fifos_ends_with_codes(tmp_pat
         (zero, "fifo"), (zero, "/dev/zero"), (zero, "zero-link"),
         ("blake3:" + blake3(b"hello\n").hexdigest(), "plain.txt")])
     (tmp_path / "list.digest").write_text(listing)
-    status, said = baton("digest", "--check", "list.digest", cwd=tmp_path)
+    status, said = passdown("digest", "--check", "list.digest", cwd=tmp_path)
     assert status == 1
     assert said.splitlines()[:4] == ["fifo: FAILED (load.not_regular)",
                                      "/dev/zero: FAILED (load.not_regular)",
                                      "zero-link: FAILED (load.not_regular)",
                                      "plain.txt: OK"]
     # the list itself as a FIFO, and from stdin
-    status, said = baton("digest", "--check", "fifo", cwd=tmp_path)
+    status, said = passdown("digest", "--check", "fifo", cwd=tmp_path)
     assert status == 2 and "load.not_regular" in said
-    status, said = baton("digest", "--check", "-", cwd=tmp_path, stdin=listing)
+    status, said = passdown("digest", "--check", "-", cwd=tmp_path, stdin=listing)
     assert status == 1 and "fifo: FAILED (load.not_regular)" in said
 
 
@@ -154,15 +154,15 @@ def test_digest_of_a_large_raw_file_streams_and_canonical_copies_it_through(tmp_
         handle.truncate(64 << 20)
     expected = blake3()
     expected.update(bytes(64 << 20))
-    status, said = baton("digest", "big.bin", cwd=tmp_path)
+    status, said = passdown("digest", "big.bin", cwd=tmp_path)
     assert status == 0 and said.split()[0] == "blake3:" + expected.hexdigest()
-    result = subprocess.run([sys.executable, "-m", "baton", "digest", "--canonical", "big.bin"],
+    result = subprocess.run([sys.executable, "-m", "passdown", "digest", "--canonical", "big.bin"],
                             cwd=tmp_path, capture_output=True, timeout=DEADLINE)
     assert result.returncode == 0 and len(result.stdout) == 64 << 20
     assert result.stdout.count(0) == 64 << 20
 
 
 def test_digest_of_canonical_stdin_is_bounded(tmp_path):
-    status, said = baton("digest", "--kind", "json", "-", cwd=tmp_path,
+    status, said = passdown("digest", "--kind", "json", "-", cwd=tmp_path,
                          stdin=" " * (10 * 1024 * 1024 + 1))
     assert status == 2 and "load.too_large" in said

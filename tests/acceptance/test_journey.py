@@ -1,8 +1,8 @@
 """The whole handoff, source to target, the way a user runs it: one real git repository with
-``baton init`` at its root and real uncommitted source files, the source and the target each
-running ``baton`` in processes of their own, and nothing but ``baton`` commands (spec/ack.md,
+``passdown init`` at its root and real uncommitted source files, the source and the target each
+running ``passdown`` in processes of their own, and nothing but ``passdown`` commands (spec/ack.md,
 spec/authoring.md). The same journey shows each rejection that matters, and ends with
-``baton validate .`` clean and ``git status`` showing only the user's work and the handoff's
+``passdown validate .`` clean and ``git status`` showing only the user's work and the handoff's
 files (AUT-012). Expected values come from git and blake3, never from the code under test."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def b3(data: bytes) -> str:
 
 
 class Session:
-    """One agent session: every ``baton`` command it runs is a process of its own, started
+    """One agent session: every ``passdown`` command it runs is a process of its own, started
     from the repository with the session's own environment."""
 
     def __init__(self, name: str, repo: Path, home: Path):
@@ -35,15 +35,15 @@ class Session:
         home.mkdir()
         self.env = {**os.environ, "HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1"}
 
-    def baton(self, *args, expect: int = 0) -> subprocess.CompletedProcess:
-        done = subprocess.run([sys.executable, "-m", "baton", *map(str, args)], cwd=self.repo,
+    def passdown(self, *args, expect: int = 0) -> subprocess.CompletedProcess:
+        done = subprocess.run([sys.executable, "-m", "passdown", *map(str, args)], cwd=self.repo,
                               env=self.env, capture_output=True, text=True, timeout=120)
-        assert done.returncode == expect, f"{self.name}: baton {' '.join(map(str, args))}\n" \
+        assert done.returncode == expect, f"{self.name}: passdown {' '.join(map(str, args))}\n" \
                                           f"{done.stdout}{done.stderr}"
         return done
 
     def json(self, *args, expect: int = 0) -> dict:
-        return json.loads(self.baton(*args, "--format", "json", expect=expect).stdout)
+        return json.loads(self.passdown(*args, "--format", "json", expect=expect).stdout)
 
 
 def verdict(session, *args, expect: int, ack="ack.json") -> list[str]:
@@ -63,7 +63,7 @@ def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path):
     target = Session("target", repo, tmp_path / "target-home")
 
     # -- the source works: init at the root, updates, real uncommitted work ----------------
-    source.baton("init", "--goal-id", "goal-ledger", "--main-id", "sess-src",
+    source.passdown("init", "--goal-id", "goal-ledger", "--main-id", "sess-src",
                  "--outcome", "ledger.parse handles quoted fields; tests pass",
                  "--next", "Handle quoted fields in ledger/parse.py",
                  "--mode", "adaptive", "--scope", "restarts of MAIN for goal-ledger",
@@ -71,13 +71,13 @@ def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path):
     (repo / "ledger" / "parse.py").write_text("import csv\n\ndef parse(line):\n"
                                               "    return next(csv.reader([line]))\n")
     (repo / "notes.md").write_text("quoted fields: use csv\n")
-    source.baton("checkpoint", "add-completed", "Switch to the csv module",
+    source.passdown("checkpoint", "add-completed", "Switch to the csv module",
                  "--evidence", "ledger/parse.py (uncommitted)")
-    source.baton("checkpoint", "add-pending", "Add tests for quoted fields")
-    source.baton("checkpoint", "decision", "Use the standard library csv module")
+    source.passdown("checkpoint", "add-pending", "Add tests for quoted fields")
+    source.passdown("checkpoint", "decision", "Use the standard library csv module")
     rendered = source.json("packet", "render", "--source-id", "sess-src", "--restart-id", "r1")
     assert rendered["result"]["continue_checkpoint_digest"].startswith("blake3:")
-    source.baton("attempt", "created", "r1", "--target-id", "sess-tgt")
+    source.passdown("attempt", "created", "r1", "--target-id", "sess-tgt")
 
     # -- the target reads everything and writes its ACK --------------------------------------
     written = target.json("ack", "write", "--target-id", "sess-tgt")["result"]["ack"]
@@ -102,7 +102,7 @@ def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path):
     checkpoint = repo / "xbrief" / "continue.xbrief.json"
     registry = repo / "registry.yaml"
     checkpoint_bytes, registry_bytes = checkpoint.read_bytes(), registry.read_bytes()
-    source.baton("checkpoint", "hazard", "Quoted newlines are not handled yet")
+    source.passdown("checkpoint", "hazard", "Quoted newlines are not handled yet")
     assert verdict(source, expect=1) == ["ack.checkpoint_changed", "ack.stale"]
     checkpoint.write_bytes(checkpoint_bytes)
     assert verdict(source, expect=0) == []
@@ -122,7 +122,7 @@ def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path):
     assert verdict(source, "--clock-skew", "120", expect=0, ack=future) == []
 
     intruder = tmp_path / "intruder-ack.json"
-    target.baton("ack", "write", "--target-id", "sess-intruder", "--output", intruder)
+    target.passdown("ack", "write", "--target-id", "sess-intruder", "--output", intruder)
     assert verdict(source, expect=1, ack=intruder) == ["ack.target_mismatch"]
 
     # -- acceptance (the checkout compared by default), commit, takeover --------------------
@@ -133,12 +133,12 @@ def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path):
                          "--output", tmp_path / "takeover.json")["result"]["ack"]
     assert (report["takeover"]["owner_id"], report["takeover"]["fencing_epoch"]) == ("sess-tgt", 1)
     assert verdict(source, expect=0, ack=tmp_path / "takeover.json") == []
-    target.baton("attempt", "takeover", "r1", "--target-id", "sess-tgt", "--fencing-epoch", "1")
-    target.baton("checkpoint", "set", "epoch", "1", "--epoch", "1")  # the new owner's epoch
+    target.passdown("attempt", "takeover", "r1", "--target-id", "sess-tgt", "--fencing-epoch", "1")
+    target.passdown("checkpoint", "set", "epoch", "1", "--epoch", "1")  # the new owner's epoch
     stale = source.json("checkpoint", "decision", "a late write", "--epoch", "0", expect=1)
     assert stale["error"]["code"] == "authoring.stale_epoch"
-    target.baton("attempt", "release", "r1")
-    target.baton("attempt", "archive", "r1", "--result", "archived")
+    target.passdown("attempt", "release", "r1")
+    target.passdown("attempt", "archive", "r1", "--result", "archived")
     assert target.json("consume")["changed"] is True
     assert target.json("consume")["changed"] is False
 
@@ -151,5 +151,5 @@ def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path):
         " M ledger/parse.py", "?? notes.md",  # the user's work
         "?? ack.json", "?? continuation.packet.txt", "?? registry.yaml",
         "?? xbrief/continue.xbrief.json"])  # the handoff's files
-    assert (repo / ".baton" / "registry.yaml.lock").exists()  # the locks, where git never looks
-    assert (repo / "xbrief" / ".baton" / "continue.xbrief.json.lock").exists()
+    assert (repo / ".passdown" / "registry.yaml.lock").exists()  # the locks, where git never looks
+    assert (repo / "xbrief" / ".passdown" / "continue.xbrief.json.lock").exists()

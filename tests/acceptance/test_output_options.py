@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from baton.cli import cli
+from passdown.cli import cli
 
 COMMANDS = [("validate",), ("ack", "write"), ("ack", "verify"), ("registry", "recover"),
             ("conformance", "check"), ("conformance", "run"), ("conformance", "report"),

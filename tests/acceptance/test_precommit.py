@@ -1,4 +1,4 @@
-"""The ``baton-validate`` pre-commit hook: its file pattern agrees with the names the
+"""The ``passdown-validate`` pre-commit hook: its file pattern agrees with the names the
 validator recognises, and pre-commit installs it from this checkout and runs it (a good
 checkpoint passes, a bad one fails)."""
 
@@ -15,12 +15,12 @@ import pytest
 from authoring_support import REPO, make_project
 from ruamel.yaml import YAML
 
-from baton.formats import _detect
+from passdown.formats import _detect
 
 
 def hook():
     hooks = YAML(typ="safe").load((REPO / ".pre-commit-hooks.yaml").read_text())
-    assert [h["id"] for h in hooks] == ["baton-validate"]
+    assert [h["id"] for h in hooks] == ["passdown-validate"]
     return hooks[0]
 
 
@@ -40,9 +40,9 @@ def test_the_pattern_covers_every_artifact_name_and_nothing_else():
         assert not files.search(other), other
 
 
-def test_the_hook_runs_baton_validate_in_its_own_python_env():
+def test_the_hook_runs_passdown_validate_in_its_own_python_env():
     entry = hook()
-    assert entry["entry"] == "baton validate"
+    assert entry["entry"] == "passdown validate"
     assert entry["language"] == "python"
 
 
@@ -72,11 +72,11 @@ def test_pre_commit_fails_a_checkpoint_that_disagrees_with_its_registry(tmp_path
     subprocess.run([git, "-C", str(work), "commit", "-q", "-m", "handoff"], check=True, env=env)
     path = work / "xbrief" / "continue.xbrief.json"
     document = json.loads(path.read_text())
-    document["x-baton/checkpoint"]["goal_id"] = "goal-other"
+    document["x-passdown/checkpoint"]["goal_id"] = "goal-other"
     path.write_text(json.dumps(document, indent=2))
     subprocess.run([git, "-C", str(work), "add", "-A"], check=True, env=env)
     hook_run = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(REPO),
-                               "baton-validate", "--files", "xbrief/continue.xbrief.json"],
+                               "passdown-validate", "--files", "xbrief/continue.xbrief.json"],
                               cwd=work, env=env, capture_output=True, text=True, timeout=600)
     assert hook_run.returncode == 1, hook_run.stdout + hook_run.stderr
     assert "Failed" in hook_run.stdout
@@ -94,18 +94,18 @@ def test_pre_commit_try_repo_passes_good_and_fails_bad(tmp_path, pre_commit_home
     bad.parent.mkdir(parents=True)
     document = json.loads((work / "xbrief" / "continue.xbrief.json").read_text())
     document["xBRIEFInfo"]["version"] = "0.7"
-    del document["x-baton/checkpoint"]["goal_id"]
+    del document["x-passdown/checkpoint"]["goal_id"]
     bad.write_text(json.dumps(document, indent=2))
     env = pre_commit_env(pre_commit_home)
     subprocess.run([git, "init", "-q", str(work)], check=True, env=env)
     subprocess.run([git, "-C", str(work), "add", "-A"], check=True, env=env)
-    pre_commit = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "baton-validate",
+    pre_commit = [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "passdown-validate",
                   "--files"]
 
     good = subprocess.run([*pre_commit, "xbrief/continue.xbrief.json", "registry.yaml"],
                           cwd=work, env=env, capture_output=True, text=True, timeout=600)
     assert good.returncode == 0, good.stdout + good.stderr
-    assert "baton validate" in good.stdout and "Passed" in good.stdout
+    assert "passdown validate" in good.stdout and "Passed" in good.stdout
 
     failed = subprocess.run([*pre_commit, "bad/xbrief/continue.xbrief.json"], cwd=work,
                             env=env, capture_output=True, text=True, timeout=600)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from baton.conformance.requirements import build
+from passdown.conformance.requirements import build
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = ROOT / "spec" / "sources" / "seed-traceability.tsv"
@@ -88,4 +88,4 @@ def test_every_exclusion_is_explained_on_the_sources_page():
 def test_the_sources_page_links_the_table_and_asks_for_its_rendering():
     text = SOURCES.read_text(encoding="utf-8")
     assert "](sources/seed-traceability.tsv)" in text
-    assert "<!-- baton:seed-traceability -->" in text
+    assert "<!-- passdown:seed-traceability -->" in text

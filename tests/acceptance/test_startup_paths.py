@@ -1,5 +1,5 @@
 """Start-up of every command path: which modules each one imports, run through the front
-door (``baton._entry.main``) in a fresh interpreter, as the ``baton`` launcher runs it.
+door (``passdown._entry.main``) in a fresh interpreter, as the ``passdown`` launcher runs it.
 
 The hot paths import only what their work needs: the gate and the hook none of json, re,
 typing, dataclasses or click; a plain ``validate`` and ``digest`` no click; a raw digest
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from baton.cli import _COMMANDS
+from passdown.cli import _COMMANDS
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "handoff"
@@ -29,7 +29,7 @@ START_UP_RULE = {"json", "re", "typing", "dataclasses", "click"}
 _PROBE = """
 import sys
 before = set(sys.modules)
-from baton._entry import main
+from passdown._entry import main
 try:
     status = main(sys.argv[2:])
 except SystemExit as exit_:

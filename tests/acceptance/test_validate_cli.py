@@ -1,4 +1,4 @@
-"""``baton validate`` and ``baton schema`` through click's CliRunner: every option and every
+"""``passdown validate`` and ``passdown schema`` through click's CliRunner: every option and every
 exit status."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 from engine_support import ACK, CHECKPOINT, ROOT, TEST_SCHEMAS, dump, isolated, write  # noqa: F401
 from click.testing import CliRunner
 
-from baton.cli import cli
-from baton.cli._options import use_color as _use_color
-from baton.rules import Hit, rule
+from passdown.cli import cli
+from passdown.cli._options import use_color as _use_color
+from passdown.rules import Hit, rule
 
 
 def run(*args, input=None, env=None):
@@ -176,7 +176,7 @@ def test_help_names_the_options(isolated):
         assert option in result.stdout
 
 
-# -- baton schema ---------------------------------------------------------------------------
+# -- passdown schema ---------------------------------------------------------------------------
 
 
 def test_schema_list(isolated):
@@ -184,14 +184,14 @@ def test_schema_list(isolated):
     assert result.exit_code == 0
     names = [line.split()[0] for line in result.stdout.splitlines()]
     assert names == ["ack", "checkpoint", "defs", "packet", "registry"]
-    assert "https://spec.baton.dev/schemas/v1/ack.schema.json" in result.stdout
+    assert "https://spec.passdown.dev/schemas/v1/ack.schema.json" in result.stdout
     rows = json.loads(run("schema", "list", "--format", "json").stdout)
     assert [row["name"] for row in rows] == names
     assert rows[0]["title"] == "test ack"
 
 
 @pytest.mark.parametrize("name", ["ack", "ack.schema.json", "v1/ack.schema.json",
-                                  "https://spec.baton.dev/schemas/v1/ack.schema.json"])
+                                  "https://spec.passdown.dev/schemas/v1/ack.schema.json"])
 def test_schema_show_and_path(isolated, name):
     expected = TEST_SCHEMAS / "v1" / "ack.schema.json"
     result = run("schema", "show", name)
@@ -207,8 +207,8 @@ def test_schema_unknown_name_exits_2(isolated):
 
 
 def test_real_schema_list_includes_every_kind():
-    from baton.formats import _detect
-    from baton.engine._schemas import store
+    from passdown.formats import _detect
+    from passdown.engine._schemas import store
 
     names = run("schema", "list").stdout
     for kind in _detect.KINDS:

@@ -1,5 +1,5 @@
 """The wheel: built from the checkout, installed into a fresh virtual environment outside it,
-``baton validate`` passes the bundled example from there, and the schemas, conformance data
+``passdown validate`` passes the bundled example from there, and the schemas, conformance data
 and examples travel inside the wheel."""
 
 from __future__ import annotations
@@ -57,25 +57,25 @@ def test_the_wheel_carries_schemas_conformance_data_and_examples(installed):
         files = _tracked(folder)
         assert files, folder
         for relative in files:
-            assert f"baton/_data/{relative}" in names, relative
-    for module in ("baton/engine/_validate.py", "baton/engine/_schemas.py", "baton/formats/_detect.py", "baton/engine/_ecma.py",
-                   "baton/engine/_locate.py", "baton/reporters/_sarif.py", "baton/gates/validate.py",
-                   "baton/cli/_validate.py", "baton/cli/_schema.py"):
+            assert f"passdown/_data/{relative}" in names, relative
+    for module in ("passdown/engine/_validate.py", "passdown/engine/_schemas.py", "passdown/formats/_detect.py", "passdown/engine/_ecma.py",
+                   "passdown/engine/_locate.py", "passdown/reporters/_sarif.py", "passdown/gates/validate.py",
+                   "passdown/cli/_validate.py", "passdown/cli/_schema.py"):
         assert module in names, module
-    assert "baton/_data/schemas/v1/findings.schema.json" in names
-    assert any(name.endswith(".data/scripts/baton") for name in names)
+    assert "passdown/_data/schemas/v1/findings.schema.json" in names
+    assert any(name.endswith(".data/scripts/passdown") for name in names)
 
 
-def test_baton_validate_runs_from_the_installed_wheel(installed):
+def test_passdown_validate_runs_from_the_installed_wheel(installed):
     _, bin_dir, work = installed
     located = _run([bin_dir / "python", "-c",
-                    "from baton._resources import data_dir; print(data_dir('examples'))"], cwd=work)
+                    "from passdown._resources import data_dir; print(data_dir('examples'))"], cwd=work)
     examples = Path(located.stdout.strip())
     assert examples.is_dir() and ROOT not in examples.parents and work in examples.parents
-    result = _run([bin_dir / "baton", "validate", examples / "handoff"], cwd=work)
+    result = _run([bin_dir / "passdown", "validate", examples / "handoff"], cwd=work)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.endswith("files checked: no findings\n")
-    report = json.loads(_run([bin_dir / "baton", "validate", "--format", "json",
+    report = json.loads(_run([bin_dir / "passdown", "validate", "--format", "json",
                               examples / "handoff"], cwd=work).stdout)
     assert report["ok"] is True
     assert {entry["kind"] for entry in report["files"]} >= {"checkpoint", "packet", "registry", "ack"}
@@ -83,11 +83,11 @@ def test_baton_validate_runs_from_the_installed_wheel(installed):
 
 def test_installed_schemas_and_findings(installed, tmp_path):
     _, bin_dir, work = installed
-    located = _run([bin_dir / "baton", "schema", "path", "checkpoint"], cwd=work)
+    located = _run([bin_dir / "passdown", "schema", "path", "checkpoint"], cwd=work)
     assert located.returncode == 0 and work in Path(located.stdout.strip()).parents
     broken = tmp_path / "ack.json"
     broken.write_text('{"kind": "ack", "kind": "ack"}', encoding="utf-8")
-    result = _run([bin_dir / "baton", "validate", broken], cwd=work)
+    result = _run([bin_dir / "passdown", "validate", broken], cwd=work)
     assert result.returncode == 2 and "load.duplicate_key" in result.stdout
 
 
@@ -95,11 +95,11 @@ def test_the_shipped_adapters_are_found_and_run_after_install(installed):
     import shlex
 
     _, bin_dir, work = installed
-    listed = json.loads(_run([bin_dir / "baton", "conformance", "adapters", "--format", "json"], cwd=work).stdout)
+    listed = json.loads(_run([bin_dir / "passdown", "conformance", "adapters", "--format", "json"], cwd=work).stdout)
     assert [adapter["name"] for adapter in listed] == ["python", "node"]
     for adapter in listed:
         path = Path(adapter["path"])
         assert path.is_file() and work in path.parents and path.parent.parent.name == "adapters"
     command = shlex.split(listed[0]["harness_command"])
-    result = _run([bin_dir / "baton", *command[1:], "--id", "title.worked.*"], cwd=work)
+    result = _run([bin_dir / "passdown", *command[1:], "--id", "title.worked.*"], cwd=work)
     assert result.returncode == 0 and result.stdout.endswith(" passed, 0 failed, 0 errored, 0 skipped\n")

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from baton.authoring import Identity, Policy, init
+from passdown.authoring import Identity, Policy, init
 
 #: One value of every JSON type.
 WRONG = {"null": None, "boolean": True, "integer": 42, "number": 1.5, "string": "x",
@@ -93,13 +93,13 @@ def handoff(tmp_path_factory):
 
 def snapshot(folder: Path) -> dict[str, bytes]:
     return {str(path.relative_to(folder)): path.read_bytes() for path in folder.rglob("*")
-            if path.is_file() and ".git" not in path.parts and ".baton" not in path.parts}
+            if path.is_file() and ".git" not in path.parts and ".passdown" not in path.parts}
 
 
 def restore(folder: Path, files: dict[str, bytes]) -> None:
     for path in list(folder.rglob("*")):
         relative = str(path.relative_to(folder))
-        if path.is_file() and ".git" not in path.parts and ".baton" not in path.parts \
+        if path.is_file() and ".git" not in path.parts and ".passdown" not in path.parts \
                 and relative not in files:
             path.unlink()
     for relative, data in files.items():
@@ -123,7 +123,7 @@ def write(folder: Path, relative: str, document) -> None:
 
 
 def invoke(folder: Path, args: tuple) -> tuple[int, dict | None]:
-    """Run ``baton ARGS`` in ``folder``: the exit status and the JSON result (None for the
+    """Run ``passdown ARGS`` in ``folder``: the exit status and the JSON result (None for the
     commands without ``--format json``)."""
     with contextlib.chdir(folder), moved_registry(folder, args):
         if args[0] == "ack" and args[1] == "verify":
@@ -191,7 +191,7 @@ def test_a_member_of_the_wrong_type_is_a_coded_refusal(handoff, args):
     original = snapshot(handoff)
     try:
         document = load(handoff, CHECKPOINT)
-        document["x-baton/checkpoint"]["blockers"] = 3
+        document["x-passdown/checkpoint"]["blockers"] = 3
         write(handoff, CHECKPOINT, document)
         broken = snapshot(handoff)
         code, out = invoke(handoff, args)

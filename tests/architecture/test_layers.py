@@ -1,10 +1,10 @@
 """The package's layers: every import points down, and no modules import each other in a
 circle when they load.
 
-The layers are the folders of ``validator/baton/``, bottom up, as CONTRIBUTING lists them.
+The layers are the folders of ``validator/passdown/``, bottom up, as CONTRIBUTING lists them.
 Folders on one rung are peers and do not import each other. The root holds the base modules
 (errors, findings, resources, the lazy loader) and, on top of everything, the front door
-(``baton/__init__`` with the public names, ``__main__`` and ``_entry``).
+(``passdown/__init__`` with the public names, ``__main__`` and ``_entry``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = ROOT / "validator" / "baton"
+PACKAGE = ROOT / "validator" / "passdown"
 
 #: Bottom up; the folders on one rung are peers.
 RUNGS = (
@@ -31,7 +31,7 @@ RUNGS = (
     ("cli",),
     ("(front door)",),
 )
-FRONT_DOOR = {"baton", "baton.__main__", "baton._entry"}
+FRONT_DOOR = {"passdown", "passdown.__main__", "passdown._entry"}
 
 
 def _module_name(path: Path) -> str:
@@ -95,7 +95,7 @@ def _package_imports():
     for module, path in MODULES.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for target, line, at_load in _imports(module, tree, True):
-            if target == "baton" or target.startswith("baton."):
+            if target == "passdown" or target.startswith("passdown."):
                 yield module, target, line, at_load
 
 
@@ -111,7 +111,7 @@ def test_the_layers_name_every_package_folder():
 
 def test_contributing_lists_every_package_folder_in_layer_order():
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    layout = text.split("validator/baton/", 1)[1].split("\nconformance/", 1)[0]
+    layout = text.split("validator/passdown/", 1)[1].split("\nconformance/", 1)[0]
     listed = [line.split("/")[0].strip() for line in layout.splitlines()
               if line.startswith("  ") and line.split()[0].endswith("/")]
     assert listed == [name for folders in RUNGS for name in folders if not name.startswith("(")]
@@ -119,7 +119,7 @@ def test_contributing_lists_every_package_folder_in_layer_order():
 
 def test_the_walk_sees_imports_inside_functions():
     """The walk is not blind to deferred imports: the front door imports the CLI in a function."""
-    assert ("baton._entry", "baton.cli", False) in {
+    assert ("passdown._entry", "passdown.cli", False) in {
         (module, target, at_load) for module, target, _, at_load in IMPORTS}
 
 
@@ -135,29 +135,29 @@ FRONT_ENDS = ("cli", "mcp", "hosts")
 
 
 def test_front_ends_use_the_authoring_api_not_its_private_modules():
-    """The command line, the MCP server and the hooks call ``baton.authoring``'s public names
+    """The command line, the MCP server and the hooks call ``passdown.authoring``'s public names
     (its ``__all__``), so the authoring modules can change behind one surface."""
     private = [f"{module} imports {target} at line {line}"
                for module, target, line, _ in IMPORTS
-               if layer(module) in FRONT_ENDS and target.startswith("baton.authoring._")]
+               if layer(module) in FRONT_ENDS and target.startswith("passdown.authoring._")]
     assert private == []
 
 
 def test_the_authoring_api_names_resolve():
-    import baton.authoring
+    import passdown.authoring
 
-    assert all(getattr(baton.authoring, name) is not None for name in baton.authoring.__all__)
+    assert all(getattr(passdown.authoring, name) is not None for name in passdown.authoring.__all__)
 
 
 @pytest.mark.parametrize(("module", "target", "verdict"), [
-    ("baton.rules.registry", "baton.gates.title", "up"),
-    ("baton.conformance._compare", "baton.reporters", "beside"),
-    ("baton.cli._validate", "baton", "up"),
-    ("baton.rules.checkpoint", "baton.engine._schemas", "up"),
-    ("baton.rules.checkpoint", "baton.formats._detect", "down"),
-    ("baton.gates.handoff", "baton.formats._clock", "down"),
-    ("baton._entry", "baton.cli", "down"),
-    ("baton.errors", "baton._lazy", "same"),
+    ("passdown.rules.registry", "passdown.gates.title", "up"),
+    ("passdown.conformance._compare", "passdown.reporters", "beside"),
+    ("passdown.cli._validate", "passdown", "up"),
+    ("passdown.rules.checkpoint", "passdown.engine._schemas", "up"),
+    ("passdown.rules.checkpoint", "passdown.formats._detect", "down"),
+    ("passdown.gates.handoff", "passdown.formats._clock", "down"),
+    ("passdown._entry", "passdown.cli", "down"),
+    ("passdown.errors", "passdown._lazy", "same"),
 ])
 def test_the_layer_order_judges_known_pairs(module, target, verdict):
     if layer(module) == layer(target):

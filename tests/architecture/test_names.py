@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from baton.formats import _detect
-from baton.rules import Crossfile, all_rules, crossfile
+from passdown.formats import _detect
+from passdown.rules import Crossfile, all_rules, crossfile
 
 SNAKE = re.compile(r"[a-z]+(?:_[a-z]+)*\Z")
 

@@ -1,5 +1,5 @@
-"""``baton ack write``: the target's ACK from a fresh readback, verified by the same readback
-``baton ack verify`` makes (spec/ack.md, "Writing an ACK"). Expected fingerprints are
+"""``passdown ack write``: the target's ACK from a fresh readback, verified by the same readback
+``passdown ack verify`` makes (spec/ack.md, "Writing an ACK"). Expected fingerprints are
 computed here with git and blake3, never with the code under test."""
 
 from __future__ import annotations
@@ -15,22 +15,22 @@ from git_support import git, new_checkout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baton.authoring import Identity, Policy, init, write_ack
-from baton.errors import BatonError
-from baton.workspace._readback import read_and_verify
+from passdown.authoring import Identity, Policy, init, write_ack
+from passdown.errors import PassdownError
+from passdown.workspace._readback import read_and_verify
 
 def b3(data: bytes) -> str:
     return "blake3:" + blake3(data).hexdigest()
 
 
-def baton(folder, *args):
+def passdown(folder, *args):
     with contextlib.chdir(folder):
         return run_json(*args)
 
 
 @pytest.fixture
 def handoff(tmp_path):
-    """A git checkout with ``baton init`` at its root, real uncommitted work, the attempt
+    """A git checkout with ``passdown init`` at its root, real uncommitted work, the attempt
     ``r1`` rendered and its successor ``sess-b`` created."""
     repo = new_checkout(tmp_path / "repo", {"app.py": "print(1)\n", "lib.py": "x = 1\n"})
     init(repo, Identity(goal_id="goal-ack", main_id="sess-a", outcome="the parser works",
@@ -38,8 +38,8 @@ def handoff(tmp_path):
          Policy(mode="adaptive", authorization_scope="restarts of MAIN", archive_consent=True))
     (repo / "app.py").write_text("print(2)\n")
     (repo / "notes.txt").write_text("wip\n")
-    assert baton(repo, "packet", "render", "--source-id", "sess-a", "--restart-id", "r1")[0] == 0
-    assert baton(repo, "attempt", "created", "r1", "--target-id", "sess-b")[0] == 0
+    assert passdown(repo, "packet", "render", "--source-id", "sess-a", "--restart-id", "r1")[0] == 0
+    assert passdown(repo, "attempt", "created", "r1", "--target-id", "sess-b")[0] == 0
     return repo
 
 
@@ -60,7 +60,7 @@ def packet_field(repo, key):
 
 
 def test_the_ack_holds_what_the_target_read_and_verifies_at_once(handoff):
-    code, out = baton(handoff, "ack", "write", "--target-id", "sess-b")
+    code, out = passdown(handoff, "ack", "write", "--target-id", "sess-b")
     assert code == 0 and out["path"] == "ack.json"
     ack = json.loads((handoff / "ack.json").read_text())
     assert ack == out["result"]["ack"]
@@ -70,7 +70,7 @@ def test_the_ack_holds_what_the_target_read_and_verifies_at_once(handoff):
     assert ack["first_safe_action"] == packet_field(handoff, "NEXT_SAFE_ACTION")  # exactly
     assert ack["checkout"] == {"repository": str(handoff.resolve()), "branch": "main",
                                "head": git(handoff, "rev-parse", "HEAD")}
-    # the user's work only: none of the handoff's own files, nor Baton's locks
+    # the user's work only: none of the handoff's own files, nor Passdown's locks
     assert ack["dirty_artifacts"] == [{"path": "app.py", "digest": b3(b"print(2)\n")},
                                       {"path": "notes.txt", "digest": b3(b"wip\n")}]
     assert len(ack["read_at"].split(".")[1]) == 7  # microseconds and Z: full precision
@@ -78,7 +78,7 @@ def test_the_ack_holds_what_the_target_read_and_verifies_at_once(handoff):
 
 
 def test_the_cli_write_then_verify_is_accepted_and_a_changed_dirty_file_rejected(handoff):
-    assert baton(handoff, "ack", "write", "--target-id", "sess-b")[0] == 0
+    assert passdown(handoff, "ack", "write", "--target-id", "sess-b")[0] == 0
     args = ("ack", "verify", "ack.json", "--packet", "continuation.packet.txt", "--registry",
             "registry.yaml", "--workspace", ".", "--format", "json")
     with contextlib.chdir(handoff):
@@ -92,16 +92,16 @@ def test_the_cli_write_then_verify_is_accepted_and_a_changed_dirty_file_rejected
 
 
 def test_a_takeover_report_reads_back_the_committed_ownership(handoff):
-    assert baton(handoff, "ack", "write", "--target-id", "sess-b")[0] == 0
-    assert baton(handoff, "attempt", "ack", "r1", "ack.json")[0] == 0
-    assert baton(handoff, "attempt", "commit", "r1")[0] == 0
-    code, out = baton(handoff, "ack", "write", "--target-id", "sess-b", "--status", "TAKEOVER",
+    assert passdown(handoff, "ack", "write", "--target-id", "sess-b")[0] == 0
+    assert passdown(handoff, "attempt", "ack", "r1", "ack.json")[0] == 0
+    assert passdown(handoff, "attempt", "commit", "r1")[0] == 0
+    code, out = passdown(handoff, "ack", "write", "--target-id", "sess-b", "--status", "TAKEOVER",
                       "--output", "takeover.json")
     assert code == 0
     takeover = out["result"]["ack"]["takeover"]
     assert (takeover["owner_id"], takeover["fencing_epoch"]) == ("sess-b", 1)
     assert takeover["checkpoint_revision"] == json.loads(
-        (handoff / "xbrief" / "continue.xbrief.json").read_text())["x-baton/checkpoint"]["revision"]
+        (handoff / "xbrief" / "continue.xbrief.json").read_text())["x-passdown/checkpoint"]["revision"]
     assert verify(handoff, "takeover.json").outcome == "accepted"
 
 
@@ -125,22 +125,22 @@ def registered_digest(repo, digest):
     (lambda repo: registered_digest(repo, b3(b"another packet")), (), 1,
      "authoring.packet_unverified"),
     (lambda repo: None, ("--status", "TAKEOVER"), 1, "attempt.state"),
-    (lambda repo: baton(repo, "attempt", "abandon", "r1", "--note", "stop"), (), 1, "attempt.state"),
+    (lambda repo: passdown(repo, "attempt", "abandon", "r1", "--note", "stop"), (), 1, "attempt.state"),
     (lambda repo: None, ("--target-id", " "), 2, "authoring.bad_value"),
     (lambda repo: None, ("--workspace", "/"), 2, "git.not_a_repository"),
 ], ids=["packet missing", "packet with a BOM", "packet edited", "registered digest differs",
         "takeover before commit", "attempt abandoned", "blank target", "no checkout"])
 def test_a_refused_write_writes_nothing(handoff, breaking, arguments, status, code):
     breaking(handoff)
-    code_, out = baton(handoff, "ack", "write", "--target-id", "sess-b", *arguments)
+    code_, out = passdown(handoff, "ack", "write", "--target-id", "sess-b", *arguments)
     assert (code_, out["error"]["code"]) == (status, code), out
     assert not (handoff / "ack.json").exists()
 
 
 def test_a_registered_attempt_not_yet_created_takes_no_ack(handoff):
-    assert baton(handoff, "attempt", "abandon", "r1", "--note", "again")[0] == 0
-    assert baton(handoff, "packet", "render", "--source-id", "sess-a", "--restart-id", "r2")[0] == 0
-    code, out = baton(handoff, "ack", "write", "--target-id", "sess-b")
+    assert passdown(handoff, "attempt", "abandon", "r1", "--note", "again")[0] == 0
+    assert passdown(handoff, "packet", "render", "--source-id", "sess-a", "--restart-id", "r2")[0] == 0
+    code, out = passdown(handoff, "ack", "write", "--target-id", "sess-b")
     assert (code, out["error"]["code"]) == (1, "attempt.state")
     assert out["error"]["message"] == ('attempt "r2" is "registered"; a READY_READONLY ACK needs '
                                     '"created" or "acknowledged"')
@@ -178,12 +178,12 @@ def test_write_then_verify_is_accepted_until_a_dirty_file_changes(handoff, files
                     (handoff / name).unlink()
 
 
-def test_the_library_call_returns_data_and_raises_baton_errors(handoff):
+def test_the_library_call_returns_data_and_raises_passdown_errors(handoff):
     outcome = write_ack(handoff / "continuation.packet.txt", target_id="sess-b",
                         output_path=str(handoff / "ack.json"))
     assert outcome.to_dict()["result"]["ack"]["restart_id"] == "r1"
     edit_packet(handoff)
-    with pytest.raises(BatonError) as raised:
+    with pytest.raises(PassdownError) as raised:
         write_ack(handoff / "continuation.packet.txt", target_id="sess-b")
     assert raised.value.code == "authoring.packet_unverified"
     assert Path(outcome.path).exists()
@@ -194,7 +194,7 @@ def test_ack_write_finds_the_handoff_folder_upward_and_says_which(handoff):
     with contextlib.chdir(handoff / "src"):
         result = run("ack", "write", "--target-id", "sess-b")
         assert result.exit_code == 0, result.output
-        assert result.stderr == f"baton: using the handoff folder {handoff}\n"
+        assert result.stderr == f"passdown: using the handoff folder {handoff}\n"
         assert json.loads((handoff / "ack.json").read_text())["target_id"] == "sess-b"
         assert not (handoff / "src" / "ack.json").exists()
         code, out = run_json("ack", "write", "--target-id", "sess-b")

@@ -1,4 +1,4 @@
-"""``baton attempt``: each later step of one restart attempt, refused with its code when the
+"""``passdown attempt``: each later step of one restart attempt, refused with its code when the
 registry's state does not allow it, idempotent for the same content, a conflict for other
 content; and the restart gate reads the registry's state the same way."""
 
@@ -12,10 +12,10 @@ from authoring_support import (
     POLICY, errors_in, load, make_project, registry_of, run_json,
 )
 
-from baton.formats import _packet
-from baton import run_gate
-from baton.authoring import Policy, SourceFacts, render_packet
-from baton.authoring._attempt import gate_input
+from passdown.formats import _packet
+from passdown import run_gate
+from passdown.authoring import Policy, SourceFacts, render_packet
+from passdown.authoring._attempt import gate_input
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def project(tmp_path):
 
 
 def step(project, *args):
-    """``baton attempt ARGS``; these projects are no git checkouts, so ``ack`` skips the
+    """``passdown attempt ARGS``; these projects are no git checkouts, so ``ack`` skips the
     checkout comparison explicitly (tests/acceptance/test_journey.py compares it)."""
     skip = ("--no-workspace",) if args[0] == "ack" else ()
     return run_json("attempt", *args, *skip, "--registry", registry_of(project))
@@ -42,7 +42,7 @@ def attempt(project, restart_id):
 def write_ack(project, restart_id, **changes):
     record = attempt(project, restart_id)
     packet = _packet.parse((project / "continuation.packet.txt").read_text()).values()
-    ack = {"baton_version": "1.0", "kind": "ack", "status": "READY_READONLY",
+    ack = {"passdown_version": "1.0", "kind": "ack", "status": "READY_READONLY",
            "goal_id": "goal-parser", "restart_id": restart_id, "source_id": "sess-a",
            "target_id": record["target_id"], "checkpoint_digest": record["checkpoint_digest"],
            "checkout": {"repository": "acme/ledger", "branch": "main", "head": "a" * 40},
@@ -215,7 +215,7 @@ def test_a_stale_or_mismatched_ack_is_refused(project):
     # the checkpoint changed after the packet was rendered: acceptance is invalid
     from authoring_support import checkpoint_of
 
-    from baton.authoring import update_checkpoint
+    from passdown.authoring import update_checkpoint
 
     update_checkpoint(checkpoint_of(project), "hazard", "late change")
     code, out = step(project, "ack", restart_id, write_ack(project, restart_id), *packet)

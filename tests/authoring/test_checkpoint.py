@@ -1,4 +1,4 @@
-"""``baton checkpoint`` and ``baton consume``: every subcommand's effect, its refusal codes,
+"""``passdown checkpoint`` and ``passdown consume``: every subcommand's effect, its refusal codes,
 and that repeating it changes nothing. The result validates after every step."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import shutil
 import pytest
 from authoring_support import REPO, checkpoint_of, errors_in, make_project, run, run_json
 
-from baton.errors import RefusedError, UsageError
-from baton.authoring import update_checkpoint
+from passdown.errors import RefusedError, UsageError
+from passdown.authoring import update_checkpoint
 
-BLOCK = "x-baton/checkpoint"
+BLOCK = "x-passdown/checkpoint"
 
 
 @pytest.fixture
@@ -181,8 +181,8 @@ def test_completing_the_last_pending_step_is_refused_naming_the_commands_to_run(
     assert (code, out["error"]["code"]) == (1, "authoring.no_pending")
     assert out["error"]["message"] == (f"completing {first!r} would leave no pending step, and "
                                        "a checkpoint names what remains (CKP-010)")
-    assert "`baton checkpoint add-pending \"TITLE\"`" in out["error"]["hint"]
-    assert "`baton consume`" in out["error"]["hint"]
+    assert "`passdown checkpoint add-pending \"TITLE\"`" in out["error"]["hint"]
+    assert "`passdown consume`" in out["error"]["hint"]
     assert path.read_bytes() == before
     # the way the hint names works: the next step first, then the last one completes
     assert cli(path, "add-pending", "Ship it")[0] == 0

@@ -16,8 +16,8 @@ import time
 import pytest
 from authoring_support import checkpoint_of, errors_in, make_project
 
-from baton.errors import ConflictError
-from baton.authoring import update_checkpoint
+from passdown.errors import ConflictError
+from passdown.authoring import update_checkpoint
 
 WORKERS = 8
 UPDATES = 50
@@ -41,7 +41,7 @@ def _cas_worker(path, worker, results):
     applied, refused = [], []
     for n in range(UPDATES):
         title = f"w{worker} u{n}"
-        revision = _read(path)["x-baton/checkpoint"]["revision"]
+        revision = _read(path)["x-passdown/checkpoint"]["revision"]
         try:
             update_checkpoint(path, "add-pending", title, expect_revision=revision, timeout=60,
                               validate=False)
@@ -78,7 +78,7 @@ def test_eight_writers_lose_and_double_nothing(tmp_path):
     for w in range(WORKERS):  # each writer's own updates land in its order
         own = [t for t in titles if t.startswith(f"w{w} ")]
         assert own == [f"w{w} u{n}" for n in range(UPDATES)]
-    assert _read(path)["x-baton/checkpoint"]["revision"] == 1 + 400
+    assert _read(path)["x-passdown/checkpoint"]["revision"] == 1 + 400
     assert errors_in(path) == []
 
 
@@ -97,7 +97,7 @@ def test_with_expect_revision_every_update_is_applied_or_refused(tmp_path):
     assert sorted(titles) == sorted(applied)  # every applied one present, exactly once
     assert not set(refused) & set(titles)  # no refused one slipped in
     assert refused, "eight writers on one file should conflict at least once"
-    assert _read(path)["x-baton/checkpoint"]["revision"] == 1 + len(applied)
+    assert _read(path)["x-passdown/checkpoint"]["revision"] == 1 + len(applied)
 
 
 def test_cli_writers_in_subprocesses(tmp_path):
@@ -107,14 +107,14 @@ def test_cli_writers_in_subprocesses(tmp_path):
         [sys.executable, "-c",
          "import subprocess, sys\n"
          f"for n in range(4):\n"
-         f"    subprocess.run([sys.executable, '-m', 'baton', 'checkpoint', 'add-pending', "
+         f"    subprocess.run([sys.executable, '-m', 'passdown', 'checkpoint', 'add-pending', "
          f"'cli w{w} u' + str(n), '--checkpoint', {str(path)!r}], check=True, "
          f"capture_output=True)\n"], env=env) for w in range(4)]
     for process in runs:
         assert process.wait(120) == 0
     titles = _titles(path)
     assert sorted(titles) == sorted(f"cli w{w} u{n}" for w in range(4) for n in range(4))
-    assert json.loads(path.read_text())["x-baton/checkpoint"]["revision"] == 1 + 16
+    assert json.loads(path.read_text())["x-passdown/checkpoint"]["revision"] == 1 + 16
     assert errors_in(path) == []
 
 
@@ -141,7 +141,7 @@ def test_a_writer_killed_at_random_points_never_leaves_a_torn_file(tmp_path):
         os.kill(process.pid, signal.SIGKILL)
         process.join(10)
         document = json.loads(path.read_text())  # parses: never torn
-        block = document["x-baton/checkpoint"]
+        block = document["x-passdown/checkpoint"]
         assert block["revision"] >= revision
         revision = block["revision"]
         # each completed write added exactly one step and one revision: nothing half-applied
@@ -151,9 +151,9 @@ def test_a_writer_killed_at_random_points_never_leaves_a_torn_file(tmp_path):
     assert update_checkpoint(path, "add-pending", "after the crashes", timeout=5).revision \
         == revision + 1
     # and it swept away the temporary files the killed writers left behind; the lock and
-    # the temporary files live in .baton/, which git never shows
-    assert sorted(p.name for p in path.parent.iterdir()) == [".baton", "continue.xbrief.json"]
-    assert sorted(p.name for p in (path.parent / ".baton").iterdir()) == [
+    # the temporary files live in .passdown/, which git never shows
+    assert sorted(p.name for p in path.parent.iterdir()) == [".passdown", "continue.xbrief.json"]
+    assert sorted(p.name for p in (path.parent / ".passdown").iterdir()) == [
         ".gitignore", "continue.xbrief.json.lock"]
     status = subprocess.run(["git", "-C", str(project), "status", "--porcelain",
                              "--untracked-files=all"], capture_output=True, text=True, check=True)
@@ -166,7 +166,7 @@ def test_registry_writers_do_not_lose_attempt_steps(tmp_path, registry_format):
     no-op (same content), the revision moves once."""
     from authoring_support import registry_of
 
-    from baton.authoring import SourceFacts, attempt_step, render_packet
+    from passdown.authoring import SourceFacts, attempt_step, render_packet
 
     project = make_project(tmp_path, registry_format=registry_format)
     outcome = render_packet(project, source=SourceFacts(source_id="sess-a"))

@@ -12,8 +12,8 @@ from authoring_support import IDENTITY, POLICY, members, replaced
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baton.errors import BatonError
-from baton.authoring import (
+from passdown.errors import PassdownError
+from passdown.authoring import (
     SourceFacts, attempt_step, init, render_packet, update_checkpoint,
 )
 
@@ -54,7 +54,7 @@ def attempt_or_error(call, target: Path):
     before = target.read_bytes()
     try:
         call()
-    except BatonError as error:
+    except PassdownError as error:
         assert error.code and isinstance(error.exit_code, int)
         assert target.read_bytes() == before, error.code
 
@@ -66,7 +66,7 @@ def test_checkpoint_commands_on_broken_checkpoints(data):
         init(folder, IDENTITY, POLICY)
         path = Path(folder) / "xbrief" / "continue.xbrief.json"
         document = broken(json.loads(path.read_text()), data,
-                          keep={("x-baton/checkpoint",), ("x-baton/checkpoint", "revision")})
+                          keep={("x-passdown/checkpoint",), ("x-passdown/checkpoint", "revision")})
         path.write_text(json.dumps(document))
         operation, args, kwargs = data.draw(st.sampled_from(CHECKPOINT_CALLS), label="call")
         attempt_or_error(lambda: update_checkpoint(path, operation, *args, **kwargs), path)

@@ -1,4 +1,4 @@
-"""``baton init``: the checkpoint and the registry with its policy record, created together or
+"""``passdown init``: the checkpoint and the registry with its policy record, created together or
 not at all, valid from the start; an existing file is never replaced."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from authoring_support import errors_in, load, run, run_json, subprocess_baton
+from authoring_support import errors_in, load, run, run_json, subprocess_passdown
 
-from baton.errors import UsageError
-from baton.authoring import Identity, Policy, init
+from passdown.errors import UsageError
+from passdown.authoring import Identity, Policy, init
 
 ARGS = ("--goal-id", "goal-parser", "--main-id", "sess-a", "--outcome",
         "ledger.parsing.csv is the only parser", "--next", "Extract the parser")
@@ -34,7 +34,7 @@ def test_init_creates_both_files_and_they_validate(tmp_path):
         "archive_consent": True, "main_id": "sess-a", "goal_id": "goal-parser",
         "checkpoint_path": "xbrief/continue.xbrief.json", "timezone": "Europe/Warsaw",
         "timezone_source": "owner"}
-    block = load(checkpoint)["x-baton/checkpoint"]
+    block = load(checkpoint)["x-passdown/checkpoint"]
     assert (block["goal_id"], block["stack_session_id"], block["role"], block["revision"],
             block["constraints"], block["mission"], block["task"]) == (
         "goal-parser", "sess-a", "main", 1, ["Only ledger/"],
@@ -44,7 +44,7 @@ def test_init_creates_both_files_and_they_validate(tmp_path):
 
 def test_init_output_validates_with_the_validate_command(tmp_path):
     run("init", tmp_path, *ARGS)
-    result = subprocess_baton("validate", tmp_path)
+    result = subprocess_passdown("validate", tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -76,7 +76,7 @@ def test_init_refuses_to_overwrite_and_changes_nothing(tmp_path, existing):
 
 
 def test_a_registry_that_cannot_be_created_rolls_the_checkpoint_back(tmp_path, monkeypatch):
-    from baton.authoring import _store
+    from passdown.authoring import _store
 
     real_create = _store.create
 
@@ -111,7 +111,7 @@ def test_missing_options_are_json_usage_errors_with_format_json(tmp_path):
     out = json.loads(result.stdout)
     assert out["ok"] is False and out["error"]["code"] == "usage"
     assert "--goal-id" in out["error"]["message"]
-    assert out["error"]["hint"] == "see `baton init --help`"
+    assert out["error"]["hint"] == "see `passdown init --help`"
 
 
 def test_library_init(tmp_path):

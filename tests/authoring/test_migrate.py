@@ -1,4 +1,4 @@
-"""``baton migrate``: each legacy checkpoint (xBRIEF 0.4 with a ``todoList``, ``plan`` or
+"""``passdown migrate``: each legacy checkpoint (xBRIEF 0.4 with a ``todoList``, ``plan`` or
 ``playbook`` root, 0.5, 0.6, 0.7; vBRIEF before the rename) becomes the xBRIEF 0.8 document
 written out by hand in ``xbrief_legacy.py``, member by member and in key order, losing
 nothing; ids are generated the same way every time; what the profile needs and the file
@@ -12,13 +12,13 @@ import pytest
 from authoring_support import errors_in, run, run_json
 from xbrief_legacy import LEGACY
 
-from baton.errors import RefusedError, UsageError
-from baton.authoring import migrate
-from baton.authoring._migrate import convert, reference_type
+from passdown.errors import RefusedError, UsageError
+from passdown.authoring import migrate
+from passdown.authoring._migrate import convert, reference_type
 
 IDENTITY = ("--goal-id", "goal-legacy", "--main-id", "sess-a",
             "--outcome", "The legacy work resumes from an xBRIEF 0.8 checkpoint")
-BLOCK = "x-baton/checkpoint"
+BLOCK = "x-passdown/checkpoint"
 
 
 def _project(tmp_path, name):
@@ -79,7 +79,7 @@ def test_the_changes_are_reported_as_paths(tmp_path):
         "$.plan.items[2].id added ('write-release-notes')",
         "$.plan.items[2].dependencies -> $.plan.edges (1 blocks edge)",
         "$.plan.narratives.Decisions added (placeholder)",
-        '$["x-baton/checkpoint"] added',
+        '$["x-passdown/checkpoint"] added',
         "$.plan.items[2].narrative.ResumePoint added (placeholder)",
     ]
     assert out["message"].endswith("is unchanged (2 warnings)")
@@ -88,7 +88,7 @@ def test_the_changes_are_reported_as_paths(tmp_path):
 def test_the_placeholders_are_marked_and_the_next_action_carries_the_resume_point(tmp_path):
     migrated, out, _ = _migrated(_project(tmp_path, "0.7"))
     item = migrated["plan"]["items"][1]
-    assert item["narrative"]["ResumePoint"].startswith("[placeholder written by baton migrate]")
+    assert item["narrative"]["ResumePoint"].startswith("[placeholder written by passdown migrate]")
     assert migrated[BLOCK]["next_action"]["summary"] == item["narrative"]["ResumePoint"]
     assert all("placeholder was written" in w["message"] for w in out["result"]["warnings"])
 
@@ -114,10 +114,10 @@ def test_the_warnings_go_to_stderr_in_text_mode(tmp_path):
     assert result.stderr.splitlines() == [
         "warning authoring.placeholder $.plan.narratives.Decisions: the legacy checkpoint has "
         "completed work but no Decisions narrative: a placeholder was written; replace it with "
-        "the decisions taken so far (`baton checkpoint decision`)",
+        "the decisions taken so far (`passdown checkpoint decision`)",
         "warning authoring.placeholder $.plan.items[1].narrative.ResumePoint: the next pending "
         "item has no ResumePoint narrative: a placeholder was written; replace it with the exact "
-        "first thing to do (`baton checkpoint set-resume`)",
+        "first thing to do (`passdown checkpoint set-resume`)",
     ]
 
 
@@ -156,14 +156,14 @@ def test_equal_items_and_sub_items_keep_only_items():
     assert "$.plan.items[1].subItems removed (the same as $.plan.items[1].items)" in migration.changes
 
 
-def test_a_legacy_file_with_a_baton_block_keeps_it():
+def test_a_legacy_file_with_a_passdown_block_keeps_it():
     legacy = json.loads(json.dumps(LEGACY["0.5"][1]))
-    block = {"baton_version": "1.0", "kind": "checkpoint", "revision": 9, "x-t/keep": 1,
+    block = {"passdown_version": "1.0", "kind": "checkpoint", "revision": 9, "x-t/keep": 1,
              "next_action": {"item_id": "writer.escape"}}
     legacy[BLOCK] = block
     migration = convert(legacy)
     assert migration.document[BLOCK] == block
-    assert '$["x-baton/checkpoint"] added' not in migration.changes
+    assert '$["x-passdown/checkpoint"] added' not in migration.changes
 
 
 def test_refuses_to_overwrite_and_changes_nothing(tmp_path):

@@ -1,4 +1,4 @@
-"""``baton packet render``: the twelve fields in order and bounded, the attempt registered in
+"""``passdown packet render``: the twelve fields in order and bounded, the attempt registered in
 the registry before the packet is written, the packet read back and its digest checked, and
 repeated calls for unchanged content reusing the attempt."""
 
@@ -12,9 +12,9 @@ from authoring_support import (
     checkpoint_of, errors_in, load, make_project, registry_of, run, run_json,
 )
 
-from baton.formats import _digest, _packet
-from baton.errors import BatonError, ConflictError
-from baton.authoring import SourceFacts, render_packet, update_checkpoint
+from passdown.formats import _digest, _packet
+from passdown.errors import PassdownError, ConflictError
+from passdown.authoring import SourceFacts, render_packet, update_checkpoint
 
 ULID = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
 
@@ -117,7 +117,7 @@ def test_a_given_restart_id_is_used_and_reused(project):
 
 
 def test_the_attempt_is_registered_before_the_packet_is_written(project, monkeypatch):
-    from baton.workspace import _atomic
+    from passdown.workspace import _atomic
 
     real = _atomic.atomic_write
 
@@ -127,7 +127,7 @@ def test_the_attempt_is_registered_before_the_packet_is_written(project, monkeyp
         real(path, data, **kwargs)
 
     monkeypatch.setattr(_atomic, "atomic_write", refuse)
-    with pytest.raises(BatonError) as caught:
+    with pytest.raises(PassdownError) as caught:
         render(project)
     assert caught.value.code == "authoring.io_error"
     assert not packet_of(project).exists()
@@ -142,7 +142,7 @@ def test_nothing_is_written_when_registering_fails(project):
 
 
 def test_a_packet_that_reads_back_differently_is_refused(project, monkeypatch):
-    from baton.workspace import _atomic
+    from passdown.workspace import _atomic
 
     real = _atomic.atomic_write
 
@@ -150,7 +150,7 @@ def test_a_packet_that_reads_back_differently_is_refused(project, monkeypatch):
         real(path, data.replace(b"goal-parser", b"goal-other", 1), **kwargs)
 
     monkeypatch.setattr(_atomic, "atomic_write", tamper)
-    with pytest.raises(BatonError) as caught:
+    with pytest.raises(PassdownError) as caught:
         render(project)
     assert caught.value.code == "attempt.readback_mismatch"
 

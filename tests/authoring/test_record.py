@@ -1,4 +1,4 @@
-"""``baton digest --record``: the packet's digest written into its registry attempt as one locked
+"""``passdown digest --record``: the packet's digest written into its registry attempt as one locked
 compare-and-swap, round-trip, never a lost update, never a partial file."""
 
 import json
@@ -12,7 +12,7 @@ import pytest
 from blake3 import blake3
 from click.testing import CliRunner
 
-from baton.cli import cli
+from passdown.cli import cli
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "handoff"
 RESTART_ID = "rst-20261014-0915-parser"
@@ -20,7 +20,7 @@ PACKET_BODY = "GOAL_ID: g\nRESTART_ID: {rid}\n"
 
 YAML_REGISTRY = """\
 # The registry (a comment that must survive).
-baton_version: "1.0"
+passdown_version: "1.0"
 kind: registry
 revision: 7
 attempts:
@@ -89,7 +89,7 @@ def test_an_empty_digest_placeholder_is_filled_in_place(tmp_path, registry):
 def test_json_registry_keeps_key_order_and_indentation(tmp_path):
     registry = tmp_path / "registry.json"
     document = {"kind": "registry", "revision": 2, "attempts": [
-        {"restart_id": "rst-a", "checkpoint_digest": None, "source_id": "s", "z": 1}], "baton_version": "1.0"}
+        {"restart_id": "rst-a", "checkpoint_digest": None, "source_id": "s", "z": 1}], "passdown_version": "1.0"}
     registry.write_text(json.dumps(document, indent=4) + "\n")
     packet, digest = write_packet(tmp_path, "rst-a")
     checkpoint = tmp_path / "continue.xbrief.json"
@@ -177,7 +177,7 @@ def test_the_example_registry_already_holds_the_example_packets_digest(tmp_path)
 
 
 def _spawn(registry, packet, restart_id, expect=None):
-    args = [sys.executable, "-m", "baton", "digest", "--record", str(registry), "--restart-id", restart_id]
+    args = [sys.executable, "-m", "passdown", "digest", "--record", str(registry), "--restart-id", restart_id]
     if expect is not None:
         args += ["--expect-revision", str(expect)]
     return subprocess.Popen([*args, str(packet)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -204,7 +204,7 @@ def test_concurrent_writers_never_lose_an_update(tmp_path):
         processes.append(_spawn(registry, packet, f"rst-{i}"))
     results = [_finish(p) for p in processes]
     assert [code for code, _ in results] == [0] * count, results
-    from baton.formats._loading import load_path
+    from passdown.formats._loading import load_path
 
     data = load_path(str(registry), syntax="yaml")[0].data
     assert data["revision"] == count
@@ -226,7 +226,7 @@ def test_concurrent_writers_expecting_one_revision_let_exactly_one_win(tmp_path)
     for code, stderr in results:
         if code == 1:
             assert b"digest.revision_conflict" in stderr
-    from baton.formats._loading import load_path
+    from passdown.formats._loading import load_path
 
     data = load_path(str(registry), syntax="yaml")[0].data
     assert data["revision"] == 1

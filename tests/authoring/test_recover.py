@@ -1,4 +1,4 @@
-"""``baton registry recover``: a lost registry rebuilt from the packet and the checkpoint,
+"""``passdown registry recover``: a lost registry rebuilt from the packet and the checkpoint,
 recording only what they prove (spec/authoring.md, AUT-078), and the protocol goes on from
 it: the unknown creation is reconciled, never retried; no ACK of the recovered attempt is
 accepted; a new packet is rendered once it is settled."""
@@ -11,10 +11,10 @@ import json
 import pytest
 from authoring_support import checkpoint_of, errors_in, load, make_project, run, run_json
 
-from baton.authoring import SourceFacts, render_packet, update_checkpoint
+from passdown.authoring import SourceFacts, render_packet, update_checkpoint
 
 
-def baton(folder, *args):
+def passdown(folder, *args):
     with contextlib.chdir(folder):
         return run_json(*args)
 
@@ -36,7 +36,7 @@ def test_the_registry_holds_what_the_packet_and_checkpoint_prove(lost):
     assert report.exit_code == 1
     assert [f["code"] for f in json.loads(report.stdout)["findings"] if f["severity"] == "error"] \
         == ["crossfile.no_registry"]
-    code, out = baton(project, "registry", "recover")
+    code, out = passdown(project, "registry", "recover")
     assert code == 0, out
     assert out["result"]["restart_id"] == "r1" and out["result"]["state"] == "creation_unknown"
     registry = load(project / "registry.yaml")
@@ -56,13 +56,13 @@ def test_the_registry_holds_what_the_packet_and_checkpoint_prove(lost):
 
 def test_the_protocol_goes_on_from_a_recovered_registry(lost):
     project, _ = lost
-    baton(project, "registry", "recover")
-    code, out = baton(project, "attempt", "created", "r1", "--target-id", "sess-b")
+    passdown(project, "registry", "recover")
+    code, out = passdown(project, "attempt", "created", "r1", "--target-id", "sess-b")
     assert (code, out["error"]["code"]) == (1, "attempt.reconcile_required")
-    code, out = baton(project, "packet", "render", "--source-id", "sess-a")
+    code, out = passdown(project, "packet", "render", "--source-id", "sess-a")
     assert (code, out["error"]["code"]) == (1, "attempt.in_flight")
-    assert baton(project, "attempt", "reconcile", "r1", "--absent")[0] == 0
-    code, out = baton(project, "packet", "render", "--source-id", "sess-a")
+    assert passdown(project, "attempt", "reconcile", "r1", "--absent")[0] == 0
+    code, out = passdown(project, "packet", "render", "--source-id", "sess-a")
     assert code == 0 and out["result"]["restart_id"] != "r1"
     assert errors_in(project) == []
 
@@ -71,26 +71,26 @@ def test_refusals_leave_the_folder_as_it_was(lost):
     project, _ = lost
     packet = project / "continuation.packet.txt"
     packet.write_text(packet.read_text().replace("UNKNOWN", "unknown", 1))  # edited after render
-    code, out = baton(project, "registry", "recover")
+    code, out = passdown(project, "registry", "recover")
     assert (code, out["error"]["code"]) == (1, "authoring.packet_unverified")
     assert not (project / "registry.yaml").exists()
     packet.unlink()
-    code, out = baton(project, "registry", "recover")
+    code, out = passdown(project, "registry", "recover")
     assert (code, out["error"]["code"]) == (2, "authoring.missing_identity")
-    code, out = baton(project, "registry", "recover", "--main-id", "sess-a")
+    code, out = passdown(project, "registry", "recover", "--main-id", "sess-a")
     assert code == 0 and out["result"]["restart_id"] is None
     assert load(project / "registry.yaml")["attempts"] == []
-    code, out = baton(project, "registry", "recover", "--main-id", "sess-a")
+    code, out = passdown(project, "registry", "recover", "--main-id", "sess-a")
     assert (code, out["error"]["code"]) == (1, "authoring.exists")
     assert "move it away" in out["error"]["hint"]
 
 
 def test_init_in_a_folder_that_lost_its_registry_names_recover(lost):
     project, _ = lost
-    code, out = baton(project, "init", "--goal-id", "g", "--main-id", "m", "--outcome", "o",
+    code, out = passdown(project, "init", "--goal-id", "g", "--main-id", "m", "--outcome", "o",
                       "--next", "n")
     assert (code, out["error"]["code"]) == (1, "authoring.exists")
-    assert "baton registry recover" in out["error"]["hint"]
+    assert "passdown registry recover" in out["error"]["hint"]
 
 
 def test_recover_finds_the_handoff_folder_upward_and_says_which(lost):
@@ -98,7 +98,7 @@ def test_recover_finds_the_handoff_folder_upward_and_says_which(lost):
     with contextlib.chdir(project / "xbrief"):
         result = run("registry", "recover")
     assert result.exit_code == 0, result.output
-    assert result.stderr == f"baton: using the handoff folder {project}\n"
+    assert result.stderr == f"passdown: using the handoff folder {project}\n"
     assert (project / "registry.yaml").exists() and not (project / "xbrief" / "registry.yaml").exists()
 
 

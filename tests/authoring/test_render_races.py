@@ -1,5 +1,5 @@
 """``packet render`` against concurrent writers, with the interleavings forced by the
-test-only pause points (baton.workspace._testpoints), not left to timing: the packet, the
+test-only pause points (passdown.workspace._testpoints), not left to timing: the packet, the
 registered digests and the checkpoint always describe one revision, and the packet on disk
 never names an attempt a later render superseded (spec/authoring.md, AUT-080).
 
@@ -44,7 +44,7 @@ class Points:
     def __init__(self, folder: Path):
         self.folder = folder
         folder.mkdir()
-        self.env = {**os.environ, "BATON_TEST_POINTS": str(folder), "PYTHONDONTWRITEBYTECODE": "1"}
+        self.env = {**os.environ, "PASSDOWN_TEST_POINTS": str(folder), "PYTHONDONTWRITEBYTECODE": "1"}
 
     def pause(self, name):
         (self.folder / f"{name}.pause").touch()
@@ -57,7 +57,7 @@ class Points:
         return {int(line) for line in path.read_text().split()} if path.exists() else set()
 
     def start(self, *args, cwd):
-        return subprocess.Popen([sys.executable, "-m", "baton", *map(str, args)], cwd=cwd,
+        return subprocess.Popen([sys.executable, "-m", "passdown", *map(str, args)], cwd=cwd,
                                 env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
 
@@ -103,8 +103,8 @@ def test_an_update_during_render_waits_and_the_digests_describe_the_revision_rea
     assert attempt["continue_checkpoint_digest"] == jcs_digest(read_by_render)
     assert "A late step" not in packet  # rendered from the revision read, before the update
     after = checkpoint.read_bytes()
-    assert json.loads(after)["x-baton/checkpoint"]["revision"] == \
-        json.loads(read_by_render)["x-baton/checkpoint"]["revision"] + 1
+    assert json.loads(after)["x-passdown/checkpoint"]["revision"] == \
+        json.loads(read_by_render)["x-passdown/checkpoint"]["revision"] + 1
     assert attempt["continue_checkpoint_digest"] != jcs_digest(after)
 
 

@@ -8,13 +8,13 @@ import re
 
 from authoring_support import REPO
 
-from baton.errors import BatonError, ConflictError, LockTimeout, RefusedError, UsageError
+from passdown.errors import PassdownError, ConflictError, LockTimeout, RefusedError, UsageError
 
 SPEC = REPO / "spec" / "authoring.md"
-# `_record.py` is `baton digest --record`'s step of the store: its codes are spec/digest.md's.
-SOURCES = sorted(p for p in (REPO / "validator" / "baton" / "authoring").glob("*.py")
+# `_record.py` is `passdown digest --record`'s step of the store: its codes are spec/digest.md's.
+SOURCES = sorted(p for p in (REPO / "validator" / "passdown" / "authoring").glob("*.py")
                  if p.name != "_record.py") + [
-    REPO / "validator" / "baton" / "cli" / "_authoring.py"]
+    REPO / "validator" / "passdown" / "cli" / "_authoring.py"]
 
 
 def table():
@@ -27,7 +27,7 @@ def table():
 def raised():
     """code -> exit status, read from the raise sites (`SomeError(..., code="x")`)."""
     classes = {"RefusedError": RefusedError, "ConflictError": ConflictError,
-               "UsageError": UsageError, "UnreadableInput": 2, "BatonError": BatonError}
+               "UsageError": UsageError, "UnreadableInput": 2, "PassdownError": PassdownError}
     constructor = re.compile(r"\b(" + "|".join(classes) + r")\(")
     found = {}
     for path in SOURCES:

@@ -10,10 +10,10 @@ import threading
 import pytest
 from authoring_support import checkpoint_of, load, make_project, registry_of, run, run_json
 
-from baton.workspace import _atomic
-from baton.errors import ConflictError, LockTimeout, RefusedError, UnreadableInput
-from baton.authoring import update_checkpoint
-from baton.authoring._store import update
+from passdown.workspace import _atomic
+from passdown.errors import ConflictError, LockTimeout, RefusedError, UnreadableInput
+from passdown.authoring import update_checkpoint
+from passdown.authoring._store import update
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def test_each_update_bumps_the_revision_by_exactly_one(project):
     path = checkpoint_of(project)
     revisions = [update_checkpoint(path, "add-pending", f"step {n}").revision for n in range(5)]
     assert revisions == [2, 3, 4, 5, 6]
-    assert json.loads(path.read_text())["x-baton/checkpoint"]["revision"] == 6
+    assert json.loads(path.read_text())["x-passdown/checkpoint"]["revision"] == 6
 
 
 def test_expect_revision_conflict_changes_nothing(project):
@@ -74,18 +74,18 @@ def test_unknown_members_and_other_tools_blocks_survive_in_order(project):
                 **document, "zz-unknown": {"keep": "me", "order": ["z", "a"]}}
     document["plan"]["x-other/plan-note"] = {"k": "v"}
     document["plan"]["items"][0]["x-other/item"] = {"big": 12345678901234567890}
-    document["x-baton/checkpoint"]["x-other/inside"] = "kept"
+    document["x-passdown/checkpoint"]["x-other/inside"] = "kept"
     path.write_text(json.dumps(document, indent=4))
     update_checkpoint(path, "add-pending", "Second step")
     after = json.loads(path.read_text())
-    assert list(after) == ["x-acme-ci/run", "xBRIEFInfo", "plan", "x-baton/checkpoint",
+    assert list(after) == ["x-acme-ci/run", "xBRIEFInfo", "plan", "x-passdown/checkpoint",
                            "zz-unknown"]
     assert after["x-acme-ci/run"] == document["x-acme-ci/run"]
     assert json.dumps(after["x-acme-ci/run"]) == json.dumps(document["x-acme-ci/run"])
     assert after["zz-unknown"] == document["zz-unknown"]
     assert after["plan"]["x-other/plan-note"] == {"k": "v"}
     assert after["plan"]["items"][0]["x-other/item"] == {"big": 12345678901234567890}
-    assert after["x-baton/checkpoint"]["x-other/inside"] == "kept"
+    assert after["x-passdown/checkpoint"]["x-other/inside"] == "kept"
 
 
 def test_yaml_registry_keeps_comments_and_order(tmp_path):
@@ -95,7 +95,7 @@ def test_yaml_registry_keeps_comments_and_order(tmp_path):
     text = "# owned by the release team\n" + text.replace(
         "titles: []", "titles: []  # filled in by the title gate\nx-acme/extra:\n  z: 1\n  a: 2")
     path.write_text(text)
-    from baton.authoring._render import SourceFacts, render
+    from passdown.authoring._render import SourceFacts, render
 
     render(project, source=SourceFacts(source_id="sess-a"))
     after = path.read_text()
@@ -124,7 +124,7 @@ def test_hostile_files_are_refused_with_their_loading_code(project, content, cod
 
 
 def test_a_file_over_the_size_bound_is_not_read(project, monkeypatch):
-    from baton.authoring import _document
+    from passdown.authoring import _document
 
     monkeypatch.setattr(_document, "MAX_BYTES", 100)
     path = checkpoint_of(project)
@@ -136,11 +136,11 @@ def test_a_file_over_the_size_bound_is_not_read(project, monkeypatch):
 
 
 @pytest.mark.parametrize(("mutate", "code"), [
-    (lambda d: d["x-baton/checkpoint"].pop("revision"), "authoring.no_revision"),
-    (lambda d: d["x-baton/checkpoint"].update(revision="3"), "authoring.no_revision"),
-    (lambda d: d["x-baton/checkpoint"].update(revision=-1), "authoring.no_revision"),
-    (lambda d: d["x-baton/checkpoint"].update(revision=True), "authoring.no_revision"),
-    (lambda d: d.pop("x-baton/checkpoint"), "authoring.no_revision"),
+    (lambda d: d["x-passdown/checkpoint"].pop("revision"), "authoring.no_revision"),
+    (lambda d: d["x-passdown/checkpoint"].update(revision="3"), "authoring.no_revision"),
+    (lambda d: d["x-passdown/checkpoint"].update(revision=-1), "authoring.no_revision"),
+    (lambda d: d["x-passdown/checkpoint"].update(revision=True), "authoring.no_revision"),
+    (lambda d: d.pop("x-passdown/checkpoint"), "authoring.no_revision"),
 ])
 def test_a_document_without_a_usable_revision_is_refused(project, mutate, code):
     path = checkpoint_of(project)
@@ -154,15 +154,15 @@ def test_a_document_without_a_usable_revision_is_refused(project, mutate, code):
     assert path.read_bytes() == before
 
 
-REVISION_AT = '["x-baton/checkpoint"].revision'
+REVISION_AT = '["x-passdown/checkpoint"].revision'
 
 
 @pytest.mark.parametrize(("revision", "message", "hint"), [
-    (None, f"{REVISION_AT} is missing", "the file was not written by Baton: run "
-     "`baton validate` on it, and `baton migrate` for a legacy vBRIEF checkpoint"),
+    (None, f"{REVISION_AT} is missing", "the file was not written by Passdown: run "
+     "`passdown validate` on it, and `passdown migrate` for a legacy vBRIEF checkpoint"),
     (-5, f"{REVISION_AT} is -5, not a non-negative integer", "a revision counts the file's "
      f"writes: set {REVISION_AT} to the last revision it had (a whole number, 0 or more), then "
-     "run `baton validate` on the file"),
+     "run `passdown validate` on the file"),
     ("3", f'{REVISION_AT} is "3", not a non-negative integer', None),
     (True, f"{REVISION_AT} is true, not a non-negative integer", None),
 ])
@@ -170,9 +170,9 @@ def test_an_unusable_revision_says_what_is_wrong_and_how_to_fix_it(project, revi
                                                                    hint):
     path = checkpoint_of(project)
     document = json.loads(path.read_text())
-    document["x-baton/checkpoint"].pop("revision")
+    document["x-passdown/checkpoint"].pop("revision")
     if revision is not None:
-        document["x-baton/checkpoint"]["revision"] = revision
+        document["x-passdown/checkpoint"]["revision"] = revision
     path.write_text(json.dumps(document))
     with pytest.raises(RefusedError) as caught:
         update_checkpoint(path, "add-pending", "x")
@@ -194,7 +194,7 @@ def test_a_registry_writer_never_writes_a_revision_past_2_53(project, revision):
     assert out["error"]["message"] == (f"{path}: the registry's revision {revision} cannot "
                                        "grow: the next one would be beyond 2**53 - 1, where a "
                                        "digest cannot hold it")
-    assert out["error"]["hint"] == ("Baton never writes a revision this high: restore the "
+    assert out["error"]["hint"] == ("Passdown never writes a revision this high: restore the "
                                     "registry from version control, or start a new one")
     assert path.read_bytes() == before
 
@@ -226,7 +226,7 @@ def test_missing_checkpoint_says_run_init(tmp_path):
     result = run("checkpoint", "add-pending", "x", "--checkpoint", path)
     assert result.exit_code == 2
     assert "authoring.no_checkpoint" in result.stderr
-    assert "run `baton init`" in result.stderr
+    assert "run `passdown init`" in result.stderr
     assert not path.exists() and not (tmp_path / "xbrief").exists()
 
 
@@ -237,7 +237,7 @@ def test_missing_checkpoint_beside_a_legacy_one_says_migrate(tmp_path):
                          tmp_path / "xbrief" / "continue.xbrief.json")
     assert code == 2
     assert out["error"]["code"] == "authoring.no_checkpoint"
-    assert "baton migrate" in out["error"]["hint"]
+    assert "passdown migrate" in out["error"]["hint"]
 
 
 def test_an_invalid_result_is_never_written(project):

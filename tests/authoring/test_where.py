@@ -1,6 +1,6 @@
 """Where am I: the authoring commands find the handoff folder upward, as git finds its
 repository, say which one they used, and refuse (naming the right folder) when there is
-none; ``baton init`` never creates a handoff inside another one (AUT-085, AUT-086). Also
+none; ``passdown init`` never creates a handoff inside another one (AUT-085, AUT-086). Also
 the output options every authoring command shares, and the unknown-member warnings they
 surface (AUT-084)."""
 
@@ -12,7 +12,7 @@ import os
 import pytest
 from authoring_support import checkpoint_of, make_project, registry_of, run, run_json
 
-from baton.authoring import _where
+from passdown.authoring import _where
 
 INIT = ("init", "--goal-id", "g2", "--main-id", "m2", "--outcome", "o", "--next", "First step")
 
@@ -27,7 +27,7 @@ def test_checkpoint_show_from_inside_the_xbrief_folder_reads_the_project(project
     result = run("checkpoint", "show")
     assert result.exit_code == 0
     assert result.stdout.startswith("goal-parser [running] goal goal-parser, revision 1\n")
-    assert result.stderr == f"baton: using the handoff folder {project}\n"
+    assert result.stderr == f"passdown: using the handoff folder {project}\n"
     code, out = run_json("checkpoint", "show")
     assert (code, out["folder"], out["path"]) == (0, str(project), os.path.join(
         "..", "xbrief", "continue.xbrief.json"))
@@ -62,7 +62,7 @@ def test_no_handoff_anywhere_refuses_naming_the_folder_for_init(tmp_path, monkey
     code, out = run_json("checkpoint", "show")
     assert (code, out["error"]["code"]) == (2, "authoring.no_checkpoint")
     assert out["error"]["message"] == f"no checkpoint in {tmp_path} or any folder above it"
-    assert out["error"]["hint"].startswith(f"run `baton init` in {tmp_path} (the folder of the task)")
+    assert out["error"]["hint"].startswith(f"run `passdown init` in {tmp_path} (the folder of the task)")
     code, out = run_json("attempt", "show")
     assert (code, out["error"]["code"]) == (2, "authoring.no_registry")
 
@@ -72,11 +72,11 @@ def test_inside_an_empty_xbrief_folder_the_hint_names_its_parent(tmp_path, monke
     monkeypatch.chdir(tmp_path / "xbrief")
     code, out = run_json("checkpoint", "show")
     assert (code, out["error"]["code"]) == (2, "authoring.no_checkpoint")
-    assert out["error"]["hint"].startswith(f"run `baton init` in {tmp_path} ")
+    assert out["error"]["hint"].startswith(f"run `passdown init` in {tmp_path} ")
     # and init there refuses, naming the same folder: no xbrief/xbrief/ is ever made
     code, out = run_json(*INIT)
     assert (code, out["error"]["code"]) == (1, "authoring.nested")
-    assert out["error"]["hint"] == f"run `baton init` in {tmp_path} (the folder of the task)"
+    assert out["error"]["hint"] == f"run `passdown init` in {tmp_path} (the folder of the task)"
     assert os.listdir(tmp_path / "xbrief") == []
 
 
@@ -87,7 +87,7 @@ def test_following_the_hint_creates_the_files_once_and_where_they_belong(tmp_pat
     monkeypatch.chdir(tmp_path / "xbrief")
     assert run("checkpoint", "show").exit_code == 0
     # the checkpoint, and the folder that keeps its lock out of git's sight
-    assert sorted(os.listdir(tmp_path / "xbrief")) == [".baton", "continue.xbrief.json"]
+    assert sorted(os.listdir(tmp_path / "xbrief")) == [".passdown", "continue.xbrief.json"]
 
 
 def test_init_inside_a_handoff_folder_is_refused_unless_nested(project, monkeypatch):
@@ -103,7 +103,7 @@ def test_init_inside_a_handoff_folder_is_refused_unless_nested(project, monkeypa
     code, out = run_json(*INIT, "--nested")
     assert code == 0 and (sub / "xbrief" / "continue.xbrief.json").is_file()
     # below it now, the nearer handoff is the one the commands find
-    assert run_json("checkpoint", "show")[1]["result"]["document"]["x-baton/checkpoint"][
+    assert run_json("checkpoint", "show")[1]["result"]["document"]["x-passdown/checkpoint"][
         "goal_id"] == "g2"
 
 
@@ -145,7 +145,7 @@ def test_quiet_prints_nothing_on_success_and_still_explains_a_refusal(project, m
     assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
     result = run("checkpoint", "blocker", "nothing like it", "--resolve", "--quiet")
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr.startswith("baton: authoring.unknown_blocker: ")
+    assert result.stderr.startswith("passdown: authoring.unknown_blocker: ")
 
 
 def test_verbose_names_the_folder_the_file_and_the_revision_change(project, monkeypatch):
@@ -170,21 +170,21 @@ def test_color_always_colours_the_error_code_and_never_does_not(project, monkeyp
 def test_a_command_writing_a_checkpoint_with_a_misspelt_member_says_so(project, monkeypatch):
     path = checkpoint_of(project)
     document = json.loads(path.read_text())
-    document["x-baton/checkpoint"]["mision"] = "typed by hand"
+    document["x-passdown/checkpoint"]["mision"] = "typed by hand"
     path.write_text(json.dumps(document, indent=2))
     monkeypatch.chdir(project)
     result = run("checkpoint", "decision", "Keep the shim")
     assert result.exit_code == 0
-    assert result.stderr == ('warning member.unknown $["x-baton/checkpoint"].mision: "mision" is '
-                             "not a member Baton defines here: did you mean `mission`?\n")
+    assert result.stderr == ('warning member.unknown $["x-passdown/checkpoint"].mision: "mision" is '
+                             "not a member Passdown defines here: did you mean `mission`?\n")
     code, out = run_json("checkpoint", "hazard", "Golden files drift")
     assert out["result"]["warnings"] == [{
-        "code": "member.unknown", "path": '$["x-baton/checkpoint"].mision',
-        "message": '"mision" is not a member Baton defines here: did you mean `mission`?',
+        "code": "member.unknown", "path": '$["x-passdown/checkpoint"].mision',
+        "message": '"mision" is not a member Passdown defines here: did you mean `mission`?',
         "hint": "rename `mision` to `mission` (a member of your own belongs in an extension "
                 "block of your tool, `x-<token>/...`)"}]
     # kept as written: a writer never drops what it does not know (AUT-006)
-    assert json.loads(path.read_text())["x-baton/checkpoint"]["mision"] == "typed by hand"
+    assert json.loads(path.read_text())["x-passdown/checkpoint"]["mision"] == "typed by hand"
     assert "member.unknown" in run("checkpoint", "show").stderr
 
 

@@ -12,12 +12,12 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from baton.cli import cli
-from baton.conformance import Harness, Program, load_suite, run
+from passdown.cli import cli
+from passdown.conformance import Harness, Program, load_suite, run
 from conformance_toy import generated, toy
 
 ADAPTERS = toy.REPO / "conformance" / "adapters"
-PYTHON = [sys.executable, str(ADAPTERS / "python" / "baton_adapter.py")]
+PYTHON = [sys.executable, str(ADAPTERS / "python" / "passdown_adapter.py")]
 NODE = [shutil.which("node") or "node", str(ADAPTERS / "node" / "adapter.mjs")]
 EXAMPLE = toy.REPO / "conformance" / "examples" / "fixture.json"
 MIDNIGHT = "title.example.crosses_midnight"
@@ -30,7 +30,7 @@ def adapter(request):
 
 def fault_env(fault="", case="*"):
     environment = dict(os.environ)
-    environment.update(BATON_ADAPTER_FAULT=fault, BATON_ADAPTER_FAULT_CASE=case)
+    environment.update(PASSDOWN_ADAPTER_FAULT=fault, PASSDOWN_ADAPTER_FAULT_CASE=case)
     return environment
 
 
@@ -145,9 +145,9 @@ def test_the_adapters_command_names_them_and_its_commands_run(tmp_path):
         assert shipped.read_bytes() == pathlib.Path(source).read_bytes()
     python_path = listed[0]["path"]
     assert listed[0]["harness_command"] == (
-        f"baton conformance run --harness 'python3 {python_path}' --gate restart --gate title")
+        f"passdown conformance run --harness 'python3 {python_path}' --gate restart --gate title")
     text = CliRunner().invoke(cli, ["conformance", "adapters"]).output
-    assert f"python: {python_path}\n" in text and f"  program: baton conformance run --program 'python3 {python_path}'" in text
+    assert f"python: {python_path}\n" in text and f"  program: passdown conformance run --program 'python3 {python_path}'" in text
     import shlex
 
     for adapter in listed:

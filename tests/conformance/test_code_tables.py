@@ -1,8 +1,8 @@
 """Every "Codes" table of the spec agrees with what the code registers, so that the tables
 cannot drift: each row's code, its severity (findings) or exit status (gate outcomes) and its
-requirement id, checked against the rule registrations (``baton.rules``), the packet grammar's and the ACK
-check's own tables (``baton.formats._packet``, ``baton.formats._ackcheck``), the engine's codes
-(``baton.engine._codes``) and the gate modules' outcomes (whose exit status and requirement
+requirement id, checked against the rule registrations (``passdown.rules``), the packet grammar's and the ACK
+check's own tables (``passdown.formats._packet``, ``passdown.formats._ackcheck``), the engine's codes
+(``passdown.engine._codes``) and the gate modules' outcomes (whose exit status and requirement
 come from the gate's conformance cases, the behaviour every implementation must show). Every
 registered code appears in a table, once per page, and every table has one layout: the columns
 ``code``, ``severity`` or ``exit``, ``requirement``, then free text.
@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from baton.conformance._suite import load_suite
-from baton.engine._codes import ENGINE_CODES
-from baton.gates import load
-from baton.rules import all_rules
+from passdown.conformance._suite import load_suite
+from passdown.engine._codes import ENGINE_CODES
+from passdown.gates import load
+from passdown.rules import all_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "spec"
@@ -136,12 +136,12 @@ def test_every_engine_code_is_in_a_table_and_every_listed_code_is_known():
     known = set(ENGINE_CODES) | {rule.code for rule in all_rules()} | {"schema.<keyword>", "gate.bad_input"}
     for gate in GATE_PAGES:
         known |= set(load(gate).OUTCOMES) | set(_gate_codes(gate))
-    from baton.workspace._git import GitError
+    from passdown.workspace._git import GitError
 
     known |= set(GitError.CODES)
     known |= set(_gate_codes("digest"))
-    from baton.formats._ackcheck import CODES as ACK_CODES
-    from baton.formats._packet import GRAMMAR_CODES
+    from passdown.formats._ackcheck import CODES as ACK_CODES
+    from passdown.formats._packet import GRAMMAR_CODES
     known |= set(GRAMMAR_CODES) | set(ACK_CODES) | {"ack.input_invalid", "ack.input_unreadable", "digest.key_type",
                                "digest.value_type", "digest.malformed_line", "digest.empty_list",
                                "digest.revision_conflict", "digest.no_revision", "digest.unknown_attempt",
@@ -150,7 +150,7 @@ def test_every_engine_code_is_in_a_table_and_every_listed_code_is_known():
 
 
 def test_every_ack_rule_is_in_the_ack_page_with_its_requirement():
-    from baton.formats._ackcheck import RULES as ACK_RULES
+    from passdown.formats._ackcheck import RULES as ACK_RULES
 
     for code, requirement, *_ in ACK_RULES:
         rows = [row for row in ROWS if row[0] == "ack.md" and row[2] == code]
@@ -159,7 +159,7 @@ def test_every_ack_rule_is_in_the_ack_page_with_its_requirement():
 
 
 def test_every_packet_grammar_code_is_in_the_packet_page_with_its_requirement():
-    from baton.formats._packet import GRAMMAR_CODES
+    from passdown.formats._packet import GRAMMAR_CODES
 
     for code, (requirement, _) in GRAMMAR_CODES.items():
         rows = [row for row in ROWS if row[0] == "packet.md" and row[2] == code]

@@ -1,4 +1,4 @@
-"""The fixture format and `baton conformance check`: schema, suite lint, coverage."""
+"""The fixture format and `passdown conformance check`: schema, suite lint, coverage."""
 
 import copy
 import json
@@ -7,8 +7,8 @@ import re
 import jsonschema
 import pytest
 
-from baton.conformance import check, load_suite
-from baton.conformance._check import description_problem, json_text, text
+from passdown.conformance import check, load_suite
+from passdown.conformance._check import description_problem, json_text, text
 from conformance_toy import shout_gate, toy
 
 FIXTURE = {
@@ -52,7 +52,7 @@ class TestSchema:
     def test_is_a_valid_draft_2020_12_schema_with_titles_everywhere(self):
         document = schema()
         jsonschema.Draft202012Validator.check_schema(document)
-        assert document["$id"] == "https://spec.baton.dev/conformance/fixture.schema.json"
+        assert document["$id"] == "https://spec.passdown.dev/conformance/fixture.schema.json"
 
         def walk(node, path):
             if isinstance(node, dict):
@@ -143,7 +143,7 @@ class TestLoadSuite:
         suite = load_suite(write_suite(tmp_path, {"shout/x.json": document}))
         [finding] = suite.findings
         assert (finding.code, finding.json_path) == ("fixture.gate_version_missing", "$")
-        assert finding.hint == f"add it: python -m baton.conformance.versions --write {tmp_path}/shout/x.json"
+        assert finding.hint == f"add it: python -m passdown.conformance.versions --write {tmp_path}/shout/x.json"
 
     def test_schema_errors_on_text_with_a_lone_surrogate_are_findings(self, tmp_path):
         document = fixture(description="\ud800", expected={"output": "\udc80"})
@@ -287,8 +287,8 @@ class TestCheck:
 
 class TestSpecExample:
     def test_the_reference_passes_the_example_and_its_requirements_exist(self, tmp_path):
-        from baton.conformance import Reference, run
-        from baton.conformance.requirements import load
+        from passdown.conformance import Reference, run
+        from passdown.conformance.requirements import load
 
         (tmp_path / "title").mkdir()
         (tmp_path / "title" / "example.json").write_bytes(

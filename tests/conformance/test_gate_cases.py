@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from baton.engine._schemas import store
-from baton.conformance._compare import same
-from baton.conformance.requirements import parse_page
-from baton.gates import load
+from passdown.engine._schemas import store
+from passdown.conformance._compare import same
+from passdown.conformance.requirements import parse_page
+from passdown.gates import load
 
 ROOT = Path(__file__).resolve().parents[2]
 GATES = ("relaunch", "lifecycle", "guard")
@@ -199,7 +199,7 @@ def test_the_lifecycle_example_cases_named_in_the_spec_exist():
                                   "relaunch-receipt"])
 def test_schemas_describe_every_property_and_their_examples_validate(name):
     schema = store().contents(name)
-    assert schema["$id"] == f"https://spec.baton.dev/schemas/v1/{name}.schema.json"
+    assert schema["$id"] == f"https://spec.passdown.dev/schemas/v1/{name}.schema.json"
     assert schema["title"] and schema["description"]
 
     def walk(node, where):

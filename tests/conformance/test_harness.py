@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from baton.conformance import Harness, HarnessFailed, load_suite, run
-from baton.conformance import _protocol
+from passdown.conformance import Harness, HarnessFailed, load_suite, run
+from passdown.conformance import _protocol
 from conformance_toy import toy
 
 FLOAT = "shout.basic.float"
@@ -165,7 +165,7 @@ class TestSchemas:
         for name in self.names:
             schema = _protocol.schema(name)
             jsonschema.Draft202012Validator.check_schema(schema)
-            assert schema["$id"] == f"https://spec.baton.dev/conformance/protocol/v1/{name}.schema.json"
+            assert schema["$id"] == f"https://spec.passdown.dev/conformance/protocol/v1/{name}.schema.json"
             assert schema["title"] and schema["description"]
             for example in schema["examples"]:
                 assert list(jsonschema.Draft202012Validator(schema).iter_errors(example)) == [], name
@@ -243,7 +243,7 @@ def test_a_terminated_runner_takes_its_harness_down(tmp_path):
     environment = toy.env("silent")
     environment["TOY_SELFPIDFILE"] = str(pidfile)
     runner = subprocess.Popen(
-        [sys.executable, "-m", "baton", "conformance", "run", "--suite", str(toy.CASES), "--timeout", "60",
+        [sys.executable, "-m", "passdown", "conformance", "run", "--suite", str(toy.CASES), "--timeout", "60",
          "--harness", " ".join(toy.harness_argv())], env=environment,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

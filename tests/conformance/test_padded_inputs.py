@@ -3,7 +3,7 @@ exact size, so that size bounds (1 MiB, 4 MiB) are pinned without fixture files 
 
 import json
 
-from baton.conformance._suite import fixture_schema, load_suite
+from passdown.conformance._suite import fixture_schema, load_suite
 
 
 def _document(case):

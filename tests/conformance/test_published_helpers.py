@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 import published_helpers_model as published
-from baton.conformance import ExpectedFailures, load_suite
+from passdown.conformance import ExpectedFailures, load_suite
 
 ROOT = Path(__file__).resolve().parents[2]
-BATON = Path(sys.executable).with_name("baton")
+PASSDOWN = Path(sys.executable).with_name("passdown")
 LISTS = {
     "restart": ROOT / "conformance" / "expected-failures" / "restart-gate-v2.2.1.txt",
     "title": ROOT / "conformance" / "expected-failures" / "session-title.txt",
@@ -37,10 +37,10 @@ def _program(gate):
 
 
 def _run(gate, expected_failures, *selection, mutation=""):
-    """``baton conformance run`` against the stand-in helper, as a host would run it."""
-    argv = [str(BATON), "conformance", "run", "--gate", gate, "--program", _program(gate),
+    """``passdown conformance run`` against the stand-in helper, as a host would run it."""
+    argv = [str(PASSDOWN), "conformance", "run", "--gate", gate, "--program", _program(gate),
             "--expected-failures", str(expected_failures), "--format", "json", *selection]
-    env = {**os.environ, "BATON_HELPER_MUTATION": mutation}
+    env = {**os.environ, "PASSDOWN_HELPER_MUTATION": mutation}
     result = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=600, env=env, check=False)
     assert result.stdout.startswith("{"), result.stdout + result.stderr
     return result.returncode, json.loads(result.stdout)
@@ -79,7 +79,7 @@ def test_the_lists_name_exactly_the_cases_the_helper_has_no_answer_on(gate):
             assert published.difference(gate, answer.crash) in case.requirements, case.id
     assert set(listed) == set(crashes)
     for ident, (crash, requirement) in crashes.items():
-        # the reason names what the helper dies of and the requirement of Baton's answer
+        # the reason names what the helper dies of and the requirement of Passdown's answer
         assert listed[ident].startswith(f"uncaught {crash.__name__}: "), ident
         assert listed[ident].endswith(f"({requirement})"), ident
     assert all(not re.search(r"[*?\[]", pattern) for pattern in listed)  # exact ids, no globs
@@ -126,7 +126,7 @@ def test_a_title_helper_that_no_longer_crashes_outside_the_calendar_fails_the_ru
 
 @pytest.mark.parametrize("gate", ["restart", "title"])
 def test_without_the_list_the_helper_fails_exactly_the_listed_cases(gate):
-    argv = [str(BATON), "conformance", "run", "--gate", gate, "--program", _program(gate), "--format", "json"]
+    argv = [str(PASSDOWN), "conformance", "run", "--gate", gate, "--program", _program(gate), "--format", "json"]
     result = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     report = json.loads(result.stdout)
     errored = {case["id"]: case for case in report["cases"] if case["status"] != "passed"}
@@ -141,9 +141,9 @@ def test_without_the_list_the_helper_fails_exactly_the_listed_cases(gate):
 @pytest.mark.parametrize("output_format", ["text", "json"])
 def test_a_failure_whose_expected_output_holds_a_lone_surrogate_is_reported(output_format):
     # The expected title holds U+D800: the report shows it as an escape, never a traceback.
-    argv = [str(BATON), "conformance", "run", "--program", _program("title"), "--format", output_format,
+    argv = [str(PASSDOWN), "conformance", "run", "--program", _program("title"), "--format", output_format,
             "--id", "title.encoding.utf16_lone_surrogate_title"]
-    env = {**os.environ, "BATON_HELPER_MUTATION": "utf8only"}
+    env = {**os.environ, "PASSDOWN_HELPER_MUTATION": "utf8only"}
     result = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=600, env=env, check=False)
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr

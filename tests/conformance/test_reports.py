@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 from referencing import Registry, Resource
 
-from baton.cli import cli
-from baton.conformance import ExpectedFailures, Harness, Program, Reference, run
-from baton.conformance import _reports, _stream
-from baton.conformance._stream import view_of
+from passdown.cli import cli
+from passdown.conformance import ExpectedFailures, Harness, Program, Reference, run
+from passdown.conformance import _reports, _stream
+from passdown.conformance._stream import view_of
 from conformance_toy import toy
 
 CONFORMANCE = toy.REPO / "conformance"
@@ -54,7 +54,7 @@ def schema_validator(name):
         jsonschema.Draft202012Validator.check_schema(document)
         resources.append((document["$id"], Resource.from_contents(document)))
     registry = Registry().with_resources(resources)
-    return jsonschema.Draft202012Validator(dict(resources)[f"https://spec.baton.dev/conformance/{name}.schema.json"].contents,
+    return jsonschema.Draft202012Validator(dict(resources)[f"https://spec.passdown.dev/conformance/{name}.schema.json"].contents,
                                            registry=registry)
 
 
@@ -68,7 +68,7 @@ class TestText:
     def test_layout(self, mixed):
         text = _reports.text(mixed)
         lines = text.splitlines()
-        assert lines[0] == "baton conformance: toy 0.1 (python), via harness"
+        assert lines[0] == "passdown conformance: toy 0.1 (python), via harness"
         assert lines[1] == "gates implemented: shout (version not stated)"
         assert lines[3].split() == ["gate", "version", "passed", "failed", "errored", "skipped"]
         assert lines[4].split() == ["shout", "1.0.0", "4", "1", "0", "0", "(1", "expected", "failures)"]
@@ -84,7 +84,7 @@ class TestText:
 
     def test_comparison(self, compared):
         lines = _reports.text(compared).splitlines()
-        assert lines[0] == "baton conformance: 3 implementations compared"
+        assert lines[0] == "passdown conformance: 3 implementations compared"
         assert [line.split()[:1] + line.split()[-5:] for line in lines[2:6]] == [
             ["name", "passed", "failed", "errored", "skipped", "xfailed"],
             ["reference", "6", "0", "0", "0", "0"],
@@ -171,7 +171,7 @@ class TestJson:
 
         for name in ("report", "report-stream"):
             schema = json.loads((CONFORMANCE / f"{name}.schema.json").read_text())
-            assert schema["$id"] == f"https://spec.baton.dev/conformance/{name}.schema.json"
+            assert schema["$id"] == f"https://spec.passdown.dev/conformance/{name}.schema.json"
             walk(schema, name)
 
 
@@ -210,7 +210,7 @@ class TestJunit:
 class TestMarkdown:
     def test_table_and_details(self, mixed):
         markdown = _reports.markdown(mixed)
-        assert markdown.startswith("## Baton conformance: toy 0.1 (python), via harness\n")
+        assert markdown.startswith("## Passdown conformance: toy 0.1 (python), via harness\n")
         assert "**4 passed, 1 failed, 0 errored, 0 skipped, 1 expected failures**" in markdown
         assert "| gate | version | passed | failed | errored | skipped |" in markdown
         assert "| shout | 1.0.0 | 4 | 1 | 0 | 0 |" in markdown
@@ -222,7 +222,7 @@ class TestMarkdown:
 
     def test_comparison_and_issue_links(self, compared):
         markdown = _reports.markdown(compared)
-        assert markdown.startswith("## Baton conformance: 3 implementations compared\n")
+        assert markdown.startswith("## Passdown conformance: 3 implementations compared\n")
         assert "| gate | version | reference | harness-1 | harness-2 |" in markdown
         assert "| `shout.basic.float` | passed | failed | skipped |" in markdown
         assert "- 1: not today ([https://example.org/toy/issues/7](<https://example.org/toy/issues/7>))" in markdown
@@ -230,11 +230,11 @@ class TestMarkdown:
 
 class TestBadge:
     def test_clean(self, clean):
-        assert _reports.badge(clean) == {"schemaVersion": 1, "label": "baton conformance",
+        assert _reports.badge(clean) == {"schemaVersion": 1, "label": "passdown conformance",
                                          "message": "100% passing", "color": "brightgreen"}
 
     def test_never_green_when_a_case_failed(self, mixed):
-        assert _reports.badge(mixed) == {"schemaVersion": 1, "label": "baton conformance",
+        assert _reports.badge(mixed) == {"schemaVersion": 1, "label": "passdown conformance",
                                          "message": "66% passing", "color": "red"}
 
     def test_ninety_nine_percent_with_a_failure_is_yellow(self, tmp_path):
@@ -245,7 +245,7 @@ class TestBadge:
         (tmp_path / "shout").mkdir()
         (tmp_path / "shout" / "many.json").write_text(json.dumps(
             {"gate": "shout", "gate_version": "1.0.0", "description": "d", "cases": cases}))
-        from baton.conformance import load_suite
+        from passdown.conformance import load_suite
 
         view = view_of(run(load_suite(tmp_path).cases, Reference(toy.TABLE), mode="reference"))
         assert _reports.badge(view)["message"] == "99% passing" and _reports.badge(view)["color"] == "yellow"
@@ -259,7 +259,7 @@ class TestBadge:
         skipping = view_of(harness_report("skip", case="shout.basic.float"))
         assert _reports.badge(skipping)["message"] == "100% passing, 1 skipped"
         assert _reports.badge(compared) == {
-            "schemaVersion": 1, "label": "baton conformance",
+            "schemaVersion": 1, "label": "passdown conformance",
             "message": "reference 100% passing | harness-1 66% passing | harness-2 100% passing", "color": "red"}
 
 
@@ -371,7 +371,7 @@ def test_cli_writes_every_report(tmp_path):
     assert result.exit_code == 0
     assert json.loads(result.output)["summary"]["line"] == "6 passed, 0 failed, 0 errored, 0 skipped"
     assert ElementTree.parse(paths["xml"]).getroot().get("tests") == "6"
-    assert paths["md"].read_text().startswith("## Baton conformance")
+    assert paths["md"].read_text().startswith("## Passdown conformance")
     assert json.loads(paths["badge"].read_text())["message"] == "100% passing"
     assert "6 passed, 0 failed, 0 errored, 0 skipped" in paths["html"].read_text()
 

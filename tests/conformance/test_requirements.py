@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from baton.conformance import requirements
-from baton.conformance.requirements import build, parse_page
+from passdown.conformance import requirements
+from passdown.conformance.requirements import build, parse_page
 from conformance_toy import toy
 
 
@@ -108,7 +108,7 @@ class TestBuild:
         loaded = requirements.load(path)
         assert loaded.requirements == catalogue.requirements
         document = json.loads(path.read_text())
-        assert document["baton_version"] == "1.0" and document["kind"] == "requirements"
+        assert document["passdown_version"] == "1.0" and document["kind"] == "requirements"
         assert set(document["requirements"][0]) == {"id", "keyword", "text", "page", "anchor", "section",
                                                     "fixture_testable"}
         assert document["requirements"][3]["untestable_reason"] == "a property of terminals"
@@ -120,7 +120,7 @@ class TestRepositoryCatalogue:
         catalogue = build(spec)
         assert catalogue.findings == (), [f"{f.file}:{f.line}: {f.code}: {f.message}" for f in catalogue.findings]
         current = (toy.REPO / "conformance" / "requirements.json").read_text(encoding="utf-8")
-        assert current == catalogue.to_json(), "run: python -m baton.conformance.requirements --write"
+        assert current == catalogue.to_json(), "run: python -m passdown.conformance.requirements --write"
 
     def test_every_spec_prefix_is_known_and_ids_are_unique(self):
         catalogue = requirements.load()
@@ -131,7 +131,7 @@ class TestRepositoryCatalogue:
 
 class TestCommand:
     def run(self, *args):
-        return subprocess.run([sys.executable, "-m", "baton.conformance.requirements", *args],
+        return subprocess.run([sys.executable, "-m", "passdown.conformance.requirements", *args],
                               capture_output=True, text=True, timeout=60)
 
     def test_check_passes_on_a_current_file_and_fails_on_a_stale_one(self, tmp_path):

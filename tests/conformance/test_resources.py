@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from baton.conformance import Program, load_suite, run
-from baton.conformance._process import TOKEN_VARIABLE
+from passdown.conformance import Program, load_suite, run
+from passdown.conformance._process import TOKEN_VARIABLE
 from conformance_toy import toy
 
 HOSTILE = toy.HERE / "hostile.py"
@@ -80,7 +80,7 @@ def test_the_command_ends_a_daemon_that_dropped_every_mark(tmp_path):
     # Only the command adopts orphans: a daemon with an empty environment, in its own
     # session, holding no pipe, is found as the runner's orphan and ended with the run.
     done = subprocess.run(
-        [sys.executable, "-m", "baton", "conformance", "run", "--suite", str(toy.CASES), "--format", "json",
+        [sys.executable, "-m", "passdown", "conformance", "run", "--suite", str(toy.CASES), "--format", "json",
          "--program", f"{sys.executable} {HOSTILE} daemon"],
         env=hostile_env(tmp_path), capture_output=True, text=True, timeout=120)
     assert json.loads(done.stdout)["summary"]["passed"] == 6, done.stderr
@@ -101,9 +101,9 @@ def test_stderr_is_drained_while_a_large_input_is_written(tmp_path):
 
 _MEASURE = """
 import sys
-from baton.cli import cli
+from passdown.cli import cli
 try:
-    cli.main(args=sys.argv[1:], prog_name="baton", standalone_mode=True)
+    cli.main(args=sys.argv[1:], prog_name="passdown", standalone_mode=True)
 except SystemExit as done:
     status = done.code
 # VmHWM is this process image's own peak; ru_maxrss would carry over the peak of the process
@@ -137,7 +137,7 @@ def test_a_harness_that_stops_reading_and_floods_stdout_costs_the_bound_not_giga
 
 
 def test_a_sweep_ends_one_implementation_s_processes_and_no_other_s():
-    from baton.conformance._process import Child, family, sweep
+    from passdown.conformance._process import Child, family, sweep
 
     mine, theirs = family(), family()
     sleeping = [sys.executable, "-c", "import time; time.sleep(60)"]

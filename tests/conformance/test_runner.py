@@ -1,6 +1,6 @@
 """The runner: comparison and field-level differences, verdicts, selection, gate versions,
 expected failures (read and written), the reference and program mode (skips, several cases at
-once), and the exit status of `baton conformance run`."""
+once), and the exit status of `passdown conformance run`."""
 
 import io
 import json
@@ -9,12 +9,12 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from baton.errors import UsageError
-from baton.cli import cli
-from baton.conformance import ExpectedFailures, Program, Reference, Selection, run
-from baton.conformance._compare import Difference, differences, mismatch, same
-from baton.conformance._implementations import Answer
-from baton.conformance._runner import expected_failures_text, verdict
+from passdown.errors import UsageError
+from passdown.cli import cli
+from passdown.conformance import ExpectedFailures, Program, Reference, Selection, run
+from passdown.conformance._compare import Difference, differences, mismatch, same
+from passdown.conformance._implementations import Answer
+from passdown.conformance._runner import expected_failures_text, verdict
 from conformance_toy import shout_gate, toy
 
 
@@ -58,8 +58,8 @@ class TestDifferences:
         assert Difference.from_json(found[2].to_json()) == found[2]
 
     def test_keys_that_are_not_names_are_quoted_and_long_values_cut(self):
-        [found] = differences({"x-baton/a b": "s" * 500}, {"x-baton/a b": "t"})
-        assert found.path == '$["x-baton/a b"]' and len(found.expected) == 300 and found.expected.endswith("...")
+        [found] = differences({"x-passdown/a b": "s" * 500}, {"x-passdown/a b": "t"})
+        assert found.path == '$["x-passdown/a b"]' and len(found.expected) == 300 and found.expected.endswith("...")
 
     def test_a_root_of_another_type_is_one_difference(self):
         assert differences({"a": 1}, "text") == [Difference("$", '{"a": 1}', '"text"')]
@@ -255,7 +255,7 @@ class TestGateVersions:
     cases' version or later; the others are skipped with the reason, never failed."""
 
     def harness_run(self, gates):
-        from baton.conformance import Harness
+        from passdown.conformance import Harness
 
         environment = toy.env()
         environment["TOY_GATES"] = json.dumps(gates)
@@ -285,7 +285,7 @@ class TestGateVersions:
         newer["gate_version"] = "1.2.0"
         (tmp_path / "shout").mkdir()
         (tmp_path / "shout" / "basic.json").write_text(json.dumps(newer))
-        from baton.conformance import Harness, load_suite
+        from passdown.conformance import Harness, load_suite
 
         environment = toy.env()
         environment["TOY_GATES"] = json.dumps({"shout": "1.1.9"})
@@ -309,7 +309,7 @@ class TestGateVersions:
             ("skipped", "the shout gate is not implemented", "gate_not_listed")}
 
     def test_the_reference_states_every_gate_version(self):
-        from baton.gates import gate_names, load
+        from passdown.gates import gate_names, load
 
         reference = Reference()
         assert reference.versions == {name: load(name).VERSION for name in gate_names()}
@@ -363,7 +363,7 @@ class TestWriteExpectedFailures:
 
     def test_a_clean_run_writes_a_file_with_no_entry(self):
         report = run(toy.suite().cases, Reference(toy.TABLE), mode="reference")
-        written = expected_failures_text(report.results, "baton")
+        written = expected_failures_text(report.results, "passdown")
         assert ExpectedFailures.parse(written, "x").entries == () and "# (no case failed)" in written
 
     def test_the_command_writes_it_for_the_named_implementation(self, tmp_path):
@@ -386,7 +386,7 @@ class TestRunCommand:
     def test_harness_run_passes(self):
         result = invoke("run", "--suite", str(toy.CASES), "--harness", HARNESS)
         assert result.exit_code == 0, result.output
-        assert result.output.startswith("baton conformance: toy 0.1 (python), via harness\n")
+        assert result.output.startswith("passdown conformance: toy 0.1 (python), via harness\n")
         assert result.output.endswith("\n6 passed, 0 failed, 0 errored, 0 skipped\n")
 
     def test_a_failure_exits_1_and_shows_the_diff(self):
@@ -454,7 +454,7 @@ class TestRunCommand:
         result = invoke("run", "--suite", str(tmp_path))
         assert result.exit_code == 2
         assert "conformance.suite: the suite has 1 broken fixture files or cases" in result.output
-        assert "run `baton conformance check`" in result.output
+        assert "run `passdown conformance check`" in result.output
         assert invoke("run", "--suite", str(tmp_path / "missing")).exit_code == 2
 
     def test_list(self):
@@ -476,7 +476,7 @@ class TestProgress:
             return True
 
     def test_only_on_a_terminal(self, monkeypatch):
-        from baton.conformance import _progress
+        from passdown.conformance import _progress
 
         monkeypatch.setattr(sys, "stderr", io.StringIO())
         assert _progress.Progress.for_terminal() is None
@@ -484,7 +484,7 @@ class TestProgress:
         assert isinstance(_progress.Progress.for_terminal(), _progress.Progress)
 
     def test_draws_after_half_a_second_and_clears(self, monkeypatch):
-        from baton.conformance import _progress
+        from passdown.conformance import _progress
 
         clock = [100.0]
         monkeypatch.setattr(_progress.time, "monotonic", lambda: clock[0])
@@ -531,7 +531,7 @@ class TestSeveralImplementations:
                                           "--harness", f"broken={HARNESS}", "--program", f"toy={HARNESS}"],
                                     env=environment)
         assert result.exit_code == 1
-        assert "baton: conformance.harness_failed: broken: the harness did not start: protocol error" in result.output
+        assert "passdown: conformance.harness_failed: broken: the harness did not start: protocol error" in result.output
         assert "toy: 6 passed, 0 failed, 0 errored, 0 skipped" in result.output
         assert "broken: 0 passed, 0 failed, 0 errored, 0 skipped" in result.output
 

@@ -1,11 +1,11 @@
-"""The real suite: it loads, `baton conformance check` is clean, and the built-in reference
+"""The real suite: it loads, `passdown conformance check` is clean, and the built-in reference
 passes every case of every gate."""
 
 from click.testing import CliRunner
 
-from baton.cli import cli
-from baton.conformance import Reference, load_suite, run
-from baton.gates import gate_names
+from passdown.cli import cli
+from passdown.conformance import Reference, load_suite, run
+from passdown.gates import gate_names
 
 
 def test_the_suite_loads_without_structural_findings():

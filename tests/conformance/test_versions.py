@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from baton.conformance import load_suite
-from baton.conformance.versions import PATTERN, main, mismatch, parse, stamp_document, stamp_text
-from baton.gates import gate_names, load
+from passdown.conformance import load_suite
+from passdown.conformance.versions import PATTERN, main, mismatch, parse, stamp_document, stamp_text
+from passdown.gates import gate_names, load
 from conformance_toy import toy
 
 CASES = toy.REPO / "conformance" / "cases"
@@ -31,7 +31,7 @@ class TestOneShape:
     def test_gate_list_prints_one_shape(self):
         from click.testing import CliRunner
 
-        from baton.cli import cli
+        from passdown.cli import cli
 
         listed = json.loads(CliRunner().invoke(cli, ["gate", "--list", "--format", "json"]).output)
         assert [gate["version"] for gate in listed] == [load(name).VERSION for name in gate_names()]
@@ -90,7 +90,7 @@ class TestStamp:
         assert main(["--check", str(tmp_path)]) == 0
 
     def test_the_packaged_suite_needs_no_stamp(self):
-        done = subprocess.run([sys.executable, "-m", "baton.conformance.versions", "--check"],
+        done = subprocess.run([sys.executable, "-m", "passdown.conformance.versions", "--check"],
                               capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
 
@@ -170,10 +170,10 @@ class TestByteForm:
     @pytest.mark.parametrize("value", [
         {"b": 1, "a": [1.0, -0.0, 0.0, 1e16, 1e15, 1e-5, 0.0001, 1.5e300, 123456789012345680.0, 0.1, 3.5]},
         ["\x7f\x1f\u00e9/\U0001F600\ud800\"\\\b\t\n\f\r", 10**30, -12, True, False, None],
-        {"x-baton/a b": {"": []}}, 5e-324, 1.7976931348623157e308, 2.5e-5, 9999999999999998.0,
+        {"x-passdown/a b": {"": []}}, 5e-324, 1.7976931348623157e308, 2.5e-5, 9999999999999998.0,
     ])
     def test_an_encoder_written_from_the_spec_gives_the_runner_s_bytes(self, value):
-        from baton.conformance._suite import Case
+        from passdown.conformance._suite import Case
 
         case = Case("t.a", "t", "1.0.0", "", (), (), "input", value, None, 0, None, "f", 0)
         assert case.raw_input() == spec_bytes(value)

@@ -13,9 +13,9 @@ from pathlib import Path
 import jsonschema_rs
 import pytest
 
-from baton.engine._ecma import to_fast, to_python
-from baton.formats._handoff_record import MAX_REASON_LENGTH, is_text
-from baton.formats._values import WHITE_SPACE, is_blank, is_id
+from passdown.engine._ecma import to_fast, to_python
+from passdown.formats._handoff_record import MAX_REASON_LENGTH, is_text
+from passdown.formats._values import WHITE_SPACE, is_blank, is_id
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Where Python's ``re`` and ECMA-262 part ways: Unicode digits, word characters and white

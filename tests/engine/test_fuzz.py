@@ -9,10 +9,10 @@ from engine_support import ROOT
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-import baton
-from baton.formats import _detect
-from baton import reporters
-from baton._findings import SEVERITIES
+import passdown
+from passdown.formats import _detect
+from passdown import reporters
+from passdown._findings import SEVERITIES
 
 EXAMPLES = [path.read_bytes() for path in sorted((ROOT / "examples").rglob("*")) if path.is_file()]
 
@@ -54,4 +54,4 @@ def _check(report):
 @example(raw=b"GOAL_ID:\n", kind=None, name=None)
 @example(raw=b"a: [1, {b: 2}]\n", kind="registry", name="registry.yaml")
 def test_any_bytes_any_kind(raw, kind, name):
-    _check(baton.validate_bytes(raw, kind, name=name))
+    _check(passdown.validate_bytes(raw, kind, name=name))

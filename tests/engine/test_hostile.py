@@ -12,7 +12,7 @@ import pytest
 from engine_support import ACK, ROOT, dump, isolated, write  # noqa: F401
 from click.testing import CliRunner
 
-from baton.cli import cli
+from passdown.cli import cli
 
 NAMED_UNREADABLE = 2
 
@@ -182,7 +182,7 @@ def test_control_characters_in_a_packet(tmp_path):
 
 def _run_cli(*args, timeout=60):
     return subprocess.run(
-        [sys.executable, "-m", "baton", "validate", *map(str, args)],
+        [sys.executable, "-m", "passdown", "validate", *map(str, args)],
         capture_output=True, timeout=timeout, cwd=ROOT, stdin=subprocess.DEVNULL,
     )
 
@@ -221,7 +221,7 @@ def test_a_folder_tree_1000_levels_deep(deep_tree):
 
 
 def test_a_walk_over_its_entry_bound_is_an_unreadable_named_folder(isolated, tmp_path, monkeypatch):
-    from baton.formats import _files
+    from passdown.formats import _files
 
     for index in range(12):
         write(tmp_path, f"sub{index}/ack.json", ACK)

@@ -7,7 +7,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baton.engine._locate import lines_for
+from passdown.engine._locate import lines_for
 
 values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=8),

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from baton.conformance._suite import load_suite
-from baton.formats import _detect
-from baton.engine._validate import check_bytes
-from baton.formats import _ackcheck
-from baton.formats._fastjson import loads
-from baton.gates._table import dumps
+from passdown.conformance._suite import load_suite
+from passdown.formats import _detect
+from passdown.engine._validate import check_bytes
+from passdown.formats import _ackcheck
+from passdown.formats._fastjson import loads
+from passdown.gates._table import dumps
 
 #: Text only Python writes for a value: reprs of None, booleans, lists and dicts of strings.
 PYTHON_ONLY = ("None", "True", "False", "['", "{'")

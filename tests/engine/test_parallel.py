@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from baton.engine import _validate
-from baton import validate_paths
+from passdown.engine import _validate
+from passdown import validate_paths
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "handoff"
 

@@ -22,7 +22,7 @@ def _schema(name):
 def _errors(name, instance):
     """The failing keywords, from the reference validator (patterns read as ECMA-262), after
     checking that the fast validator gives the same verdict."""
-    from baton.engine._schemas import store
+    from passdown.engine._schemas import store
 
     errors = sorted(e.validator for e in store().reference_validator(f"{name}.schema.json").iter_errors(instance))
     assert store().is_valid(f"{name}.schema.json", instance) is (errors == [])
@@ -30,7 +30,7 @@ def _errors(name, instance):
 
 
 def _handoff(name):
-    from baton.formats._loading import load_path, syntax_for
+    from passdown.formats._loading import load_path, syntax_for
 
     loaded, findings = load_path(str(HANDOFF / name), syntax=syntax_for(name))
     assert findings == []
@@ -45,7 +45,7 @@ def test_schema_passes_the_metaschema(name):
 @pytest.mark.parametrize("name", OURS)
 def test_schema_id_mirrors_its_path_and_it_is_titled(name):
     schema = _schema(name)
-    assert schema["$id"] == f"https://spec.baton.dev/schemas/v1/{name}.schema.json"
+    assert schema["$id"] == f"https://spec.passdown.dev/schemas/v1/{name}.schema.json"
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert schema["title"] and schema["description"]
 
@@ -102,7 +102,7 @@ def test_ack_example_validates():
 
 
 def test_packet_example_projection_validates():
-    from baton.formats import _packet
+    from passdown.formats import _packet
 
     text = _handoff("continuation.packet.txt").text
     assert _errors("packet", _packet.projection(_packet.parse(text))) == []
@@ -167,13 +167,13 @@ def test_unknown_members_and_other_extension_blocks_are_never_checked():
     assert _errors("checkpoint", document) == []
 
 
-def test_the_baton_block_is_required_and_checked():
+def test_the_passdown_block_is_required_and_checked():
     document = _checkpoint()
-    del document["x-baton/checkpoint"]
+    del document["x-passdown/checkpoint"]
     assert _errors("checkpoint", document) == ["required"]
     assert _errors("xbrief-0.8", document) == []
     document = _checkpoint()
-    document["x-baton/checkpoint"]["revision"] = 0
+    document["x-passdown/checkpoint"]["revision"] = 0
     assert _errors("checkpoint", document) == ["minimum"]
 
 
@@ -181,7 +181,7 @@ def test_a_legacy_vbrief_checkpoint_is_accepted_without_the_block():
     document = _checkpoint()
     document["vBRIEFInfo"] = {"version": "0.5"}
     del document["xBRIEFInfo"]
-    del document["x-baton/checkpoint"]
+    del document["x-passdown/checkpoint"]
     assert _errors("checkpoint", document) == []
     document["vBRIEFInfo"]["version"] = "0.9"
     assert _errors("checkpoint", document) == ["enum"]
@@ -247,7 +247,7 @@ def test_digest_strings_follow_the_oci_grammar(digest, valid):
     ("policy", "a NUL \x00"),
 ])
 def test_packet_projection_refuses_bad_values(member, value):
-    from baton.formats import _packet
+    from passdown.formats import _packet
 
     projection = _packet.projection(_packet.parse(_handoff("continuation.packet.txt").text))
     projection[member] = value
@@ -255,7 +255,7 @@ def test_packet_projection_refuses_bad_values(member, value):
 
 
 def test_packet_projection_allows_no_other_members():
-    from baton.formats import _packet
+    from passdown.formats import _packet
 
     projection = _packet.projection(_packet.parse(_handoff("continuation.packet.txt").text))
     projection["notes"] = "x"

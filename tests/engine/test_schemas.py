@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from baton.engine import _schemas
-from baton.formats import _detect
-from baton.formats import _loading, _packet
-from baton.engine._schemas import SchemaMissing, Store, store
+from passdown.engine import _schemas
+from passdown.formats import _detect
+from passdown.formats import _loading, _packet
+from passdown.engine._schemas import SchemaMissing, Store, store
 
 REAL = store()
 
@@ -141,7 +141,7 @@ def test_every_packaged_schema_is_a_valid_2020_12_schema_with_its_own_id():
         Draft202012Validator.check_schema(schema)
         assert schema.get("$schema") == "https://json-schema.org/draft/2020-12/schema", name
         relative = schema_file.path.relative_to(REAL.root).as_posix()
-        assert schema_file.id == f"https://spec.baton.dev/schemas/{relative}", name
+        assert schema_file.id == f"https://spec.passdown.dev/schemas/{relative}", name
 
 
 def test_every_kind_names_a_packaged_schema_or_none_yet():
@@ -184,7 +184,7 @@ def test_nothing_outside_the_package_is_ever_retrieved(tmp_path, monkeypatch):
     monkeypatch.setattr(urllib.request, "urlopen", no_network)
     test_store = _store_with(tmp_path, {"thing": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://spec.baton.dev/schemas/v1/thing.schema.json",
+        "$id": "https://spec.passdown.dev/schemas/v1/thing.schema.json",
         "properties": {"a": {"$ref": "https://example.com/remote.schema.json"}},
     }})
     assert test_store.is_valid("thing", {"a": 1}) is None
@@ -196,7 +196,7 @@ def test_nothing_outside_the_package_is_ever_retrieved(tmp_path, monkeypatch):
 def test_format_is_an_annotation_in_both_validators(tmp_path):
     test_store = _store_with(tmp_path, {"dated": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://spec.baton.dev/schemas/v1/dated.schema.json",
+        "$id": "https://spec.passdown.dev/schemas/v1/dated.schema.json",
         "properties": {"at": {"type": "string", "format": "date-time"},
                        "mail": {"format": "email"}},
     }})
@@ -220,7 +220,7 @@ def test_test_schemas_differ_from_the_real_ones():
 def test_too_many_errors_are_capped(tmp_path):
     test_store = _store_with(tmp_path, {"many": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://spec.baton.dev/schemas/v1/many.schema.json",
+        "$id": "https://spec.passdown.dev/schemas/v1/many.schema.json",
         "type": "array", "items": {"type": "string"},
     }})
     found = test_store.check("many", list(range(1000)), file=None)
@@ -231,8 +231,8 @@ def test_too_many_errors_are_capped(tmp_path):
 
 def test_the_valid_path_imports_neither_jsonschema_nor_click():
     script = (
-        "import sys, baton\n"
-        "report = baton.validate_paths(['examples/handoff'])\n"
+        "import sys, passdown\n"
+        "report = passdown.validate_paths(['examples/handoff'])\n"
         "assert report.ok, report.findings\n"
         "print(sorted(m for m in ('jsonschema', 'referencing', 'click') if m in sys.modules))\n"
     )
@@ -299,7 +299,7 @@ def test_patterns_mean_what_ecma_262_says_in_both_validators(pattern, text, expe
 
     import jsonschema_rs
 
-    from baton.engine._ecma import original, to_fast, to_python
+    from passdown.engine._ecma import original, to_fast, to_python
 
     fast = to_fast(pattern)
     assert jsonschema_rs.validator_for({"pattern": fast}).is_valid(text) is expected
@@ -309,7 +309,7 @@ def test_patterns_mean_what_ecma_262_says_in_both_validators(pattern, text, expe
 
 
 def test_translation_leaves_data_and_names_alone():
-    from baton.engine._ecma import translate_schema
+    from passdown.engine._ecma import translate_schema
 
     schema = {
         "properties": {"pattern": {"type": "string", "pattern": "^\\d$"},
@@ -326,9 +326,9 @@ def test_translation_leaves_data_and_names_alone():
 
 
 def test_pattern_messages_show_the_pattern_as_written(isolated):
-    import baton
+    import passdown
 
-    report = baton.validate_bytes(json.dumps({**ACK, "goal_id": "goal\n"}).encode(), "ack")
+    report = passdown.validate_bytes(json.dumps({**ACK, "goal_id": "goal\n"}).encode(), "ack")
     (finding,) = report.findings
     assert finding.code == "schema.pattern"
     assert finding.message.endswith("(pattern ^[a-z0-9-]+$)")

@@ -2,12 +2,12 @@
 upstream core schema, read from ``../shared/reference/xbrief-upstream/`` beside the
 repository, is the oracle.
 
-- Whenever the upstream schema refuses a document, ``baton validate`` refuses it too: every
+- Whenever the upstream schema refuses a document, ``passdown validate`` refuses it too: every
   member of the valid examples is changed one at a time (another JSON type, out of range,
   empty, another shape, removed), exhaustively and with hypothesis. (A change that makes
   the document a legacy one, an ``xBRIEFInfo`` version from 0.4 to 0.7, is read with the
   legacy warning instead, as CKP-003 requires.)
-- Baton never calls a document invalid xBRIEF (CKP-004) that upstream accepts; anything
+- Passdown never calls a document invalid xBRIEF (CKP-004) that upstream accepts; anything
   else it refuses carries the id of the profile rule that says why.
 - The validate-gate fixtures hold one refused case per upstream constraint and one accepted
   case per member, built by ``tests/support/xbrief_fixtures.py`` and up to date.
@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, FormatChecker
 
-import baton
-from baton.formats._detect import legacy_version
+import passdown
+from passdown.formats._detect import legacy_version
 
 ROOT = Path(__file__).resolve().parents[2]
 UPSTREAM = xf.upstream_dir()
@@ -51,13 +51,13 @@ def _cases(name):
 
 
 def _findings(document):
-    """``baton validate`` on the document as a continue checkpoint: its findings."""
+    """``passdown validate`` on the document as a continue checkpoint: its findings."""
     raw = json.dumps(document).encode("utf-8")
-    return baton.validate_bytes(raw, "checkpoint", "continue.xbrief.json").findings
+    return passdown.validate_bytes(raw, "checkpoint", "continue.xbrief.json").findings
 
 
-def _baton(document):
-    """The error findings of ``baton validate``."""
+def _passdown(document):
+    """The error findings of ``passdown validate``."""
     return [f for f in _findings(document) if f.is_error]
 
 
@@ -107,7 +107,7 @@ def test_the_appendix_c_cases_are_the_spec_examples_plus_what_the_profile_requir
     for case in _cases("checkpoint_appendix_c.json"):
         name = "C." + case["id"].split(".c_")[1][0]
         document = copy.deepcopy(case["input"]["document"])
-        del document["x-baton/checkpoint"]
+        del document["x-passdown/checkpoint"]
         plan = document["plan"]
         narratives = plan.get("narratives", {})
         if narratives.pop("Decisions", None) is not None and not narratives:
@@ -134,11 +134,11 @@ def test_the_appendix_c_examples_pass_as_checkpoints():
     for case in _cases("checkpoint_appendix_c.json"):
         document = case["input"]["document"]
         assert UPSTREAM_VALIDATOR.is_valid(document), case["id"]
-        codes = sorted({f.code for f in _baton(document)})
+        codes = sorted({f.code for f in _passdown(document)})
         assert codes == case["expected"]["output"]["errors"], case["id"]
 
 
-# -- the property: upstream refuses => Baton refuses -------------------------------------------
+# -- the property: upstream refuses => Passdown refuses -------------------------------------------
 
 def _valid_examples() -> dict[str, dict]:
     examples = {"example handoff": json.loads(
@@ -213,23 +213,23 @@ def _check(document, tally):
         return
     if refused_upstream:
         tally["refused by upstream"] += 1
-        assert errors, "upstream refuses this document, Baton does not"
+        assert errors, "upstream refuses this document, Passdown does not"
         return
     tally["accepted by upstream"] += 1
     stricter = [f for f in errors if f.requirement == "CKP-004" or f.requirement is None]
-    assert stricter == [], "Baton calls this invalid xBRIEF, upstream does not"
+    assert stricter == [], "Passdown calls this invalid xBRIEF, upstream does not"
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
-def test_the_valid_examples_are_valid_for_upstream_and_for_baton(name):
+def test_the_valid_examples_are_valid_for_upstream_and_for_passdown(name):
     assert UPSTREAM_VALIDATOR.is_valid(EXAMPLES[name])
-    assert _baton(EXAMPLES[name]) == []
+    assert _passdown(EXAMPLES[name]) == []
 
 
 TALLY: dict[str, dict[str, int]] = {}
 
 
-def test_every_one_member_change_upstream_refuses_baton_refuses():
+def test_every_one_member_change_upstream_refuses_passdown_refuses():
     name = "every member"
     document = EXAMPLES[name]
     tally = TALLY.setdefault(name, {"refused by upstream": 0, "accepted by upstream": 0})

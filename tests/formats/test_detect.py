@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from baton.formats import _detect
-from baton.formats._packet import JSON_NAME, TEXT_NAME
+from passdown.formats import _detect
+from passdown.formats._packet import JSON_NAME, TEXT_NAME
 
 
 @pytest.mark.parametrize(("filename", "kind"), [
@@ -32,7 +32,7 @@ def test_the_packet_names_are_the_parsers():
     ({"kind": "packet"}, None, "packet"), ({"kind": "handoff"}, None, "handoff"),
     ({"kind": "handoff_pending"}, None, "handoff_pending"),
     ({"kind": "relaunch_receipt"}, None, "receipt"), ({"kind": "receipt"}, None, None),
-    ({"x-baton/checkpoint": {}}, None, "checkpoint"), ({"xBRIEFInfo": {}}, None, "checkpoint"),
+    ({"x-passdown/checkpoint": {}}, None, "checkpoint"), ({"xBRIEFInfo": {}}, None, "checkpoint"),
     ({"vBRIEFInfo": {}}, None, "checkpoint"), ({"kind": "other"}, None, None),
     ({"kind": 3}, None, None), ([], None, None), ("ack", None, None),
     (None, "GOAL_ID: x\n", "packet"), (None, "\n\nGOAL_ID: x", "packet"),

@@ -1,4 +1,4 @@
-"""Digest strings, canonical forms and streaming hashing (baton.formats._digest)."""
+"""Digest strings, canonical forms and streaming hashing (passdown.formats._digest)."""
 
 import hashlib
 import json
@@ -9,8 +9,8 @@ from blake3 import blake3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baton.formats import _digest
-from baton.errors import DigestError
+from passdown.formats import _digest
+from passdown.errors import DigestError
 
 HEX = "0123456789abcdef" * 4
 
@@ -163,7 +163,7 @@ class TestCanonicalPacket:
 
     def test_projection_and_text_forms_share_one_digest(self):
         text = "GOAL_ID: g\nNEXT_SAFE_ACTION: a\n  b\nRESTART_ID: r\nCHECKPOINT_DIGEST: blake3:00\n"
-        projection = json.dumps({"baton_version": "1.0", "kind": "packet", "goal_id": "g", "restart_id": "r",
+        projection = json.dumps({"passdown_version": "1.0", "kind": "packet", "goal_id": "g", "restart_id": "r",
                                  "next_safe_action": "a\nb", "checkpoint_digest": "blake3:00"})
         assert _digest.canonical_bytes(text.encode(), "packet") == _digest.canonical_bytes(projection.encode(), "packet")
 
@@ -224,10 +224,10 @@ class TestFiles:
         assert raised.value.code == "digest.unknown_algorithm"
 
     def test_public_names_point_here(self):
-        import baton
+        import passdown
 
-        assert baton.digest_file is _digest.digest_file
-        assert baton.digest_bytes(b"abc") == "blake3:" + blake3(b"abc").hexdigest()
+        assert passdown.digest_file is _digest.digest_file
+        assert passdown.digest_bytes(b"abc") == "blake3:" + blake3(b"abc").hexdigest()
 
 
 class TestDigestLists:
@@ -253,7 +253,7 @@ class TestDigestLists:
         (f"SHA256 (a (1).txt) = {HEX}", None, (f"sha256:{HEX}", "a (1).txt", "tag")),
         (f"BLAKE3 (a.txt) = {HEX}", "sha256", (f"blake3:{HEX}", "a.txt", "tag")),
         (f"MD5 (a.txt) = {HEX[:32]}", None, (f"md5:{HEX[:32]}", "a.txt", "tag")),
-        (f"blake3:{HEX}  a.txt", "sha256", (f"blake3:{HEX}", "a.txt", "baton")),
+        (f"blake3:{HEX}  a.txt", "sha256", (f"blake3:{HEX}", "a.txt", "passdown")),
     ])
     def test_bare_and_tagged_lines_name_their_algorithm(self, line, bare, expected):
         assert _digest.parse_styled_line(line, bare_algorithm=bare) == expected
@@ -297,7 +297,7 @@ def test_the_quick_domain_pass_answers_as_the_exact_walk(value):
 
 
 def test_the_quick_domain_pass_leaves_the_depth_bound_to_the_exact_walk():
-    from baton.formats._loading import MAX_DEPTH
+    from passdown.formats._loading import MAX_DEPTH
 
     for depth in (MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1):
         value: object = "leaf"

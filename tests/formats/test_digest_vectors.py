@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from blake3 import blake3
 
-from baton.gates import load
+from passdown.gates import load
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "conformance" / "cases"
@@ -98,8 +98,8 @@ def test_ack_vectors_carry_the_true_packet_digest():
 
 def test_ack_vectors_carry_the_true_continue_checkpoint_digest():
     base = _ack_base()
-    block = base["checkpoint"]["x-baton/checkpoint"]
-    handwritten = ('{"plan":{"title":"move the parser"},"x-baton/checkpoint":{"goal_id":"%s",'
+    block = base["checkpoint"]["x-passdown/checkpoint"]
+    handwritten = ('{"plan":{"title":"move the parser"},"x-passdown/checkpoint":{"goal_id":"%s",'
                    '"revision":%d,"written_at":"%s"}}' % (block["goal_id"], block["revision"], block["written_at"]))
     attempt = base["registry"]["attempts"][1]
     assert attempt["continue_checkpoint_digest"] == _independent_digest(handwritten.encode(), "blake3")

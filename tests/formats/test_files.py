@@ -1,4 +1,4 @@
-"""Opening the files Baton reads (:mod:`baton.formats._files`): regular files only, opened
+"""Opening the files Passdown reads (:mod:`passdown.formats._files`): regular files only, opened
 without blocking and judged on the open descriptor, bounded while reading whatever size the
 file system reports, locks never followed through a link, and folder walks bounded in depth
 and size without recursion."""
@@ -11,8 +11,8 @@ import threading
 
 import pytest
 
-from baton.formats import _files
-from baton.formats._files import FileRefused
+from passdown.formats import _files
+from passdown.formats._files import FileRefused
 
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
 

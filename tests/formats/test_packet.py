@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baton.formats import _packet, _secrets
+from passdown.formats import _packet, _secrets
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "handoff" / "continuation.packet.txt"
 
@@ -90,8 +90,8 @@ def test_render_accepts_pairs_mappings_and_fields():
 
 def test_the_projection_maps_keys_to_snake_case_members():
     projection = _packet.projection(_packet.parse(EXAMPLE.read_text(encoding="utf-8")))
-    assert projection["baton_version"] == "1.0" and projection["kind"] == "packet"
-    assert set(projection) - {"baton_version", "kind"} == set(_packet.KEY_BY_MEMBER)
+    assert projection["passdown_version"] == "1.0" and projection["kind"] == "packet"
+    assert set(projection) - {"passdown_version", "kind"} == set(_packet.KEY_BY_MEMBER)
     assert projection["outcome_acceptance"].startswith("ledger.parsing.csv is the only")
     back = _packet.from_projection(projection)
     assert _packet.render(back.fields) == EXAMPLE.read_text(encoding="utf-8")
@@ -99,7 +99,7 @@ def test_the_projection_maps_keys_to_snake_case_members():
 
 def test_the_projection_leaves_out_unknown_keys_and_keeps_the_first_duplicate():
     projection = _packet.projection(_packet.parse("GOAL_ID: a\nNOTES: n\nGOAL_ID: b\n"))
-    assert projection == {"baton_version": "1.0", "kind": "packet", "goal_id": "a"}
+    assert projection == {"passdown_version": "1.0", "kind": "packet", "goal_id": "a"}
 
 
 def test_from_projection_ignores_what_is_not_text():
@@ -189,11 +189,11 @@ def test_ordinary_text_is_not_a_secret(text):
 
 
 def test_the_packet_rule_redacts_every_secret():
-    import baton
+    import passdown
 
     text = EXAMPLE.read_text(encoding="utf-8").replace(
         "LIVE_WORK: No workers,", "LIVE_WORK: token " + SECRETS["a GitHub token"] + " No workers,")
-    report = baton.validate_bytes(text.encode(), "packet", "continuation.packet.txt")
+    report = passdown.validate_bytes(text.encode(), "packet", "continuation.packet.txt")
     secrets = [f for f in report.findings if f.code == "packet.secret"]
     assert [(f.json_path, f.line) for f in secrets] == [("$.live_work", 26)]
     assert all(SECRETS["a GitHub token"] not in str(f.to_dict()) for f in report.findings)

@@ -4,7 +4,7 @@ the same as running every pattern on every text."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baton.formats import _secrets
+from passdown.formats import _secrets
 
 FRAGMENTS = [
     "ghp_" + "a" * 36, "github_pat_" + "b" * 30, "xoxb-" + "1" * 12,

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from referencing import Registry, Resource
 
-from baton.formats import _ackcheck
-from baton.gates import load
+from passdown.formats import _ackcheck
+from passdown.gates import load
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "schemas" / "v1"
@@ -89,7 +89,7 @@ def test_every_rule_code_is_documented_in_the_spec():
             assert f"`{code}`" in digest_page, code
 
 
-@pytest.mark.parametrize("module", ["baton.gates.digest", "baton.gates.ack"])
+@pytest.mark.parametrize("module", ["passdown.gates.digest", "passdown.gates.ack"])
 def test_gate_modules_import_nothing_heavy(module):
     probe = (f"import sys; import {module}; "
              "print(sorted(m for m in ('json', 're', 'typing', 'dataclasses', 'click', 'rfc8785', "
@@ -99,7 +99,7 @@ def test_gate_modules_import_nothing_heavy(module):
 
 
 def _gate_cli(name, raw):
-    return subprocess.run([sys.executable, "-m", "baton", "gate", name], input=raw, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "passdown", "gate", name], input=raw, capture_output=True,
                           check=False)
 
 

@@ -1,11 +1,11 @@
 """The restart and title gates read bytes exactly as the published helpers do (``json.loads``
 on the raw bytes): differential tests against the helpers' independent oracles, through the
-library (``run_gate`` with bytes) and as processes (``baton gate`` against the stand-in
+library (``run_gate`` with bytes) and as processes (``passdown gate`` against the stand-in
 helper programs), over byte order marks, UTF-16 and UTF-32 in both orders with and without a
 mark, lone surrogates, 2- and 3-byte inputs, bytes invalid in each guessed encoding, and every
 other input class of the conformance suite re-encoded in each encoding.
 
-Where a helper crashes, Baton must give the deliberate answer of a documented difference
+Where a helper crashes, Passdown must give the deliberate answer of a documented difference
 (``published_helpers_model``); any other difference fails."""
 
 import json
@@ -20,14 +20,14 @@ from hypothesis import strategies as st
 import published_helpers_model as published
 from gate_cases import README
 from gate_fixtures_restart import MARKS, WARSAW
-from baton import run_gate
-from baton.conformance._suite import load_suite
-from baton.gates._table import guess_encoding
+from passdown import run_gate
+from passdown.conformance._suite import load_suite
+from passdown.gates._table import guess_encoding
 
 ROOT = Path(__file__).resolve().parents[2]
 HELPERS = Path(__file__).resolve().parents[1] / "data" / "published_helpers"
 PROGRAMS = {"restart": HELPERS / "restart_gate.py", "title": HELPERS / "session_title.py"}
-BATON = Path(sys.executable).with_name("baton")
+PASSDOWN = Path(sys.executable).with_name("passdown")
 GATES = ("restart", "title")
 LIMITS = {"restart": 65536, "title": 8192}
 
@@ -319,16 +319,16 @@ PROCESS_INPUTS = [
 def test_the_command_prints_the_helpers_bytes_and_status(gate, name, codec, mark):
     raw = written(TEXTS[gate][name], codec, mark)
     helper_out, helper_status, helper_err = _process([sys.executable, str(PROGRAMS[gate])], raw)
-    baton_out, baton_status, baton_err = _process([str(BATON), "gate", gate], raw)
-    assert baton_err == b""
+    passdown_out, passdown_status, passdown_err = _process([str(PASSDOWN), "gate", gate], raw)
+    assert passdown_err == b""
     if helper_status == 1 and helper_out == b"":
         assert b"Traceback" in helper_err
-        assert (baton_out.decode(), baton_status) == published.DELIBERATE[gate]
+        assert (passdown_out.decode(), passdown_status) == published.DELIBERATE[gate]
     else:
-        assert (baton_out, baton_status) == (helper_out, helper_status)
+        assert (passdown_out, passdown_status) == (helper_out, helper_status)
     # the library path gives the command's bytes
     decision = run_gate(gate, raw)
-    assert (decision.text.encode(), decision.exit_code) == (baton_out, baton_status)
+    assert (decision.text.encode(), decision.exit_code) == (passdown_out, passdown_status)
 
 
 def _nested(gate, depth):
@@ -356,6 +356,6 @@ def test_the_command_reads_every_nesting_the_helper_reads(gate):
         low, high = (middle, high) if helper(middle)[0] else (low, middle)
     answered = helper(low)[:2]
     for depth in (low - 1, low, low + 1, low + FRAMES_TO_SPARE):
-        assert _process([str(BATON), "gate", gate], _nested(gate, depth))[:2] == answered, depth
-    refused = _process([str(BATON), "gate", gate], _nested(gate, 2000))
+        assert _process([str(PASSDOWN), "gate", gate], _nested(gate, depth))[:2] == answered, depth
+    refused = _process([str(PASSDOWN), "gate", gate], _nested(gate, 2000))
     assert (refused[0].decode(), refused[1]) == published.DELIBERATE[gate]

@@ -12,8 +12,8 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 import gate_fixtures
-from baton.conformance._suite import load_suite
-from baton.gates import load
+from passdown.conformance._suite import load_suite
+from passdown.gates import load
 
 ROOT = Path(__file__).resolve().parents[2]
 GATES = ("restart", "title", "recovery", "handoff")
@@ -135,7 +135,7 @@ REGISTRY = _registry()
 def _validator(relative):
     """The packaged schema's reference validator, its patterns read as ECMA-262 (GEN-017,
     CNF-106): a plain Python validator would read ``\\s`` as Python's white space."""
-    from baton.engine._schemas import store
+    from passdown.engine._schemas import store
 
     document = json.loads((_SCHEMAS / relative).read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(document)

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from baton.gates import _guard_command, guard
-from baton.gates._guard_code import executor_calls, self_signal
-from baton.gates._guard_command import render_printf
-from baton.gates._guard_options import Options, parse
-from baton.gates._guard_pattern import MAX_STATES_FLOOR, MAX_STATES_PER_CHAR, Unsupported, compile_pattern, search
-from baton.gates._guard_shell import escape_at, read, unescape
+from passdown.gates import _guard_command, guard
+from passdown.gates._guard_code import executor_calls, self_signal
+from passdown.gates._guard_command import render_printf
+from passdown.gates._guard_options import Options, parse
+from passdown.gates._guard_pattern import MAX_STATES_FLOOR, MAX_STATES_PER_CHAR, Unsupported, compile_pattern, search
+from passdown.gates._guard_shell import escape_at, read, unescape
 
-GATES_DIR = Path(__file__).resolve().parents[2] / "validator" / "baton" / "gates"
+GATES_DIR = Path(__file__).resolve().parents[2] / "validator" / "passdown" / "gates"
 
 
 def words(text):
@@ -298,7 +298,7 @@ def test_the_matcher_and_the_readers_import_nothing_heavy():
         tree = ast.parse((GATES_DIR / f"{name}.py").read_text(encoding="utf-8"))
         imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
         imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-        assert all(module.startswith("baton.gates") or module == "fnmatch" for module in imported), (name, imported)
+        assert all(module.startswith("passdown.gates") or module == "fnmatch" for module in imported), (name, imported)
 
 
 def test_the_dialect_agrees_with_pythons_reading_of_the_same_patterns():

@@ -12,10 +12,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from baton.formats import _handoff_record as records
-from baton.gates import handoff
-from baton.formats._clock import format_ms, parse_ms
-from baton.gates._table import Decision
+from passdown.formats import _handoff_record as records
+from passdown.gates import handoff
+from passdown.formats._clock import format_ms, parse_ms
+from passdown.gates._table import Decision
 
 PLAN = {"requested_by": "ses-main", "reason": "apply the new configuration",
         "continue_prompt": "Continue with step 4."}
@@ -112,7 +112,7 @@ _SCHEMAS = ROOT / "schemas" / "v1"
 def _validator(name):
     """The packaged schema's reference validator, its patterns read as ECMA-262 (GEN-017,
     CNF-106): a plain Python validator lets ``$`` match before a final line feed."""
-    from baton.engine._schemas import store
+    from passdown.engine._schemas import store
 
     Draft202012Validator.check_schema(json.loads((_SCHEMAS / name).read_text()))
     return store().reference_validator(name)

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from baton.engine._schemas import store
-from baton.gates import guard, lifecycle, relaunch
-from baton.gates._guard_shell import read
+from passdown.engine._schemas import store
+from passdown.gates import guard, lifecycle, relaunch
+from passdown.gates._guard_shell import read
 
 GATES = (relaunch, lifecycle, guard)
 EXIT = {"invalid_input": 2}
@@ -382,7 +382,7 @@ patterns = st.recursive(
 def test_the_kill_pattern_matcher_agrees_with_a_reference_reading(pattern, subject, ignore_case):
     import re
 
-    from baton.gates._guard_pattern import compile_pattern, search
+    from passdown.gates._guard_pattern import compile_pattern, search
 
     flags = re.ASCII | (re.IGNORECASE if ignore_case else 0)  # the dialect's classes are ASCII (GRD-056)
     program = compile_pattern(pattern)

@@ -6,8 +6,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baton.gates import recovery
-from baton.gates._table import Decision
+from passdown.gates import recovery
+from passdown.gates._table import Decision
 
 NOW = 1_777_888_800_000
 KINDS = ["completed", "aborted", "blocked", "error", "max-tokens", "interrupted", "forked", "paused"]

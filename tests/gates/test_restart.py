@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import published_helpers_model as published
 from gate_cases import README
-from baton.gates import restart
-from baton.gates._table import Decision
+from passdown.gates import restart
+from passdown.gates._table import Decision
 
 FLAGS = (
     "remaining_work", "required_budget_unmeasurable", "policy_authorized", "ownership_committed",
@@ -271,7 +271,7 @@ def test_outcomes_and_reasons_are_the_published_sets():
 
 
 # The real command, in a subprocess: the launcher, the fast path, stdin and the exit status.
-BATON = Path(sys.executable).with_name("baton")
+PASSDOWN = Path(sys.executable).with_name("passdown")
 
 
 @pytest.mark.parametrize("raw", [
@@ -283,7 +283,7 @@ BATON = Path(sys.executable).with_name("baton")
     json.dumps(README).replace("80000", "NaN").encode(),
 ])
 def test_the_command_prints_the_oracle_line_and_exit_status(raw):
-    result = subprocess.run([str(BATON), "gate", "restart"], input=raw, capture_output=True,
+    result = subprocess.run([str(PASSDOWN), "gate", "restart"], input=raw, capture_output=True,
                             timeout=60, check=False)
     assert (result.stdout.decode(), result.returncode) == published.expected("restart", raw)
     assert result.stderr == b""
@@ -292,7 +292,7 @@ def test_the_command_prints_the_oracle_line_and_exit_status(raw):
 def test_the_command_reads_a_file_argument(tmp_path):
     path = tmp_path / "obs.json"
     path.write_text(json.dumps(README))
-    result = subprocess.run([str(BATON), "gate", "restart", str(path)], capture_output=True,
+    result = subprocess.run([str(PASSDOWN), "gate", "restart", str(path)], capture_output=True,
                             timeout=60, check=False)
     assert result.returncode == 0
     assert json.loads(result.stdout)["action"] == "CREATE_FRESH"

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from baton.gates import load
+from passdown.gates import load
 
 ROOT = Path(__file__).resolve().parents[2]
-GATES_DIR = ROOT / "validator" / "baton" / "gates"
+GATES_DIR = ROOT / "validator" / "passdown" / "gates"
 NAMES = ("relaunch", "lifecycle", "guard")
 
 
@@ -33,7 +33,7 @@ HEAVY = ("json", "re", "typing", "dataclasses", "click", "jsonschema")
 
 
 def test_the_gates_load_nothing_heavy_and_the_guard_loads_re_only_when_needed():
-    code = ("import sys; from baton.gates import relaunch, lifecycle, guard; "
+    code = ("import sys; from passdown.gates import relaunch, lifecycle, guard; "
             "relaunch.run(b'{}'); lifecycle.run(b'{}'); "
             "guard.run(b'{\"tool\": \"execute\", \"arguments\": \"git status && make\", \"host_pid\": 1}'); "
             f"print(sorted(m for m in {HEAVY!r} if m in sys.modules)); "
@@ -69,7 +69,7 @@ def test_the_lifecycle_module_builds_no_launch_itself():
 
 
 def _cli(name, payload):
-    return subprocess.run([sys.executable, "-m", "baton", "gate", name, "-"], input=payload,
+    return subprocess.run([sys.executable, "-m", "passdown", "gate", name, "-"], input=payload,
                           capture_output=True, check=False)
 
 

@@ -1,4 +1,4 @@
-"""One reading of time: the validator (``baton validate`` of an artifact carrying the time)
+"""One reading of time: the validator (``passdown validate`` of an artifact carrying the time)
 and every gate that reads a timestamp give the same verdict on the same string.
 
 The verdicts in :data:`TABLE` are stated by hand from spec/index.md (GEN-004: a real date and
@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from authoring_support import replaced
 
-import baton
-from baton.gates import load
+import passdown
+from passdown.gates import load
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID, INVALID = True, False
@@ -87,9 +87,9 @@ def _case_input(gate, case_id):
 
 
 def _validator_accepts(kind, document, parts, value):
-    """Whether ``baton validate`` reports nothing at the time's own place."""
+    """Whether ``passdown validate`` reports nothing at the time's own place."""
     raw = json.dumps(replaced(document, parts, value), ensure_ascii=False).encode("utf-8")
-    report = baton.validate_bytes(raw, kind)
+    report = passdown.validate_bytes(raw, kind)
     where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts)
     return not [f for f in report.findings if f.json_path == where]
 
@@ -119,7 +119,7 @@ def _ack_check_reads(place, phrase):
     the ACK, or the attempt's ``registered_at`` in the registry): an unreadable one is
     ``ack.stale`` whose message says ``phrase`` (a readable one may be stale for its order:
     not this)."""
-    from baton.formats._ackcheck import verify
+    from passdown.formats._ackcheck import verify
 
     def accepts(value):
         given = copy.deepcopy(_case_input("ack", "ack.accept.full_readback"))
@@ -173,10 +173,10 @@ def test_every_gate_reads_the_time_as_the_table_says(gate, label, text, valid):
     ("2026-10-14T09:15:00+0200", INVALID), ("2016-12-31T23:59:60Z", INVALID),
     ("2026-10-14t09:15:00z", VALID)])
 def test_the_command_gives_the_same_verdict(tmp_path, text, valid):
-    """``baton validate`` itself, end to end, on an ACK carrying the time."""
+    """``passdown validate`` itself, end to end, on an ACK carrying the time."""
     path = tmp_path / "ack.json"
     path.write_text(json.dumps({**_json("examples/handoff/ack.json"), "read_at": text}), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "baton", "validate", "--format", "json", str(path)],
+    done = subprocess.run([sys.executable, "-m", "passdown", "validate", "--format", "json", str(path)],
                           capture_output=True, text=True, check=False)
     findings = json.loads(done.stdout)["findings"]
     assert (not [f for f in findings if f["path"] == "$.read_at"]) is valid
@@ -218,12 +218,12 @@ def _variants(document, nested=("plan", "sessions", "subagents", "consumed")):
 
 def _validator_errors(kind, document):
     raw = json.dumps(document, ensure_ascii=False).encode("utf-8")
-    return [f for f in baton.validate_bytes(raw, kind).findings if f.severity == "error"]
+    return [f for f in passdown.validate_bytes(raw, kind).findings if f.severity == "error"]
 
 
 def _sealed(record):
     """``record`` with its digest recomputed, so a change is judged beyond the digest."""
-    from baton.formats._handoff_record import digest_of
+    from passdown.formats._handoff_record import digest_of
 
     if not isinstance(record.get("digest"), str):
         return record

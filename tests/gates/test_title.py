@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import published_helpers_model as published
-from baton.formats import _title as title_form
-from baton.gates import title
-from baton.gates._table import Decision
+from passdown.formats import _title as title_form
+from passdown.gates import title
+from passdown.gates._table import Decision
 
 UNAVAILABLE = {"status": "TITLE_UNAVAILABLE"}
 
@@ -198,7 +198,7 @@ def test_arbitrary_bytes_give_a_documented_outcome(raw):
     assert decision.exit_code == (2 if decision.outcome == "TITLE_UNAVAILABLE" else 0)
 
 
-BATON = Path(sys.executable).with_name("baton")
+PASSDOWN = Path(sys.executable).with_name("passdown")
 
 
 @pytest.mark.parametrize("payload", [
@@ -207,6 +207,6 @@ BATON = Path(sys.executable).with_name("baton")
 ])
 def test_the_command_prints_the_oracle_line_and_exit_status(payload):
     raw = json.dumps(payload).encode()
-    result = subprocess.run([str(BATON), "gate", "title"], input=raw, capture_output=True,
+    result = subprocess.run([str(PASSDOWN), "gate", "title"], input=raw, capture_output=True,
                             timeout=60, check=False)
     assert (result.stdout.decode(), result.returncode) == published.expected("title", raw)

@@ -10,7 +10,7 @@ import pytest
 
 import published_helpers_model as published
 import title_start_grammar
-from baton.gates import title
+from passdown.gates import title
 from gate_fixtures_title_start import CASES
 
 DATES = ["2026-09-05", "20260905", "2026-W36-6", "2026W366", "2026-W36", "2026W36", "2026-248",

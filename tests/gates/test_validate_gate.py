@@ -1,5 +1,5 @@
 """The ``validate`` gate: the conformance fixture format's validation cases, through the
-gate table and ``baton gate validate``."""
+gate table and ``passdown gate validate``."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from engine_support import ACK, CHECKPOINT, ROOT, isolated  # noqa: F401
 from jsonschema import Draft202012Validator
 
-from baton.formats import _detect
-from baton.engine._schemas import store
-from baton.gates import gate_names, load, run_bytes, run_gate
+from passdown.formats import _detect
+from passdown.engine._schemas import store
+from passdown.gates import gate_names, load, run_bytes, run_gate
 
 REAL = store()  # the packaged schemas, whatever a test puts in place of the store
 
@@ -110,7 +110,7 @@ def test_the_example_handoff_through_the_gate():
 
 def test_the_command_fast_path(tmp_path):
     value = {"kind": "checkpoint", "name": "continue.xbrief.json", "document": {"plan": 1}}
-    result = subprocess.run([sys.executable, "-m", "baton", "gate", "validate"], input=json.dumps(value),
+    result = subprocess.run([sys.executable, "-m", "passdown", "gate", "validate"], input=json.dumps(value),
                             capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert result.returncode == 1
     output = json.loads(result.stdout)
@@ -119,7 +119,7 @@ def test_the_command_fast_path(tmp_path):
 
 
 def test_the_gate_module_imports_nothing_heavy():
-    script = ("import sys; import baton.gates.validate\n"
+    script = ("import sys; import passdown.gates.validate\n"
               "print(sorted(m for m in ('json', 're', 'typing', 'dataclasses', 'click') if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
                             timeout=60)
@@ -127,7 +127,7 @@ def test_the_gate_module_imports_nothing_heavy():
 
 
 def test_every_engine_code_is_documented_in_the_spec():
-    from baton.engine._codes import ENGINE_CODES, SCHEMA_KEYWORDS
+    from passdown.engine._codes import ENGINE_CODES, SCHEMA_KEYWORDS
 
     spec = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "spec").rglob("*.md"))
     codes = [*ENGINE_CODES, "gate.bad_input", "schema.not_allowed",

@@ -1,4 +1,4 @@
-"""``baton hook claude SessionStart|PreCompact|Stop``: the checkpoint read into the model's
+"""``passdown hook claude SessionStart|PreCompact|Stop``: the checkpoint read into the model's
 context on resume, and the instruction to update it before compaction and at the end of a
 turn, each in the output form the host documents for the event; fed the JSON the host sends
 (one fixture per event and source), checked by exact output and exit status."""
@@ -18,7 +18,7 @@ CHECKPOINT = os.path.join("xbrief", "continue.xbrief.json")
 WRITTEN = "2026-10-14T09:00:00Z"
 
 RESUME = (
-    "Baton: this project has a continue checkpoint, xbrief/continue.xbrief.json (revision 6, "
+    "Passdown: this project has a continue checkpoint, xbrief/continue.xbrief.json (revision 6, "
     "written 2026-10-14T09:00:00Z). The checkpoint, not the conversation, is the source of "
     "truth for this work: where the conversation (or a summary of it) disagrees with the "
     "checkpoint, trust the checkpoint, and read the file itself before you act.\n\n"
@@ -94,7 +94,7 @@ def test_the_folder_comes_from_claude_project_dir_before_cwd(project, tmp_path):
 def test_a_consumed_checkpoint_is_not_a_resume_point(project):
     path = project / CHECKPOINT
     document = json.loads(path.read_text())
-    document["x-baton/checkpoint"]["consumed_at"] = "2026-10-14T09:30:00Z"
+    document["x-passdown/checkpoint"]["consumed_at"] = "2026-10-14T09:30:00Z"
     document["plan"]["status"] = "completed"
     path.write_text(json.dumps(document, indent=2))
     done = run_hook("SessionStart", hook_input("session_start_resume", cwd=str(project)))
@@ -117,8 +117,8 @@ def test_an_invalid_checkpoint_is_not_trusted_and_the_model_is_told_to_fix_it(pr
     _break(project)
     done = run_hook("SessionStart", hook_input("session_start_resume", cwd=str(project)))
     assert _context(done, "SessionStart") == (
-        "Baton: the checkpoint xbrief/continue.xbrief.json is not valid "
-        "(checkpoint.resume_point_missing). Fix it before anything else: `baton validate "
+        "Passdown: the checkpoint xbrief/continue.xbrief.json is not valid "
+        "(checkpoint.resume_point_missing). Fix it before anything else: `passdown validate "
         "xbrief/continue.xbrief.json` names each finding and how to fix it.")
 
 
@@ -127,21 +127,21 @@ def test_a_stale_checkpoint_is_injected_with_the_instruction_to_update_it(reposi
                      when="2026-10-14T10:00:00Z")
     done = run_hook("SessionStart", hook_input("session_start_compact", cwd=str(repository)))
     assert _context(done, "SessionStart") == RESUME + (
-        "\n\nBaton: the checkpoint xbrief/continue.xbrief.json is older than the last completed "
+        "\n\nPassdown: the checkpoint xbrief/continue.xbrief.json is older than the last completed "
         f'work (commit {commit[:12]} "Migrate reports/monthly.py", 2026-10-14T10:00:00.000Z; the '
         f"checkpoint was written {WRITTEN}). Update it before anything else: record each "
-        "completed step with its evidence (`baton checkpoint add-completed TITLE --evidence "
-        "REF`) and set the resume point (`baton checkpoint set-resume TEXT`).")
+        "completed step with its evidence (`passdown checkpoint add-completed TITLE --evidence "
+        "REF`) and set the resume point (`passdown checkpoint set-resume TEXT`).")
 
 
 # -- PreCompact ----------------------------------------------------------------------------
 
 def _stale_text(commit, subject, when):
-    return (f"Baton: the checkpoint xbrief/continue.xbrief.json is older than the last completed "
+    return (f"Passdown: the checkpoint xbrief/continue.xbrief.json is older than the last completed "
             f'work (commit {commit[:12]} "{subject}", {when}; the checkpoint was written '
             f"{WRITTEN}). Update it first thing after this compaction: record each completed "
-            "step with its evidence (`baton checkpoint add-completed TITLE --evidence REF`) and "
-            "set the resume point (`baton checkpoint set-resume TEXT`).\n").encode()
+            "step with its evidence (`passdown checkpoint add-completed TITLE --evidence REF`) and "
+            "set the resume point (`passdown checkpoint set-resume TEXT`).\n").encode()
 
 
 @pytest.mark.parametrize("trigger", ["auto", "manual"])
@@ -167,20 +167,20 @@ def test_work_committed_with_a_checkpoint_update_is_not_newer_than_it(repository
 
 
 @pytest.mark.parametrize("own", ["handoff.pending.json", "ack.json", "registry.yaml",
-                                 "handoff.json", ".baton/registry.yaml.lock",
-                                 "xbrief/.baton/continue.xbrief.json.tmp"])
-def test_commits_of_baton_files_alone_are_not_work(repository, own):
-    """Baton's own files are the handoff's own files as the ACK's dirty-artifact fingerprint
+                                 "handoff.json", ".passdown/registry.yaml.lock",
+                                 "xbrief/.passdown/continue.xbrief.json.tmp"])
+def test_commits_of_passdown_files_alone_are_not_work(repository, own):
+    """Passdown's own files are the handoff's own files as the ACK's dirty-artifact fingerprint
     reads them (ACK-128): the artifacts in the handoff folder, the lock and temporary files."""
     work = _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
-    _commit(repository, "Baton's bookkeeping", own, when="2026-10-14T10:05:00Z")
+    _commit(repository, "Passdown's bookkeeping", own, when="2026-10-14T10:05:00Z")
     done = run_hook("PreCompact", hook_input("pre_compact_auto", cwd=str(repository)))
     assert done.stdout == _stale_text(work, "Migrate reports", "2026-10-14T10:00:00.000Z")
 
 
 @pytest.mark.parametrize("users", ["other/continuation.packet.txt", "xbrief/notes.md",
                                    "ack.json.orig"])
-def test_a_users_file_is_work_even_beside_or_named_like_batons(repository, users):
+def test_a_users_file_is_work_even_beside_or_named_like_passdowns(repository, users):
     _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
     work = _commit(repository, "Notes", users, when="2026-10-14T10:05:00Z")
     done = run_hook("PreCompact", hook_input("pre_compact_auto", cwd=str(repository)))
@@ -192,8 +192,8 @@ def test_pre_compact_outside_a_checkout_only_lints(project):
     _break(project)
     done = run_hook("PreCompact", hook_input("pre_compact_auto", cwd=str(project)))
     assert done.stdout == (
-        b"Baton: the checkpoint xbrief/continue.xbrief.json is not valid "
-        b"(checkpoint.resume_point_missing). Fix it first thing after this compaction: `baton "
+        b"Passdown: the checkpoint xbrief/continue.xbrief.json is not valid "
+        b"(checkpoint.resume_point_missing). Fix it first thing after this compaction: `passdown "
         b"validate xbrief/continue.xbrief.json` names each finding and how to fix it.\n")
 
 
@@ -203,11 +203,11 @@ def test_stop_asks_for_the_update_through_additional_context(repository):
     commit = _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
     done = run_hook("Stop", hook_input("stop", cwd=str(repository)))
     assert _context(done, "Stop") == (
-        "Baton: the checkpoint xbrief/continue.xbrief.json is older than the last completed "
+        "Passdown: the checkpoint xbrief/continue.xbrief.json is older than the last completed "
         f'work (commit {commit[:12]} "Migrate reports", 2026-10-14T10:00:00.000Z; the checkpoint '
         f"was written {WRITTEN}). Update it now, before you stop: record each completed step "
-        "with its evidence (`baton checkpoint add-completed TITLE --evidence REF`) and set the "
-        "resume point (`baton checkpoint set-resume TEXT`).")
+        "with its evidence (`passdown checkpoint add-completed TITLE --evidence REF`) and set the "
+        "resume point (`passdown checkpoint set-resume TEXT`).")
 
 
 def test_stop_never_keeps_a_turn_going_twice(repository):
@@ -220,25 +220,25 @@ def test_stop_is_silent_for_a_current_checkpoint_and_names_the_codes_of_an_inval
     assert run_hook("Stop", hook_input("stop", cwd=str(project))).stdout == b""
     _break(project)
     assert _context(run_hook("Stop", hook_input("stop", cwd=str(project))), "Stop") == (
-        "Baton: the checkpoint xbrief/continue.xbrief.json is not valid "
-        "(checkpoint.resume_point_missing). Fix it now, before you stop: `baton validate "
+        "Passdown: the checkpoint xbrief/continue.xbrief.json is not valid "
+        "(checkpoint.resume_point_missing). Fix it now, before you stop: `passdown validate "
         "xbrief/continue.xbrief.json` names each finding and how to fix it.")
 
 
-# -- when Baton itself fails ---------------------------------------------------------------
+# -- when Passdown itself fails ---------------------------------------------------------------
 
 @pytest.mark.parametrize("event", ["SessionStart", "PreCompact", "Stop"])
 def test_a_failure_is_a_non_blocking_error_the_host_shows(event, project):
     done = run_hook(event, b"not json", "--folder", str(project))
     assert (done.returncode, done.stdout) == (1, b"")
-    assert done.stderr.decode().startswith("baton hook: hook.bad_input: the hook input is not "
+    assert done.stderr.decode().startswith("passdown hook: hook.bad_input: the hook input is not "
                                            "readable JSON: invalid JSON: ")
     assert done.stderr.decode().endswith("\n  hint: the host sends one JSON object on stdin; "
                                          "run the hook from the host\n")
 
 
 def test_a_crash_while_reading_the_checkpoint_is_reported_not_swallowed(project, monkeypatch):
-    from baton.hosts import _claude_context, _claude_hooks
+    from passdown.hosts import _claude_context, _claude_hooks
 
     def broken(folder):
         raise OSError("disk gone")
@@ -247,8 +247,8 @@ def test_a_crash_while_reading_the_checkpoint_is_reported_not_swallowed(project,
     reply = _claude_hooks.run("Stop", json.dumps(hook_input("stop")).encode(),
                               _claude_hooks.default_options())
     assert (reply.exit_code, reply.stdout) == (1, "")
-    assert reply.stderr == ("baton hook: hook.internal_error: OSError: disk gone\n"
-                            "  hint: report this as a Baton bug, with the hook input\n")
+    assert reply.stderr == ("passdown hook: hook.internal_error: OSError: disk gone\n"
+                            "  hint: report this as a Passdown bug, with the hook input\n")
 
 
 def test_no_hook_writes_anything(project, tmp_path):

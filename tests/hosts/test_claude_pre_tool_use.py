@@ -1,5 +1,5 @@
-"""``baton hook claude PreToolUse``: the guard on every tool call, fed the JSON the host sends
-(one fixture per tool kind), checked by exact output and exit status; what happens when Baton
+"""``passdown hook claude PreToolUse``: the guard on every tool call, fed the JSON the host sends
+(one fixture per tool kind), checked by exact output and exit status; what happens when Passdown
 itself fails; how the host's pid is found; and the fast path's light start-up."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from baton.hosts import _claude_hooks
+from passdown.hosts import _claude_hooks
 from hosts_support import hook_input, launcher, run_hook
 
 
@@ -23,7 +23,7 @@ def _deny(reason: str) -> bytes:
 
 SERVICE_RESTART = ("Denied: this command restarts or stops dsh.service from inside the host, "
                    "which ends this call and the turn with it. Use restart_dsh instead: it "
-                   "records a handoff and restarts the host safely. (baton guard: service_restart)")
+                   "records a handoff and restarts the host safely. (passdown guard: service_restart)")
 
 
 def test_the_guard_denies_a_user_service_restart_with_the_documented_json():
@@ -37,7 +37,7 @@ def test_without_a_unit_every_unit_is_the_hosts_and_the_restart_tool_is_named_ge
     done = run_hook("PreToolUse", call)
     reason = ("Denied: this command restarts or stops the host's service from inside the host, "
               "which ends this call and the turn with it. Use the restart tool instead: it "
-              "records a handoff and restarts the host safely. (baton guard: service_restart)")
+              "records a handoff and restarts the host safely. (passdown guard: service_restart)")
     assert (done.returncode, done.stdout) == (0, _deny(reason))
 
 
@@ -62,7 +62,7 @@ def test_data_tools_are_judged_as_data_and_pass(fixture, tool_input):
 
 
 SELF_SIGNAL = ("Denied: this code signals the host process, its parent or its process group. "
-               "To restart the host, use restart_dsh instead. (baton guard: self_signal)")
+               "To restart the host, use restart_dsh instead. (passdown guard: self_signal)")
 
 
 @pytest.mark.parametrize(("fixture", "tool_input"), [
@@ -79,7 +79,7 @@ def test_a_tool_named_an_execute_tool_is_judged_as_commands():
     call = hook_input("pre_tool_use_mcp", tool_input={"command": "sudo reboot"})
     done = run_hook("PreToolUse", call, "--execute-tool", "mcp__shell__run", "--restart-tool", "restart_dsh")
     reason = ("Denied: this command shuts down or reboots the machine the host runs on. To "
-              "restart the host, use restart_dsh instead. (baton guard: host_shutdown)")
+              "restart the host, use restart_dsh instead. (passdown guard: host_shutdown)")
     assert (done.returncode, done.stdout) == (0, _deny(reason))
 
 
@@ -89,7 +89,7 @@ def test_host_names_narrow_kills_by_name():
     denied = run_hook("PreToolUse", hook_input("pre_tool_use_bash", tool_input={"command": "pkill claude"}),
                       "--host-name", "claude")
     assert json.loads(denied.stdout)["hookSpecificOutput"]["permissionDecisionReason"].endswith(
-        "(baton guard: process_kill)")
+        "(passdown guard: process_kill)")
 
 
 # -- the host's pid ------------------------------------------------------------------------
@@ -102,7 +102,7 @@ def test_the_host_is_found_above_the_shell_that_runs_the_hook_command():
     script = f"{launcher()} hook claude PreToolUse; status=$?; exit $status"
     done = subprocess.run(["sh", "-c", script], input=call.encode(), capture_output=True, check=False)
     reason = (f"Denied: this command signals the host process (pid {me}) or every process. To "
-              "restart the host, use the restart tool instead. (baton guard: host_kill)")
+              "restart the host, use the restart tool instead. (passdown guard: host_kill)")
     assert (done.returncode, done.stdout) == (0, _deny(reason))
 
 
@@ -139,7 +139,7 @@ def test_a_shell_whose_parent_is_init_is_taken_as_the_host(tmp_path):
     assert _claude_hooks.host_pid(30, _proc(tmp_path, {30: ("sh", 1)})) == 30
 
 
-# -- when Baton itself fails ---------------------------------------------------------------
+# -- when Passdown itself fails ---------------------------------------------------------------
 
 def _ask(reason_start: str, done) -> str:
     assert done.returncode == 0 and done.stderr == b""
@@ -151,7 +151,7 @@ def _ask(reason_start: str, done) -> str:
 
 def test_unreadable_input_is_asked_about_never_allowed_nor_blocked_for_good():
     done = run_hook("PreToolUse", b"{not json")
-    reason = _ask("Baton's guard could not judge this call (hook.bad_input: the hook input is "
+    reason = _ask("Passdown's guard could not judge this call (hook.bad_input: the hook input is "
                   "not readable JSON: invalid JSON: ", done)
     assert reason.endswith("Allow it only if it does not restart, stop or kill the host; to "
                            "restart the host, use the restart tool. To fix the guard: the host "
@@ -162,7 +162,7 @@ def test_exact_ask_output_for_a_bad_option():
     done = run_hook("PreToolUse", hook_input("pre_tool_use_bash"), "--restart-tool")
     assert done.stdout == (
         b'{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", '
-        b'"permissionDecisionReason": "Baton\'s guard could not judge this call (hook.bad_option: '
+        b'"permissionDecisionReason": "Passdown\'s guard could not judge this call (hook.bad_option: '
         b'--restart-tool needs a value). Allow it only if it does not restart, stop or kill the '
         b'host; to restart the host, use the restart tool. To fix the guard: write '
         b'--restart-tool VALUE."}}\n')
@@ -179,10 +179,10 @@ def test_exact_ask_output_for_a_bad_option():
 ], ids=["not-an-object", "duplicate-key", "wrong-event", "no-tool-name", "pid-zero",
         "unknown-option", "blank-unit"])
 def test_every_failure_is_an_ask_with_its_code(payload, options, code):
-    _ask(f"Baton's guard could not judge this call ({code}: ", run_hook("PreToolUse", payload, *options))
+    _ask(f"Passdown's guard could not judge this call ({code}: ", run_hook("PreToolUse", payload, *options))
 
 
-def test_a_crash_inside_baton_is_an_ask_too(monkeypatch):
+def test_a_crash_inside_passdown_is_an_ask_too(monkeypatch):
     def broken(name, value):
         raise RuntimeError("the gate table is broken")
 
@@ -193,7 +193,7 @@ def test_a_crash_inside_baton_is_an_ask_too(monkeypatch):
     decision = json.loads(reply.stdout)["hookSpecificOutput"]
     assert decision["permissionDecision"] == "ask"
     assert decision["permissionDecisionReason"].startswith(
-        "Baton's guard could not judge this call (hook.internal_error: RuntimeError: the gate "
+        "Passdown's guard could not judge this call (hook.internal_error: RuntimeError: the gate "
         "table is broken).")
 
 
@@ -204,7 +204,7 @@ def test_an_argument_the_guard_cannot_read_is_its_denial_not_a_failure():
     done = run_hook("PreToolUse", hook_input("pre_tool_use_bash", tool_input=deep))
     reason = json.loads(done.stdout)["hookSpecificOutput"]
     assert reason["permissionDecision"] == "deny"
-    assert reason["permissionDecisionReason"].endswith("(baton guard: invalid_input)")
+    assert reason["permissionDecisionReason"].endswith("(passdown guard: invalid_input)")
 
 
 # -- the two ways in, and start-up ---------------------------------------------------------
@@ -212,7 +212,7 @@ def test_an_argument_the_guard_cannot_read_is_its_denial_not_a_failure():
 def test_click_answers_exactly_as_the_fast_path(monkeypatch):
     call = hook_input("pre_tool_use_bash", tool_input={"command": "systemctl --user restart dsh.service"})
     options = ["--service-unit", "dsh.service", "--restart-tool", "restart_dsh"]
-    from baton.cli import cli
+    from passdown.cli import cli
 
     via_click = CliRunner().invoke(cli, ["hook", "claude", "PreToolUse", *options], input=json.dumps(call))
     fast = run_hook("PreToolUse", call, *options)
@@ -227,7 +227,7 @@ def test_the_pre_tool_use_path_loads_nothing_heavy(command):
     call = json.dumps(hook_input("pre_tool_use_bash", tool_input={"command": command}))
     code = ("import io, sys\n"
             f"sys.stdin = io.TextIOWrapper(io.BytesIO({call.encode()!r}))\n"
-            "from baton._entry import main\n"
+            "from passdown._entry import main\n"
             "status = main(['hook', 'claude', 'PreToolUse'])\n"
             f"print(status, sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

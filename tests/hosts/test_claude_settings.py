@@ -1,4 +1,4 @@
-"""``baton hook install|uninstall claude``: an explicit, printed change to one settings.json
+"""``passdown hook install|uninstall claude``: an explicit, printed change to one settings.json
 that keeps every other byte, installs once however often it runs, and uninstalls exactly
 what it added. Every test runs with a temporary HOME: the real user's settings are never
 read or written."""
@@ -11,12 +11,12 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
-from baton.cli import cli
-from baton.hosts import _claude_settings
+from passdown.cli import cli
+from passdown.hosts import _claude_settings
 
 EVENTS = ("PreToolUse", "SessionStart", "PreCompact", "Stop")
 
-# A project's settings as people write them: other hooks (one on the same event as Baton's),
+# A project's settings as people write them: other hooks (one on the same event as Passdown's),
 # permissions, env, unicode, four-space indentation, inline arrays.
 EXISTING = """{
     "$schema": "https://json.schemastore.org/claude-code-settings.json",
@@ -61,12 +61,12 @@ def project(tmp_path, monkeypatch):
     return folder
 
 
-def _baton(*args):
+def _passdown(*args):
     return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
-def _install(*scope, command="baton", extra=()):
-    return _baton("hook", "install", "claude", *scope, "--command", command, *extra)
+def _install(*scope, command="passdown", extra=()):
+    return _passdown("hook", "install", "claude", *scope, "--command", command, *extra)
 
 
 def _ours(command, event):
@@ -86,11 +86,11 @@ def test_install_merges_the_four_entries_and_keeps_everything_else(project):
     assert written["hooks"]["PostToolUse"] == original["hooks"]["PostToolUse"]
     assert written["hooks"]["PreToolUse"] == [
         original["hooks"]["PreToolUse"][0],
-        {"matcher": "*", "hooks": [_ours("baton hook claude PreToolUse --restart-tool restart_dsh", "PreToolUse")]}]
+        {"matcher": "*", "hooks": [_ours("passdown hook claude PreToolUse --restart-tool restart_dsh", "PreToolUse")]}]
     assert written["hooks"]["SessionStart"] == [
-        {"matcher": "startup|resume|compact", "hooks": [_ours("baton hook claude SessionStart", "SessionStart")]}]
-    assert written["hooks"]["PreCompact"] == [{"hooks": [_ours("baton hook claude PreCompact", "PreCompact")]}]
-    assert written["hooks"]["Stop"] == [{"hooks": [_ours("baton hook claude Stop", "Stop")]}]
+        {"matcher": "startup|resume|compact", "hooks": [_ours("passdown hook claude SessionStart", "SessionStart")]}]
+    assert written["hooks"]["PreCompact"] == [{"hooks": [_ours("passdown hook claude PreCompact", "PreCompact")]}]
+    assert written["hooks"]["Stop"] == [{"hooks": [_ours("passdown hook claude Stop", "Stop")]}]
     # every original line is still there, in order, untouched
     new_lines = path.read_text(encoding="utf-8").splitlines()
     position = 0
@@ -104,13 +104,13 @@ def test_install_twice_changes_nothing_and_uninstall_gives_back_the_original_byt
     assert _install("--project").exit_code == 0
     installed = path.read_bytes()
     again = _install("--project")
-    assert (again.exit_code, again.output) == (0, f"{path}: Baton's hooks are already installed; nothing changed\n")
+    assert (again.exit_code, again.output) == (0, f"{path}: Passdown's hooks are already installed; nothing changed\n")
     assert path.read_bytes() == installed
-    removed = _baton("hook", "uninstall", "claude", "--project")
+    removed = _passdown("hook", "uninstall", "claude", "--project")
     assert removed.exit_code == 0 and removed.output.endswith(f"{path}: written\n")
     assert path.read_bytes() == EXISTING.encode("utf-8")
-    nothing = _baton("hook", "uninstall", "claude", "--project")
-    assert nothing.output == f"{path}: no Baton hooks to remove; nothing changed\n"
+    nothing = _passdown("hook", "uninstall", "claude", "--project")
+    assert nothing.output == f"{path}: no Passdown hooks to remove; nothing changed\n"
 
 
 def test_dry_run_prints_the_exact_change_and_writes_nothing(project):
@@ -132,7 +132,7 @@ def test_dry_run_prints_the_exact_change_and_writes_nothing(project):
 +        "hooks": [
 +          {{
 +            "type": "command",
-+            "command": "baton hook claude PreToolUse",
++            "command": "passdown hook claude PreToolUse",
 +            "timeout": 10
 +          }}
 +        ]
@@ -144,7 +144,7 @@ def test_dry_run_prints_the_exact_change_and_writes_nothing(project):
 +        "hooks": [
 +          {{
 +            "type": "command",
-+            "command": "baton hook claude SessionStart",
++            "command": "passdown hook claude SessionStart",
 +            "timeout": 30
 +          }}
 +        ]
@@ -155,7 +155,7 @@ def test_dry_run_prints_the_exact_change_and_writes_nothing(project):
 +        "hooks": [
 +          {{
 +            "type": "command",
-+            "command": "baton hook claude PreCompact",
++            "command": "passdown hook claude PreCompact",
 +            "timeout": 30
 +          }}
 +        ]
@@ -166,7 +166,7 @@ def test_dry_run_prints_the_exact_change_and_writes_nothing(project):
 +        "hooks": [
 +          {{
 +            "type": "command",
-+            "command": "baton hook claude Stop",
++            "command": "passdown hook claude Stop",
 +            "timeout": 30
 +          }}
 +        ]
@@ -197,7 +197,7 @@ def test_the_project_scope_defaults_to_the_current_folder(tmp_path, monkeypatch)
 
 
 def test_the_default_command_is_this_installations_launcher(project):
-    assert _baton("hook", "install", "claude", "--project").exit_code == 0
+    assert _passdown("hook", "install", "claude", "--project").exit_code == 0
     written = json.loads((project / ".claude" / "settings.json").read_text())
     command = written["hooks"]["Stop"][0]["hooks"][0]["command"]
     launcher = " ".join(_claude_settings.default_launcher())
@@ -212,19 +212,19 @@ def test_new_options_update_only_the_command(project):
     after = path.read_text().splitlines()
     changed = [(old, new) for old, new in zip(before, after) if old != new]
     assert len(before) == len(after) and changed == [
-        ('            "command": "baton hook claude PreToolUse --restart-tool restart_dsh",',
-         '            "command": "baton hook claude PreToolUse --service-unit dsh.service",')]
-    assert "-            \"command\": \"baton hook claude PreToolUse --restart-tool restart_dsh\"," in result.output
+        ('            "command": "passdown hook claude PreToolUse --restart-tool restart_dsh",',
+         '            "command": "passdown hook claude PreToolUse --service-unit dsh.service",')]
+    assert "-            \"command\": \"passdown hook claude PreToolUse --restart-tool restart_dsh\"," in result.output
 
 
-def test_uninstall_finds_baton_hooks_whatever_their_options_and_leaves_a_shared_group(project):
+def test_uninstall_finds_passdown_hooks_whatever_their_options_and_leaves_a_shared_group(project):
     path = project / ".claude" / "settings.json"
     shared = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
         {"type": "command", "command": "./audit.sh"},
-        {"type": "command", "command": "/opt/venv/bin/baton hook claude PreToolUse --host-pid 7"}]}]}}
+        {"type": "command", "command": "/opt/venv/bin/passdown hook claude PreToolUse --host-pid 7"}]}]}}
     text = json.dumps(shared, indent=2) + "\n"
     path.write_text(text)
-    assert _baton("hook", "uninstall", "claude", "--project").exit_code == 0
+    assert _passdown("hook", "uninstall", "claude", "--project").exit_code == 0
     assert json.loads(path.read_text()) == {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
         {"type": "command", "command": "./audit.sh"}]}]}}
 
@@ -236,13 +236,13 @@ def test_uninstall_finds_baton_hooks_whatever_their_options_and_leaves_a_shared_
     ('{"model": "a", "model": "b"}\n', "load.duplicate_key", 2),
     ('{"model": "a",}\n', "load.syntax", 2),
 ])
-def test_a_settings_file_baton_cannot_edit_is_refused_and_left_alone(project, content, code, status):
+def test_a_settings_file_passdown_cannot_edit_is_refused_and_left_alone(project, content, code, status):
     path = project / ".claude" / "settings.json"
     path.write_text(content)
-    for command in (("install", "claude", "--project", "--command", "baton"), ("uninstall", "claude", "--project")):
+    for command in (("install", "claude", "--project", "--command", "passdown"), ("uninstall", "claude", "--project")):
         result = CliRunner().invoke(cli, ["hook", *command])
         assert result.exit_code == status, result.output
-        assert f"baton: {code}: " in result.output and "hint: " in result.output
+        assert f"passdown: {code}: " in result.output and "hint: " in result.output
         assert path.read_text() == content
 
 
@@ -252,20 +252,20 @@ def test_an_empty_hooks_object_left_by_hand_goes_with_the_entries(project):
     path = project / ".claude" / "settings.json"
     path.write_text('{\n  "model": "opus",\n  "hooks": {\n    "Stop": []\n  }\n}\n')
     _install("--project")
-    _baton("hook", "uninstall", "claude", "--project")
+    _passdown("hook", "uninstall", "claude", "--project")
     assert path.read_text() == '{\n  "model": "opus"\n}\n'
 
 
 def test_a_scope_is_required():
-    result = _baton("hook", "install", "claude", "--command", "baton")
+    result = _passdown("hook", "install", "claude", "--command", "passdown")
     assert result.exit_code == 2
-    assert "baton: usage: say which settings file: --project or --user" in result.output
+    assert "passdown: usage: say which settings file: --project or --user" in result.output
 
 
 def test_the_file_changed_meanwhile_is_refused(project):
     path = project / ".claude" / "settings.json"
     path.write_text("{}\n")
-    plan = _claude_settings.plan_install(str(path), ["baton"])
+    plan = _claude_settings.plan_install(str(path), ["passdown"])
     path.write_text('{"model": "opus"}\n')
     with pytest.raises(Exception) as raised:
         plan.write()
@@ -301,13 +301,13 @@ def test_install_then_uninstall_is_the_identity_on_any_settings(tmp_path_factory
     path = tmp_path_factory.mktemp("settings") / "settings.json"
     text = json.dumps(data, **style) + ("\n" if newline else "")
     path.write_text(text, encoding="utf-8")
-    install = _claude_settings.plan_install(str(path), ["baton"], {"restart_tool": "restart_dsh"})
+    install = _claude_settings.plan_install(str(path), ["passdown"], {"restart_tool": "restart_dsh"})
     install.write()
     installed = json.loads(path.read_text(encoding="utf-8"))
     for event in EVENTS:
         groups = installed["hooks"][event]
         assert groups[:len(data.get("hooks", {}).get(event, []))] == data.get("hooks", {}).get(event, [])
     assert {k: v for k, v in installed.items() if k != "hooks"} == {k: v for k, v in data.items() if k != "hooks"}
-    assert not _claude_settings.plan_install(str(path), ["baton"], {"restart_tool": "restart_dsh"}).changed
+    assert not _claude_settings.plan_install(str(path), ["passdown"], {"restart_tool": "restart_dsh"}).changed
     _claude_settings.plan_uninstall(str(path)).write()
     assert path.read_bytes() == text.encode("utf-8")

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 
-from baton.errors import BatonError, RefusedError, UsageError
+from passdown.errors import PassdownError, RefusedError, UsageError
 from docs_support import ROOT
 
 SPEC = ROOT / "spec" / "hosts.md"
-PACKAGE = ROOT / "validator" / "baton"
+PACKAGE = ROOT / "validator" / "passdown"
 SOURCES = [*sorted((PACKAGE / "hosts").glob("*.py")), *sorted((PACKAGE / "mcp").glob("*.py")),
            PACKAGE / "cli" / "_hook.py", PACKAGE / "cli" / "_mcp.py"]
 # A hook failure is answered in its event's failure form: `ask` (exit 0) or exit 1.
@@ -25,9 +25,9 @@ def table():
 
 def raised():
     """code -> exit status as the table writes it, read from the raise sites."""
-    from baton.mcp._resources import ResourceError
+    from passdown.mcp._resources import ResourceError
 
-    classes = {"RefusedError": RefusedError, "UsageError": UsageError, "BatonError": BatonError,
+    classes = {"RefusedError": RefusedError, "UsageError": UsageError, "PassdownError": PassdownError,
                "ResourceError": ResourceError, "HookError": HOOK_FAILURE}
     constructor = re.compile(r"\b(" + "|".join(classes) + r")\(")
     found = {}

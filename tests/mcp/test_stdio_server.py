@@ -1,4 +1,4 @@
-"""``baton mcp`` as a client meets it: started as a subprocess and driven over stdio by the
+"""``passdown mcp`` as a client meets it: started as a subprocess and driven over stdio by the
 SDK's own client. It lists its tools, records a completed step, renders the packet, runs a
 gate, and answers a refusal as a tool error with the CLI's code and hint."""
 
@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from mcp import Client, StdioServerParameters
 
-from baton.cli import cli
+from passdown.cli import cli
 from hosts_support import MAIN, launcher, new_project
 
 
@@ -28,7 +28,7 @@ def project(tmp_path):
 
 
 def _session(folder, script, mode="auto"):
-    """Run ``script(client)`` against ``baton mcp --folder FOLDER`` over stdio."""
+    """Run ``script(client)`` against ``passdown mcp --folder FOLDER`` over stdio."""
     server = StdioServerParameters(command=launcher(), args=["mcp", "--folder", str(folder)],
                                    env={**os.environ})
     found = {}
@@ -64,7 +64,7 @@ def test_a_client_lists_records_renders_gates_and_is_refused(project):
     assert completed.structured_content["ok"] is True
     assert completed.structured_content["revision"] == 3
     checkpoint = json.loads((project / "xbrief" / "continue.xbrief.json").read_text())
-    assert checkpoint["x-baton/checkpoint"]["completed_work"] == [{
+    assert checkpoint["x-passdown/checkpoint"]["completed_work"] == [{
         "item_id": "extract-the-parser", "summary": "Extract the parser",
         "evidence_refs": ["commit 3f9c2d1e", "pytest tests/parsing: 41 passed"]}]
     packet = (project / "continuation.packet.txt").read_text()
@@ -79,7 +79,7 @@ def test_a_client_lists_records_renders_gates_and_is_refused(project):
     assert refused.is_error is True
     error = refused.structured_content["error"]
     assert (error["code"], refused.structured_content["exit_code"]) == ("authoring.revision_conflict", 1)
-    assert refused.content[0].text == f"baton: {error['code']}: {error['message']}\n  hint: {error['hint']}"
+    assert refused.content[0].text == f"passdown: {error['code']}: {error['message']}\n  hint: {error['hint']}"
 
 
 def test_a_refusal_carries_exactly_what_the_cli_reports(project):
@@ -102,20 +102,20 @@ def test_a_refusal_carries_exactly_what_the_cli_reports(project):
 def test_resources_are_the_checkpoint_the_packet_and_the_schemas(project):
     async def script(client):
         listed = await client.list_resources()
-        checkpoint = await client.read_resource("baton://handoff/checkpoint")
-        schema = await client.read_resource("https://spec.baton.dev/schemas/v1/checkpoint.schema.json")
+        checkpoint = await client.read_resource("passdown://handoff/checkpoint")
+        schema = await client.read_resource("https://spec.passdown.dev/schemas/v1/checkpoint.schema.json")
         try:
-            await client.read_resource("baton://handoff/packet")
+            await client.read_resource("passdown://handoff/packet")
         except mcp.MCPError as error:
             missing = error
         return listed, checkpoint, schema, missing
 
     listed, checkpoint, schema, missing = _session(project, script)
     uris = [resource.uri for resource in listed.resources]
-    assert uris[:2] == ["baton://handoff/checkpoint", "baton://handoff/packet"]
-    assert "https://spec.baton.dev/schemas/v1/gates/guard.input.schema.json" in uris
+    assert uris[:2] == ["passdown://handoff/checkpoint", "passdown://handoff/packet"]
+    assert "https://spec.passdown.dev/schemas/v1/gates/guard.input.schema.json" in uris
     assert checkpoint.contents[0].text == (project / "xbrief" / "continue.xbrief.json").read_text()
-    assert json.loads(schema.contents[0].text)["$id"] == "https://spec.baton.dev/schemas/v1/checkpoint.schema.json"
+    assert json.loads(schema.contents[0].text)["$id"] == "https://spec.passdown.dev/schemas/v1/checkpoint.schema.json"
     assert missing.code == -32002 and missing.data["code"] == "mcp.not_found"
 
 

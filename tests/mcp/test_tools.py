@@ -1,4 +1,4 @@
-"""The tool table of ``baton mcp``, called in-process: the folder binding, argument checks,
+"""The tool table of ``passdown mcp``, called in-process: the folder binding, argument checks,
 the same answers and codes as the CLI, and the gate tool covering the whole gate table."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
-from baton.cli import cli
-from baton.gates import gate_names
-from baton.mcp import _resources, _tools
-from baton.mcp._folder import Folder
+from passdown.cli import cli
+from passdown.gates import gate_names
+from passdown.mcp import _resources, _tools
+from passdown.mcp._folder import Folder
 from hosts_support import MAIN, launcher, new_project
 
 
@@ -103,7 +103,7 @@ def _timeless(value):
 
 
 def test_each_checkpoint_tool_writes_what_its_command_writes(project, tmp_path):
-    """The same updates through the tools and through `baton checkpoint`: the same plan."""
+    """The same updates through the tools and through `passdown checkpoint`: the same plan."""
     twin = new_project(tmp_path / "twin")
     steps = [
         ("checkpoint_add_pending", {"title": "Migrate the callers", "id": "migrate"},
@@ -132,7 +132,7 @@ def test_each_checkpoint_tool_writes_what_its_command_writes(project, tmp_path):
     assert ours["plan"]["items"] == theirs["plan"]["items"]
     assert ours["plan"]["narratives"] == theirs["plan"]["narratives"]
     for key in ("completed_work", "blockers", "failed_attempts", "next_action"):
-        assert ours["x-baton/checkpoint"][key] == theirs["x-baton/checkpoint"][key]
+        assert ours["x-passdown/checkpoint"][key] == theirs["x-passdown/checkpoint"][key]
     shown = _call(project, "checkpoint_show")
     assert _timeless(shown.structured["result"]["document"]) == ours
     printed = CliRunner().invoke(cli, ["checkpoint", "show", "--checkpoint",
@@ -144,9 +144,9 @@ def test_a_consumed_checkpoint_refuses_updates_with_the_cli_code(project):
     CliRunner().invoke(cli, ["consume", "--checkpoint", str(project / "xbrief" / "continue.xbrief.json")])
     reply = _call(project, "checkpoint_decision", {"text": "late"})
     assert reply.is_error and reply.structured["error"]["code"] == "authoring.consumed"
-    assert reply.text.startswith("baton: authoring.consumed: the checkpoint was consumed at ")
+    assert reply.text.startswith("passdown: authoring.consumed: the checkpoint was consumed at ")
     assert reply.text.endswith("\n  hint: the resuming session owns the work now; it reopens the "
-                               "checkpoint with `baton checkpoint reopen` before writing")
+                               "checkpoint with `passdown checkpoint reopen` before writing")
 
 
 def test_the_gate_tool_serves_every_gate_of_the_table_as_the_cli_does(project):

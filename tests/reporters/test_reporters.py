@@ -10,9 +10,9 @@ import pytest
 from engine_support import ACK, ROOT, dump, isolated, write  # noqa: F401
 from jsonschema import Draft202012Validator
 
-import baton
-from baton import Finding, Report, reporters
-from baton.rules import Hit, rule
+import passdown
+from passdown import Finding, Report, reporters
+from passdown.rules import Hit, rule
 
 FINDINGS_SCHEMA = json.loads((ROOT / "schemas" / "v1" / "findings.schema.json").read_text("utf-8"))
 
@@ -78,7 +78,7 @@ def mixed(isolated, tmp_path):
     write(tmp_path, "a/ack.json", {**ACK, "status": "TAKEOVER", "goal_id": "Bad Id"})
     write(tmp_path, "b/ack.json", "{,}")
     write(tmp_path, "c d/ack.json", ACK)
-    return baton.validate_paths([tmp_path])
+    return passdown.validate_paths([tmp_path])
 
 
 def test_json_format_matches_its_schema(mixed, tmp_path):
@@ -103,11 +103,11 @@ def test_json_format_strictness_and_exit_code(isolated, tmp_path):
 
 
 def test_findings_schema_is_packaged_and_valid():
-    from baton.engine._schemas import store
+    from passdown.engine._schemas import store
 
     schema = store().contents("findings")
     Draft202012Validator.check_schema(schema)
-    assert schema["$id"] == "https://spec.baton.dev/schemas/v1/findings.schema.json"
+    assert schema["$id"] == "https://spec.passdown.dev/schemas/v1/findings.schema.json"
 
 
 def test_sarif_format_has_the_required_shape(mixed):
@@ -134,16 +134,16 @@ def test_sarif_format_has_the_required_shape(mixed):
 
 
 def test_sarif_help_uri_points_at_the_requirement_anchor(monkeypatch):
-    from baton.reporters import _links
+    from passdown.reporters import _links
 
     monkeypatch.setattr(_links, "_pages", lambda: {"ACK-009": ("spec/ack.md", "ack-009"),
                                                    "GEN-001": ("spec/index.md", "GEN-001")})
-    assert _links.anchor_url("ACK-009") == "https://spec.baton.dev/spec/ack/#ack-009"
-    assert _links.anchor_url("GEN-001") == "https://spec.baton.dev/spec/#GEN-001"
+    assert _links.anchor_url("ACK-009") == "https://spec.passdown.dev/spec/ack/#ack-009"
+    assert _links.anchor_url("GEN-001") == "https://spec.passdown.dev/spec/#GEN-001"
     assert _links.anchor_url("ZZZ-001") is None
     report = Report((Finding("ack.json", "$", "ack.x", "error", "m", "ACK-009", "h"),), ("ack.json",))
     (entry,) = json.loads(reporters.render("sarif", report))["runs"][0]["tool"]["driver"]["rules"]
-    assert entry["helpUri"] == "https://spec.baton.dev/spec/ack/#ack-009"
+    assert entry["helpUri"] == "https://spec.passdown.dev/spec/ack/#ack-009"
 
 
 def _parse_command(line: str):
@@ -209,17 +209,17 @@ def test_finding_files_are_the_paths_given(mixed, tmp_path):
 
 
 def test_links_read_the_packaged_requirement_catalogue(tmp_path, monkeypatch):
-    from baton import _resources
-    from baton.reporters import _links
+    from passdown import _resources
+    from passdown.reporters import _links
 
-    catalogue = {"baton_version": "1.0", "kind": "requirements", "requirements": [
+    catalogue = {"passdown_version": "1.0", "kind": "requirements", "requirements": [
         {"id": "PKT-004", "keyword": "MUST", "text": "t", "page": "spec/packet.md",
          "anchor": "pkt-004", "section": "s", "line": 3}]}
     (tmp_path / "requirements.json").write_text(json.dumps(catalogue), encoding="utf-8")
     monkeypatch.setattr(_resources, "data_dir", lambda name: tmp_path)
     _links._pages.cache_clear()
     try:
-        assert _links.anchor_url("PKT-004") == "https://spec.baton.dev/spec/packet/#pkt-004"
+        assert _links.anchor_url("PKT-004") == "https://spec.passdown.dev/spec/packet/#pkt-004"
         assert _links.anchor_url("PKT-005") is None
     finally:
         _links._pages.cache_clear()

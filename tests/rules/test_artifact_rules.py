@@ -10,12 +10,12 @@ from authoring_support import members, replaced
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baton._findings import ERROR, WARNING
-from baton.rules import Artifact, all_rules, rules_for
-from baton.rules import _shared
-from baton.rules import checkpoint as checkpoint_rules
-from baton.rules import registry as registry_rules
-from baton.formats import _title as title_form
+from passdown._findings import ERROR, WARNING
+from passdown.rules import Artifact, all_rules, rules_for
+from passdown.rules import _shared
+from passdown.rules import checkpoint as checkpoint_rules
+from passdown.rules import registry as registry_rules
+from passdown.formats import _title as title_form
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDOFF = ROOT / "examples" / "handoff"
@@ -23,7 +23,7 @@ KINDS = ("checkpoint", "packet", "registry", "ack")
 
 
 def _load(name):
-    from baton.formats._loading import load_path, syntax_for
+    from passdown.formats._loading import load_path, syntax_for
 
     loaded, findings = load_path(str(HANDOFF / name), syntax=syntax_for(name))
     assert findings == []
@@ -56,7 +56,7 @@ def test_the_requirements_the_rules_cite_exist_in_the_spec():
     spec = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "spec").rglob("*.md"))
     defined = set(re.findall(r"^- \*\*([A-Z]{3}-\d{3})\*\*", spec, re.M))
     cited = {r.requirement for r in all_rules() if r.kind in KINDS}
-    from baton.formats._packet import GRAMMAR_CODES
+    from passdown.formats._packet import GRAMMAR_CODES
 
     cited |= {requirement for requirement, _ in GRAMMAR_CODES.values()}
     for name in ("ack", "checkpoint", "defs", "packet", "registry", "xbrief-0.8"):
@@ -67,7 +67,7 @@ def test_the_requirements_the_rules_cite_exist_in_the_spec():
 
 def test_every_code_is_documented_in_the_spec():
     spec = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "spec").glob("*.md"))
-    from baton.formats._packet import GRAMMAR_CODES
+    from passdown.formats._packet import GRAMMAR_CODES
 
     codes = {r.code for r in all_rules() if r.kind in KINDS} | set(GRAMMAR_CODES)
     assert sorted(code for code in codes if f"`{code}`" not in spec) == []
@@ -88,18 +88,18 @@ def test_every_code_is_documented_in_the_spec():
 def test_version_rule_for_every_kind(version, codes):
     for kind, data in (("ack", dict(_load("ack.json").data)),
                        ("registry", dict(_load("registry.yaml").data))):
-        data["baton_version"] = version
+        data["passdown_version"] = version
         found = [code for code, _ in _hits(kind, data) if code.startswith("version.")]
         assert found == codes, kind
     document = _checkpoint()
-    document["x-baton/checkpoint"]["baton_version"] = version
+    document["x-passdown/checkpoint"]["passdown_version"] = version
     found = [(c, p) for c, p in _hits("checkpoint", document) if c.startswith("version.")]
-    assert found == [(c, ("x-baton/checkpoint", "baton_version")) for c in codes]
+    assert found == [(c, ("x-passdown/checkpoint", "passdown_version")) for c in codes]
 
 
 def test_a_text_packet_has_no_version_to_check():
     text = (HANDOFF / "continuation.packet.txt").read_text(encoding="utf-8")
-    assert _hits("packet", {"baton_version": "9.0", "kind": "packet"}, "continuation.packet.txt",
+    assert _hits("packet", {"passdown_version": "9.0", "kind": "packet"}, "continuation.packet.txt",
                  text) == []
 
 
@@ -205,7 +205,7 @@ def test_a_long_chain_of_edges_is_checked_without_recursion():
 
 def test_without_a_next_action_the_first_pending_item_needs_the_resume_point():
     document = _checkpoint()
-    del document["x-baton/checkpoint"]["next_action"]
+    del document["x-passdown/checkpoint"]["next_action"]
     assert _hits("checkpoint", document) == []
     document["plan"]["items"][2]["items"].insert(0, {"id": "early", "title": "t", "status": "pending"})
     assert _hits("checkpoint", document) == [
@@ -246,14 +246,14 @@ def test_the_legacy_warning_names_the_version_or_the_name():
     assert (hit.path, hit.hint) == (("xBRIEFInfo",), None)
     assert hit.message == ("this is a legacy xBRIEF 0.4 checkpoint with a `todoList` root, read "
                            "until it is migrated to xBRIEF 0.8")
-    assert "baton migrate" in rule.hint
+    assert "passdown migrate" in rule.hint
 
 
 def test_a_consumed_checkpoint_is_reported_once():
     document = _checkpoint()
-    document["x-baton/checkpoint"]["consumed_at"] = "2026-10-14T10:00:00+02:00"
-    assert _hits("checkpoint", document) == [("checkpoint.consumed", ("x-baton/checkpoint", "consumed_at"))]
-    document["x-baton/checkpoint"]["consumed_at"] = None
+    document["x-passdown/checkpoint"]["consumed_at"] = "2026-10-14T10:00:00+02:00"
+    assert _hits("checkpoint", document) == [("checkpoint.consumed", ("x-passdown/checkpoint", "consumed_at"))]
+    document["x-passdown/checkpoint"]["consumed_at"] = None
     document["plan"]["status"] = "completed"
     assert _hits("checkpoint", document) == [("checkpoint.consumed", ("plan", "status"))]
 

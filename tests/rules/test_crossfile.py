@@ -1,4 +1,4 @@
-"""Cross-file rules of a handoff folder (rules/crossfile.py), run by ``baton validate DIR``."""
+"""Cross-file rules of a handoff folder (rules/crossfile.py), run by ``passdown validate DIR``."""
 
 import json
 from pathlib import Path
@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from blake3 import blake3
 
-from baton.formats import _ackcheck
-from baton import validate_paths
+from passdown.formats import _ackcheck
+from passdown import validate_paths
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "handoff"
 RESTART_ID = "rst-20261014-0915-parser"
@@ -116,7 +116,7 @@ def test_a_packet_without_its_registry_says_how_to_recover_it(folder):
     report = validate_paths([str(folder / "continuation.packet.txt")])
     [finding] = [f for f in report.findings if f.code == "crossfile.no_registry"]
     assert finding.is_error and finding.requirement == "DIG-059"
-    assert "`baton registry recover`" in finding.hint
+    assert "`passdown registry recover`" in finding.hint
     assert report.exit_code() == 1
 
 

@@ -1,6 +1,6 @@
 """The validator's rules for the handoff record and the pending confirmation: each rule
 fires on its own fault and on nothing else, every rule is documented, and a record file is
-checked by `baton validate`."""
+checked by `passdown validate`."""
 
 import copy
 import json
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import baton
-from baton.rules import Artifact, rules_for
+import passdown
+from passdown.rules import Artifact, rules_for
 
 ROOT = Path(__file__).resolve().parents[2]
 _CONFIRM = json.loads((ROOT / "conformance" / "cases" / "handoff" / "confirm.json").read_text())
@@ -53,8 +53,8 @@ def test_a_valid_record_and_pending_record_have_no_findings():
     ({"digest": "md5:d41d8cd98f00b204e9800998ecf8427e"}, ["handoff.digest_unverifiable"]),
     ({"continue_prompt": "Push with ghp_abcdefghijklmnopqrstuvwxyz0123456789."},
      ["handoff.digest_mismatch", "handoff.secret"]),
-    ({"baton_version": "1.4"}, ["handoff.digest_mismatch", "version.newer_minor"]),
-    ({"baton_version": "2.0"}, ["handoff.digest_mismatch", "version.unsupported_major"]),
+    ({"passdown_version": "1.4"}, ["handoff.digest_mismatch", "version.newer_minor"]),
+    ({"passdown_version": "2.0"}, ["handoff.digest_mismatch", "version.unsupported_major"]),
 ])
 def test_each_record_rule_fires_on_its_fault(change, codes):
     assert _codes("handoff", _record(**change)) == codes
@@ -94,17 +94,17 @@ def test_every_rule_is_documented_in_the_spec_page():
             assert rule.requirement is None or rule.requirement.startswith(("HND-", "GEN-", "VER-"))
 
 
-def test_baton_validate_checks_a_record_file(tmp_path):
+def test_passdown_validate_checks_a_record_file(tmp_path):
     good = tmp_path / "good" / "handoff.json"
     bad = tmp_path / "bad" / "handoff.json"
     good.parent.mkdir()
     bad.parent.mkdir()
     good.write_text(json.dumps(RECORD, indent=2))
     bad.write_text(json.dumps(_record(requested_by="ses-gone"), indent=2))
-    assert baton.validate_paths([good]).findings == ()
-    codes = sorted(f.code for f in baton.validate_paths([bad]).findings)
+    assert passdown.validate_paths([good]).findings == ()
+    codes = sorted(f.code for f in passdown.validate_paths([bad]).findings)
     assert codes == ["handoff.digest_mismatch", "handoff.requester_not_resumed"]
-    result = subprocess.run([str(Path(sys.executable).with_name("baton")), "validate", str(bad)],
+    result = subprocess.run([str(Path(sys.executable).with_name("passdown")), "validate", str(bad)],
                             capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 1
     assert "handoff.requester_not_resumed" in result.stdout

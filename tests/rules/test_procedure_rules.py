@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from baton.formats._loading import load_path
-from baton import validate_paths
-from baton.rules import Artifact, rules_for
+from passdown.formats._loading import load_path
+from passdown import validate_paths
+from passdown.rules import Artifact, rules_for
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "handoff"
 CHECKPOINT = Path("xbrief") / "continue.xbrief.json"
@@ -51,7 +51,7 @@ def _edit(path, change):
 
 
 def _block(data):
-    return data["x-baton/checkpoint"]
+    return data["x-passdown/checkpoint"]
 
 
 def test_the_example_folder_passes_the_procedure_rules(folder):
@@ -90,7 +90,7 @@ def test_a_checkpoint_written_after_registration_is_caught_without_its_digest(fo
     _edit(folder / "registry.json", _without_checkpoint_digest)
     _edit(folder / CHECKPOINT, lambda c: _block(c).update(written_at="2026-10-14T09:14:03+02:00"))
     assert found(folder) == {("crossfile.checkpoint_after_registration", "continue.xbrief.json",
-                              '$["x-baton/checkpoint"].written_at')}
+                              '$["x-passdown/checkpoint"].written_at')}
 
 
 @pytest.mark.parametrize("written_at", ["2026-10-14T09:14:02+02:00", "2026-10-14T07:14:02Z"])
@@ -117,7 +117,7 @@ def test_from_the_commit_on_the_checkpoint_is_the_new_owners(folder, state):
     _edit(folder / "registry.json", change)
     _edit(folder / CHECKPOINT, lambda c: _block(c).update(written_at="2026-10-14T10:00:00+02:00"))
     assert ("crossfile.checkpoint_after_registration", "continue.xbrief.json",
-            '$["x-baton/checkpoint"].written_at') not in found(folder)
+            '$["x-passdown/checkpoint"].written_at') not in found(folder)
 
 
 # -- a consumed checkpoint handed over ---------------------------------------------------------
@@ -131,7 +131,7 @@ def test_an_attempt_handing_over_a_consumed_checkpoint_is_caught(folder):
     _edit(folder / "registry.json", _without_checkpoint_digest)
     _edit(folder / CHECKPOINT, _consume)
     assert found(folder) == {("crossfile.consumed_checkpoint_handed_over", "continue.xbrief.json",
-                              '$["x-baton/checkpoint"].consumed_at')}
+                              '$["x-passdown/checkpoint"].consumed_at')}
 
 
 def test_a_consumed_checkpoint_without_an_open_attempt_is_left_in_place(folder):
@@ -159,7 +159,7 @@ def _taken_over(registry, epoch=5, verified=True):
 def test_the_handed_over_checkpoint_left_unconsumed_after_takeover_is_caught(folder):
     _edit(folder / "registry.json", _taken_over)
     assert found(folder) == {("crossfile.checkpoint_not_consumed", "continue.xbrief.json",
-                              '$["x-baton/checkpoint"].consumed_at')}
+                              '$["x-passdown/checkpoint"].consumed_at')}
 
 
 def test_a_consumed_checkpoint_after_takeover_passes(folder):
@@ -184,7 +184,7 @@ def test_a_checkpoint_written_at_the_commit_moment_is_still_the_sources(folder):
     _edit(folder / "registry.json", _taken_over)
     _edit(folder / CHECKPOINT, lambda c: _block(c).update(written_at="2026-10-14T07:17:00Z"))
     assert found(folder) == {("crossfile.checkpoint_not_consumed", "continue.xbrief.json",
-                              '$["x-baton/checkpoint"].consumed_at')}
+                              '$["x-passdown/checkpoint"].consumed_at')}
 
 
 def test_an_unverified_takeover_asks_nothing_of_the_checkpoint(folder):
@@ -202,7 +202,7 @@ def test_an_abandoned_attempt_after_the_takeover_does_not_hide_it(folder):
 
     _edit(folder / "registry.json", change)
     assert ("crossfile.checkpoint_not_consumed", "continue.xbrief.json",
-            '$["x-baton/checkpoint"].consumed_at') in found(folder)
+            '$["x-passdown/checkpoint"].consumed_at') in found(folder)
 
 
 def test_a_legacy_checkpoint_is_not_compared(folder):

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baton.formats import _detect
-from baton.engine._schemas import store
-from baton.conformance.requirements import parse_page
-from baton.rules import Artifact, rules_for
+from passdown.formats import _detect
+from passdown.engine._schemas import store
+from passdown.conformance.requirements import parse_page
+from passdown.rules import Artifact, rules_for
 
 ROOT = Path(__file__).resolve().parents[2]
 # Staged here until the kind table carries the receipt; then the file moves into the suite.
@@ -40,7 +40,7 @@ def receipt_kind(monkeypatch):
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case["id"])
 def test_the_validate_gate_passes_the_receipt_case(case, receipt_kind):
-    from baton.gates import validate
+    from passdown.gates import validate
 
     decision = validate.decide(case["input"])
     assert decision.output == case["expected"]["output"]

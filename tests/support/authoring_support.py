@@ -1,4 +1,4 @@
-"""Shared set-up for the authoring tests: a project made with ``baton init``'s library call,
+"""Shared set-up for the authoring tests: a project made with ``passdown init``'s library call,
 the CLI through click's runner, and validation through the engine."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-import baton
-from baton.authoring import Identity, Policy, init
-from baton.cli import cli
+import passdown
+from passdown.authoring import Identity, Policy, init
+from passdown.cli import cli
 
 IDENTITY = Identity(goal_id="goal-parser", main_id="sess-a",
                     outcome="ledger.parsing.csv is the only parser; tests pass",
@@ -43,20 +43,20 @@ def registry_of(folder: Path) -> Path:
 
 
 def load(path: Path):
-    from baton.authoring import _store
+    from passdown.authoring import _store
 
     kind = "checkpoint" if path.name.endswith(".xbrief.json") else "registry"
     return _store.read(path, kind)
 
 
 def run(*args, input_text: str | None = None):
-    """``baton ARGS`` through click's runner; returns the result (exit_code, stdout...)."""
+    """``passdown ARGS`` through click's runner; returns the result (exit_code, stdout...)."""
     return CliRunner().invoke(cli, [str(a) for a in args], input=input_text,
                               catch_exceptions=False)
 
 
 def run_json(*args) -> tuple[int, dict]:
-    """``baton ARGS --format json``: the exit status and the one JSON object printed, which
+    """``passdown ARGS --format json``: the exit status and the one JSON object printed, which
     must match the published result schema."""
     result = run(*args, "--format", "json")
     out = json.loads(result.stdout)
@@ -73,15 +73,15 @@ def _result_schema():
     return jsonschema.Draft202012Validator(schema)
 
 
-def subprocess_baton(*args, cwd=None, check=False) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "baton", *map(str, args)], cwd=cwd,
+def subprocess_passdown(*args, cwd=None, check=False) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "passdown", *map(str, args)], cwd=cwd,
                           capture_output=True, text=True, check=check,
                           env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
 
 
 def errors_in(*paths) -> list[str]:
-    """The error codes ``baton.validate_paths`` reports for ``paths`` (empty: valid)."""
-    report = baton.validate_paths([str(p) for p in paths])
+    """The error codes ``passdown.validate_paths`` reports for ``paths`` (empty: valid)."""
+    report = passdown.validate_paths([str(p) for p in paths])
     return sorted(f.code for f in report.findings if f.is_error)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "spec"
 SCHEMAS = ROOT / "schemas" / "v1"
-SITE_URL = "https://spec.baton.dev/"
+SITE_URL = "https://spec.passdown.dev/"
 
 # Written here independently of the build hook, so the tests check the hook, not themselves.
 REQUIREMENT_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\*\*([A-Z]{2,5}-\d{3,4})\*\*", re.MULTILINE)

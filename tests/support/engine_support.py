@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from baton.engine import _schemas
-from baton import rules
+from passdown.engine import _schemas
+from passdown import rules
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_SCHEMAS = Path(__file__).resolve().parents[1] / "data" / "engine_data" / "schemas"
@@ -18,9 +18,9 @@ CHECKPOINT = {
     "xBRIEFInfo": {"version": "0.8"},
     "plan": {"title": "Refactor", "status": "running",
              "items": [{"title": "inventory", "status": "completed"}]},
-    "x-baton/checkpoint": {"goal_id": "goal-1", "epoch": 3},
+    "x-passdown/checkpoint": {"goal_id": "goal-1", "epoch": 3},
 }
-ACK = {"baton_version": "1.0", "kind": "ack", "status": "READY_READONLY", "goal_id": "goal-1"}
+ACK = {"passdown_version": "1.0", "kind": "ack", "status": "READY_READONLY", "goal_id": "goal-1"}
 REGISTRY = {"kind": "registry", "revision": 2, "rows": [{"id": "row-1"}]}
 PACKET_TEXT = "GOAL_ID: goal-1\nOUTCOME / ACCEPTANCE: done\n"
 

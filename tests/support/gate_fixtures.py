@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from baton._text import printable
+from passdown._text import printable
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -45,7 +45,7 @@ def render(document):
     """The fixture file's text: UTF-8, stamped with the gate's version, with lone surrogates
     (which UTF-8 cannot hold) as ``\\uXXXX`` escapes; a raw surrogate can only stand inside a
     JSON string."""
-    from baton.conformance.versions import stamp_document
+    from passdown.conformance.versions import stamp_document
 
     return printable(json.dumps(stamp_document(document), indent=2, ensure_ascii=False)) + "\n"
 

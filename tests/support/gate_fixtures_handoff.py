@@ -1,6 +1,6 @@
 """The handoff gate's conformance cases. Expected answers are stated by hand from
 spec/gates/handoff.md and spec/handoff-record.md; digests and derived tokens are computed
-here with the RFC 8785 and BLAKE3 libraries directly, not with Baton's own code."""
+here with the RFC 8785 and BLAKE3 libraries directly, not with Passdown's own code."""
 
 import base64
 import copy
@@ -35,7 +35,7 @@ def digest(record, algorithm="blake3"):
 
 def pending(**changes):
     document = {
-        "baton_version": "1.0",
+        "passdown_version": "1.0",
         "kind": "handoff_pending",
         "token": TOKEN,
         "plan": dict(PLAN),
@@ -49,7 +49,7 @@ def pending(**changes):
 
 def record(*, seal=True, **changes):
     document = {
-        "baton_version": "1.0",
+        "passdown_version": "1.0",
         "kind": "handoff",
         "handoff_id": TOKEN,
         "created_at": CONFIRMED_AT,
@@ -361,7 +361,7 @@ def confirm_cases():
         refused("confirm.pending_wrong_kind", "a pending record of another kind is malformed", ["HND-122", "HND-020"],
                 confirm_input(pending=pending(kind="handoff")), "confirm", "pending_malformed"),
         refused("confirm.pending_other_version", "a pending record of an unknown version is malformed", ["HND-122"],
-                confirm_input(pending=pending(baton_version="2.0")), "confirm", "pending_malformed"),
+                confirm_input(pending=pending(passdown_version="2.0")), "confirm", "pending_malformed"),
         refused("confirm.pending_bad_day", "a pending record dated 30 February is malformed", ["HND-122", "HND-024"],
                 confirm_input(pending=pending(created_at="2026-02-30T10:00:00.000Z")), "confirm", "pending_malformed"),
         refused("confirm.pending_plan_extra", "a pending plan with an extra member is malformed", ["HND-122", "HND-020"],
@@ -443,7 +443,7 @@ def confirm_cases():
                 confirm_input(pending={k: v for k, v in pending().items() if k != "expires_at"}), "confirm",
                 "pending_malformed"),
         refused("confirm.pending_newer_minor", "a pending record of version 1.1 is refused", ["HND-122", "VER-004"],
-                confirm_input(pending=pending(baton_version="1.1")), "confirm", "pending_malformed"),
+                confirm_input(pending=pending(passdown_version="1.1")), "confirm", "pending_malformed"),
         refused("confirm.pending_array", "a pending record that is an array is malformed", ["HND-122"],
                 confirm_input(pending=[]), "confirm", "pending_malformed"),
         refused("confirm.token_at_bound", "a confirming token of 1,024 characters that is not the warning's",
@@ -622,17 +622,17 @@ def replay_cases():
         r("replay.ttl_zero", "a record with a time to live of 0 is malformed", ["HND-144", "HND-001"],
           replay_input(record(ttl_ms=0)), "replay", "record_malformed"),
         r("replay.version_major", "a record of version 2.0 is refused as a version", ["HND-145"],
-          replay_input(record(baton_version="2.0")), "replay", "record_version"),
+          replay_input(record(passdown_version="2.0")), "replay", "record_version"),
         r("replay.version_minor", "a record of a newer minor version is refused as a version", ["HND-145"],
-          replay_input(record(baton_version="1.1")), "replay", "record_version"),
+          replay_input(record(passdown_version="1.1")), "replay", "record_version"),
         r("replay.version_before_shape", "another version is refused before its shape is judged", ["HND-140", "HND-145"],
-          replay_input(text=json.dumps({"kind": "handoff", "baton_version": "2.0", "sessions": "all"})),
+          replay_input(text=json.dumps({"kind": "handoff", "passdown_version": "2.0", "sessions": "all"})),
           "replay", "record_version"),
         r("replay.digest_mismatch", "a record changed after its digest is refused", ["HND-146", "HND-008"],
           replay_input({**plain, "reason": "something else"}), "replay", "record_digest", detail="digest.mismatch"),
         r("replay.digest_malformed", "a blake3 digest of the wrong length is refused", ["HND-146"],
           replay_input({**plain, "digest": "blake3:abc"}), "replay", "record_digest", detail="digest.malformed"),
-        r("replay.digest_unknown_algorithm", "a digest Baton cannot compute is refused", ["HND-146"],
+        r("replay.digest_unknown_algorithm", "a digest Passdown cannot compute is refused", ["HND-146"],
           replay_input({**plain, "digest": "md5:d41d8cd98f00b204e9800998ecf8427e"}), "replay", "record_digest",
           detail="digest.unknown_algorithm"),
         r("replay.consumed", "a record already consumed is never replayed again", ["HND-147"],
@@ -740,9 +740,9 @@ def replay_cases():
         r("replay.lone_surrogate", "record text holding a lone surrogate is malformed", ["HND-144", "GEN-016"],
           replay_input(record_text='{"kind": "handoff", "x": "\ud800"}'), "replay", "record_malformed"),
         r("replay.kind_missing", "a record without a kind is malformed before its version is read", ["HND-140", "HND-144"],
-          replay_input(text=json.dumps({"baton_version": "2.0"})), "replay", "record_malformed"),
+          replay_input(text=json.dumps({"passdown_version": "2.0"})), "replay", "record_malformed"),
         r("replay.version_missing", "a handoff without a version is refused as a version", ["HND-145"],
-          replay_input(text=json.dumps({k: v for k, v in plain.items() if k != "baton_version"})), "replay",
+          replay_input(text=json.dumps({k: v for k, v in plain.items() if k != "passdown_version"})), "replay",
           "record_version"),
         r("replay.order_malformed_before_digest", "a malformed record with a wrong digest is refused as malformed",
           ["HND-140", "HND-144"], replay_input({**plain, "ttl_ms": 0}), "replay", "record_malformed"),

@@ -22,10 +22,10 @@ MAIN = "sess-main-1"
 
 
 def new_project(folder: Path) -> Path:
-    """``baton init`` in ``folder``: a checkpoint with one pending step, and a registry."""
+    """``passdown init`` in ``folder``: a checkpoint with one pending step, and a registry."""
     from click.testing import CliRunner
 
-    from baton.cli import cli
+    from passdown.cli import cli
 
     result = CliRunner().invoke(cli, [
         "init", str(folder), "--goal-id", "goal-parser", "--main-id", MAIN, "--outcome",
@@ -47,14 +47,14 @@ def hook_input(name: str, **changes) -> dict:
 
 
 def launcher() -> str:
-    """The ``baton`` launcher of this environment (the command the hooks run)."""
-    found = Path(sys.executable).with_name("baton")
-    return str(found) if found.is_file() else "baton"
+    """The ``passdown`` launcher of this environment (the command the hooks run)."""
+    found = Path(sys.executable).with_name("passdown")
+    return str(found) if found.is_file() else "passdown"
 
 
 def run_hook(event: str, payload, *options: str, env: dict | None = None, cwd=None,
              via: list[str] | None = None) -> subprocess.CompletedProcess:
-    """``baton hook claude EVENT OPTIONS`` with ``payload`` (a dict, or raw bytes) on stdin."""
+    """``passdown hook claude EVENT OPTIONS`` with ``payload`` (a dict, or raw bytes) on stdin."""
     raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
     command = [*(via or [launcher()]), "hook", "claude", event, *options]
     environment = {**os.environ, **(env or {})}

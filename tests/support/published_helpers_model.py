@@ -1,7 +1,7 @@
 """The published restart and title helpers as the differential tests see them: what a helper
-answers (its independent oracle), and what Baton answers where the helper has none.
+answers (its independent oracle), and what Passdown answers where the helper has none.
 
-Where a helper crashes (a traceback, nothing on stdout, exit status 1) Baton gives one
+Where a helper crashes (a traceback, nothing on stdout, exit status 1) Passdown gives one
 documented answer instead; each kind of crash is a deliberate difference with its own
 requirement id. Any other crash of a helper would be an undocumented difference, so
 :func:`expected` refuses it.
@@ -14,13 +14,13 @@ import title_oracle
 
 ORACLES = {"restart": restart_oracle, "title": title_oracle}
 
-#: Baton's answer where the published helper crashes (stated by the spec, not computed).
+#: Passdown's answer where the published helper crashes (stated by the spec, not computed).
 DELIBERATE = {
     "restart": ('{"action": "BLOCKED", "reason": "invalid_input"}\n', 2),
     "title": ('{"status": "TITLE_UNAVAILABLE"}\n', 2),
 }
 
-#: Every exception a helper may die of, and the requirement that states Baton's answer.
+#: Every exception a helper may die of, and the requirement that states Passdown's answer.
 DIFFERENCES = {
     "restart": {RecursionError: "RST-005", OverflowError: "RST-043"},
     "title": {RecursionError: "TTL-013", OverflowError: "TTL-016", OSError: "TTL-017"},
@@ -68,7 +68,7 @@ def difference(gate, crash):
 
 
 def resolve(gate, answer):
-    """``(stdout, exit status)`` Baton must give for a helper's :class:`Answer`."""
+    """``(stdout, exit status)`` Passdown must give for a helper's :class:`Answer`."""
     if answer.crash is None:
         return answer.stdout, answer.exit_code
     difference(gate, answer.crash)
@@ -76,10 +76,10 @@ def resolve(gate, answer):
 
 
 def expected(gate, raw):
-    """``(stdout, exit status)`` Baton must give for the raw input ``raw``."""
+    """``(stdout, exit status)`` Passdown must give for the raw input ``raw``."""
     return resolve(gate, answer(gate, raw))
 
 
 def expected_for_value(gate, value):
-    """``(stdout, exit status)`` Baton must give for an already parsed value."""
+    """``(stdout, exit status)`` Passdown must give for an already parsed value."""
     return resolve(gate, answer_value(gate, value))

@@ -2,7 +2,7 @@
 
 It transcribes the reference notes (``shared/reference/restart-gate.md``) step by step, as
 plainly as possible, with the ``json`` package, and shares no code with
-``baton.gates.restart``. It models the helper exactly, crashes included:
+``passdown.gates.restart``. It models the helper exactly, crashes included:
 
 - it reads at most 65,537 bytes and hands them to ``json.loads(bytes)``, which guesses the
   encoding (UTF-8 with or without a byte order mark, UTF-16, UTF-32) and decodes with
@@ -16,7 +16,7 @@ plainly as possible, with the ``json`` package, and shares no code with
 
 :func:`respond` is the helper's work on its stdin bytes; ``tests/data/published_helpers/
 restart_gate.py`` runs it as a command, and ``published_helpers_model`` observes it for the tests,
-which expect Baton's documented answer (``BLOCKED`` / ``invalid_input``, RST-005 and
+which expect Passdown's documented answer (``BLOCKED`` / ``invalid_input``, RST-005 and
 RST-043) where the helper crashes.
 """
 

@@ -1,6 +1,6 @@
 """An independent oracle of the published title helper (``session_title.py``), for the tests
 only: the reference notes (``shared/reference/session-title.md``) transcribed with ``json``,
-``re``, ``datetime`` and ``zoneinfo``, sharing no code with ``baton.gates.title``. It models
+``re``, ``datetime`` and ``zoneinfo``, sharing no code with ``passdown.gates.title``. It models
 the helper exactly, crashes included:
 
 - it reads at most 8,193 bytes, refuses more than 8,192, and hands the rest to

@@ -9,15 +9,15 @@ Three files under ``conformance/cases/validate/``:
   constraint, and for every member one document that holds a valid value for all of it.
   The constraints are found by walking the upstream schema; the broken values are chosen
   here; the expected codes are ``schema.<keyword>`` for each keyword the upstream schema
-  itself reports (the code the profile documents, CNF-105), plus the few Baton rule codes a
+  itself reports (the code the profile documents, CNF-105), plus the few Passdown rule codes a
   change entails, stated by hand in :data:`ENTAILED`.
 - ``checkpoint_appendix_c.json``: the four complete examples of the 0.8 spec's Appendix C,
-  taken from the spec text, with the Baton block and the narratives the profile requires.
+  taken from the spec text, with the Passdown block and the narratives the profile requires.
 - ``checkpoint_legacy.json``: one legacy checkpoint per version (0.4 ``todoList``, 0.5, 0.6,
   0.7), read with the legacy warning only.
 - ``checkpoint_scope.json``: what the profile's own rules read and never read, stated by
   hand: ``auto`` on a container whose children are plan references, and timestamps judged
-  only where xBRIEF or the Baton block defines one.
+  only where xBRIEF or the Passdown block defines one.
 
 The upstream material is read from ``../shared/reference/xbrief-upstream/`` beside the
 repository (see :func:`upstream_dir`); without it the fixtures cannot be rebuilt, and the
@@ -39,7 +39,7 @@ CASES = ROOT / "conformance" / "cases" / "validate"
 UPSTREAM_RELATIVE = Path("..") / "shared" / "reference" / "xbrief-upstream"
 CORE = "xbrief-core-0.8.schema.json"
 SPEC = "xbrief-spec-0.8.md"
-BLOCK = "x-baton/checkpoint"
+BLOCK = "x-passdown/checkpoint"
 
 
 def upstream_dir() -> Path | None:
@@ -139,16 +139,16 @@ ITEM_MEMBERS = {
                  "type": "soft"},
 }
 INFO_MEMBERS = {"author": "reports-team", "description": "Continue checkpoint for the CSV export",
-                "metadata": {"tool": "baton"}, "created": "2026-10-12T09:41:00+02:00",
+                "metadata": {"tool": "passdown"}, "created": "2026-10-12T09:41:00+02:00",
                 "updated": AT, "timezone": "Europe/Warsaw"}
 #: The plan narratives the 0.8 core names (every value a string).
 NARRATIVES = {"Decisions": "CSV, not XLSX.", "Hazards": "Never deploy at 02:00."}
 
 
-def baton_block(next_item: str, *, completed_items=(), task="Export reports as CSV") -> dict:
-    """A small Baton block for a document whose next pending item is ``next_item``."""
+def passdown_block(next_item: str, *, completed_items=(), task="Export reports as CSV") -> dict:
+    """A small Passdown block for a document whose next pending item is ``next_item``."""
     return {
-        "baton_version": "1.0", "kind": "checkpoint", "revision": 3, "goal_id": "goal-csv",
+        "passdown_version": "1.0", "kind": "checkpoint", "revision": 3, "goal_id": "goal-csv",
         "stack_session_id": "stk-1", "incarnation_id": "inc-1", "epoch": 2, "role": "main",
         "config_version": None, "mission": "Export reports.", "outcome": "Finance imports the CSV.",
         "task": task, "prd_pin": None, "constraints": [],
@@ -177,7 +177,7 @@ def base_document() -> dict:
                 {"id": "docs", "title": "Document it", "status": "pending"},
             ],
         },
-        BLOCK: baton_block("writer"),
+        BLOCK: passdown_block("writer"),
     }
 
 
@@ -381,7 +381,7 @@ def broken_document(constraint: Constraint) -> dict:
     return document
 
 
-#: Baton rule codes a broken value entails beside the schema finding, stated by hand from
+#: Passdown rule codes a broken value entails beside the schema finding, stated by hand from
 #: the spec: ``(site prefix, keyword) -> (errors, warnings)``. Without the plan or its items
 #: nothing is pending (CKP-010), the next action names no item (CKP-014) and nothing is
 #: completed (CKP-009); without narratives there is no Decisions (CKP-011) or Hazards
@@ -459,7 +459,7 @@ def _case(case_id, description, requirements, document, errors, warnings, *, tag
 
 
 def schema_keywords(validator, document) -> set[str]:
-    """The keywords of the errors upstream's ``validator`` reports for ``document``, as Baton
+    """The keywords of the errors upstream's ``validator`` reports for ``document``, as Passdown
     reports them: one fault, one finding, so a `not` that forbids members and fails on a
     value of the wrong type only because `required` holds there vacuously is left to the
     `type` error at the same place (spec/index.md)."""
@@ -523,7 +523,7 @@ def appendix_c(spec_text: str) -> dict[str, dict]:
     return found
 
 
-#: What each Appendix C example needs to become a checkpoint, beyond the Baton block: the
+#: What each Appendix C example needs to become a checkpoint, beyond the Passdown block: the
 #: item the next action names (which gets the ResumePoint), and whether it has completed
 #: items (which need Decisions). C.3 is a finished retrospective: nothing is pending.
 APPENDIX_NEEDS = {
@@ -537,7 +537,7 @@ DECISIONS = "Recorded for the checkpoint: the choices made so far."
 
 
 def as_checkpoint(example: dict, next_item: str | None, completed: list) -> dict:
-    """An Appendix C example with the Baton block, a Decisions narrative when something is
+    """An Appendix C example with the Passdown block, a Decisions narrative when something is
     completed, and a ResumePoint on the next pending item. C.1's items have no ids, so its
     first pending item gets one: the next action must name it (CKP-014). Without a pending
     item (C.3) the next action names the first item."""
@@ -548,7 +548,7 @@ def as_checkpoint(example: dict, next_item: str | None, completed: list) -> dict
     if next_item is not None:
         item = _find(plan["items"], next_item)
         item.setdefault("narrative", {})["ResumePoint"] = RESUME
-    document[BLOCK] = baton_block(next_item or plan["items"][0]["id"], completed_items=completed,
+    document[BLOCK] = passdown_block(next_item or plan["items"][0]["id"], completed_items=completed,
                                   task=plan["title"])
     return document
 
@@ -598,7 +598,7 @@ def appendix_cases(spec_text: str) -> list[dict]:
         warnings = ["checkpoint.hazards_missing"] if completed else ["checkpoint.no_completed_items"]
         cases.append(_case(
             f"validate.checkpoint.appendix.{slug}",
-            f"appendix {name} of the xBRIEF 0.8 spec, with the Baton block and required narratives, is accepted",
+            f"appendix {name} of the xBRIEF 0.8 spec, with the Passdown block and required narratives, is accepted",
             ["CKP-004", "CKP-015", "CKP-024"], document, [], warnings, tags=["xbrief_appendix_c"]))
     return cases
 
@@ -651,7 +651,7 @@ def scope_cases() -> list[dict]:
                     ["CKP-005", "CKP-024", "GEN-024"],
                     lambda d: (_get(d, PROBE).update(notes={"created": UNREAL, "sent_at": UNREAL}),
                                d["plan"].update(metadata={"updated": UNREAL}),
-                               d["x-baton/checkpoint"].update(extra={"since": UNREAL})),
+                               d["x-passdown/checkpoint"].update(extra={"since": UNREAL})),
                     warnings=["member.unknown"]),
         _scope_case("timestamp_change_log", "a change record's timestamp that names no real day is refused",
                     ["GEN-004"], _set(("plan", "changeLog"), [
@@ -713,7 +713,7 @@ def documents(folder: Path) -> dict[str, dict]:
 def render(document: dict) -> str:
     """The fixture file: indented, except each case's document, which is one line (the cases
     repeat the same small checkpoint hundreds of times), stamped with the gate's version."""
-    from baton.conformance.versions import stamp_document
+    from passdown.conformance.versions import stamp_document
 
     documents, marked = [], stamp_document(copy.deepcopy(document))
     for case in marked["cases"]:

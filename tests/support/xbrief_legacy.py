@@ -1,6 +1,6 @@
-"""Legacy checkpoints, one per version Baton reads (xBRIEF 0.4 with a ``todoList``, a
+"""Legacy checkpoints, one per version Passdown reads (xBRIEF 0.4 with a ``todoList``, a
 ``plan`` or a ``playbook`` root; 0.5; 0.6; 0.7; called vBRIEF with a ``vBRIEFInfo`` header
-until the rename at 0.7), each with the xBRIEF 0.8 document ``baton migrate`` must make of
+until the rename at 0.7), each with the xBRIEF 0.8 document ``passdown migrate`` must make of
 it, written out by hand from upstream's migration guide (MIGRATION.md) and spec/authoring.md.
 
 Used by the migration tests (field by field) and by :mod:`xbrief_fixtures` for the validate
@@ -9,7 +9,7 @@ gate's legacy cases (each read with the legacy warning, never refused for its ve
 
 from __future__ import annotations
 
-PLACEHOLDER = "[placeholder written by baton migrate]"
+PLACEHOLDER = "[placeholder written by passdown migrate]"
 DECISIONS = (f"{PLACEHOLDER} The legacy checkpoint recorded no decisions: replace this with the "
              "choices made so far, or with `none yet`.")
 
@@ -19,7 +19,7 @@ def resume(title: str) -> str:
             f"exact first thing to do. The step: {title}")
 
 
-#: ``name -> (file name, legacy document, migrated document without the Baton block,
+#: ``name -> (file name, legacy document, migrated document without the Passdown block,
 #: the next action's item id, the warnings' paths, validate warnings)``.
 LEGACY = {}
 

@@ -1,4 +1,4 @@
-"""Checkout and dirty-artifact fingerprints read from real git repositories (baton.workspace._git)."""
+"""Checkout and dirty-artifact fingerprints read from real git repositories (passdown.workspace._git)."""
 
 import hashlib
 import os
@@ -9,8 +9,8 @@ import pytest
 from blake3 import blake3
 from git_support import new_checkout
 
-from baton.workspace import _git
-from baton.workspace._git import GitError
+from passdown.workspace import _git
+from passdown.workspace._git import GitError
 
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",

@@ -1,4 +1,4 @@
-"""The fresh readback (baton.workspace._readback): which dirty paths are the handoff's own
+"""The fresh readback (passdown.workspace._readback): which dirty paths are the handoff's own
 files (ACK-128), a checkpoint path that would lead outside the handoff folder (REG-027), and
 the clock at full precision (ACK-129)."""
 
@@ -7,9 +7,9 @@ import os
 import pytest
 from git_support import new_checkout
 
-from baton.errors import UnreadableInput
-from baton.formats import _clock
-from baton.workspace import _git, _readback
+from passdown.errors import UnreadableInput
+from passdown.formats import _clock
+from passdown.workspace import _git, _readback
 
 OWN_NAMES = ("continuation.packet.txt", "continuation.packet.json", "registry.json", "registry.yaml",
              "registry.yml", "ack.json", "handoff.json", "handoff.pending.json", "relaunch-receipt.json",
@@ -29,13 +29,13 @@ def dirty_names(repo, folder, given):
 @pytest.mark.parametrize("where", ["", "handoff"], ids=["at the root", "in a sub-folder"])
 def test_the_handoff_files_and_bookkeeping_are_left_out_and_the_work_is_kept(checkout, where):
     folder = checkout / where if where else checkout
-    (folder / "xbrief" / ".baton").mkdir(parents=True)
-    (folder / ".baton").mkdir(exist_ok=True)
+    (folder / "xbrief" / ".passdown").mkdir(parents=True)
+    (folder / ".passdown").mkdir(exist_ok=True)
     for name in OWN_NAMES:
         (folder / name).write_text("own\n")
     (folder / "xbrief" / "continue.xbrief.json").write_text("{}\n")
-    (folder / ".baton" / "registry.yaml.lock").write_text("")  # no .gitignore: shown by git
-    (folder / "xbrief" / ".baton" / ".continue.xbrief.json.x.tmp").write_text("")
+    (folder / ".passdown" / "registry.yaml.lock").write_text("")  # no .gitignore: shown by git
+    (folder / "xbrief" / ".passdown" / ".continue.xbrief.json.x.tmp").write_text("")
     (checkout / "src.py").write_text("a = 2\n")  # the user's work
     (checkout / "notes.txt").write_text("notes\n")
     (folder / "ack.json.bak").write_text("not an artifact name\n")

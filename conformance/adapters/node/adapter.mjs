@@ -1,17 +1,17 @@
 #!/usr/bin/env node
-// An example Baton conformance adapter for Node.js (18 or later), with no dependencies.
+// An example Passdown conformance adapter for Node.js (18 or later), with no dependencies.
 //
 // It implements two gates from their spec pages: `restart` (spec/gates/restart.md) and
 // `title` (spec/gates/title.md). Copy it as the starting point for your own adapter and
 // replace the two gate functions with calls into your implementation.
 //
-// `baton conformance adapters` prints both commands with this file's full path, in a
+// `passdown conformance adapters` prints both commands with this file's full path, in a
 // checkout or an installed package:
 //   harness mode (persistent, fast; `ready` lists the gates with their versions):
-//     baton conformance run --harness "node conformance/adapters/node/adapter.mjs"
+//     passdown conformance run --harness "node conformance/adapters/node/adapter.mjs"
 //   program mode (one process per case; gate name as last argument, input on stdin; a case
 //   of a gate or version it does not implement exits with status 77, which means skipped):
-//     baton conformance run --program "node conformance/adapters/node/adapter.mjs"
+//     passdown conformance run --program "node conformance/adapters/node/adapter.mjs"
 //
 // Both gates are defined over JSON as Python reads and writes it, so this file carries a
 // small JSON reader that keeps integers apart from floats (and exact, as BigInt) and
@@ -19,22 +19,22 @@
 // json module does. JavaScript's JSON.parse would turn 1.0 into 1, which the suite tells
 // apart.
 //
-// For the runner's own tests, BATON_ADAPTER_FAULT makes it misbehave on the cases whose
-// id matches the glob BATON_ADAPTER_FAULT_CASE (default: every case): `wrong` (the title
+// For the runner's own tests, PASSDOWN_ADAPTER_FAULT makes it misbehave on the cases whose
+// id matches the glob PASSDOWN_ADAPTER_FAULT_CASE (default: every case): `wrong` (the title
 // ignores the time zone; the restart horizon is not capped at three calls), `crash` (exits
 // at once) or `hang` (never answers).
 
 import { existsSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 
-const NAME = "baton-adapter-node";
+const NAME = "passdown-adapter-node";
 const VERSION = "1.1.0";
 // The gates implemented, with the version of each (the runner sends only their cases).
 const GATE_VERSIONS = { restart: "2.2.1", title: "1.0.0" };
 // The exit status that tells the runner, in program mode, that a case is skipped.
 const SKIP_STATUS = 77;
-const FAULT = process.env.BATON_ADAPTER_FAULT || "";
-const FAULT_CASE = process.env.BATON_ADAPTER_FAULT_CASE || "*";
+const FAULT = process.env.PASSDOWN_ADAPTER_FAULT || "";
+const FAULT_CASE = process.env.PASSDOWN_ADAPTER_FAULT_CASE || "*";
 
 // -- numbers as Python has them --------------------------------------------------------------
 
@@ -754,7 +754,7 @@ function serve() {
       }
       send({ ready: true, version: 1, implementation: {
         name: NAME, language: "javascript", version: VERSION,
-        homepage: "https://spec.baton.dev/conformance/", gates: GATE_VERSIONS } });
+        homepage: "https://spec.passdown.dev/conformance/", gates: GATE_VERSIONS } });
     } else if (command === "run") {
       const seq = Number(request.get("seq"));
       try {
@@ -781,13 +781,13 @@ function notRun(gate, wanted) {
 }
 
 function program(gate) {
-  const reason = notRun(gate, process.env.BATON_GATE_VERSION || "");
+  const reason = notRun(gate, process.env.PASSDOWN_GATE_VERSION || "");
   if (reason) { process.stdout.write(JSON.stringify({ skipped: true, message: reason }) + "\n"); process.exitCode = SKIP_STATUS; return; }
   const entry = GATES[gate];
   const chunks = [];
   process.stdin.on("data", (chunk) => chunks.push(chunk));
   process.stdin.on("end", () => {
-    misbehave(process.env.BATON_CASE_ID || "*");
+    misbehave(process.env.PASSDOWN_CASE_ID || "*");
     const [, exitCode, stdout] = entry[1](Buffer.concat(chunks));
     process.stdout.write(stdout);
     process.exitCode = exitCode;

@@ -5,7 +5,7 @@ hand-written suite (odd numbers, big integers, every ISO 8601 form, odd zones)."
 import json
 import random
 
-from baton.gates import load
+from passdown.gates import load
 
 _FLAGS = (
     "remaining_work", "required_budget_unmeasurable", "policy_authorized", "ownership_committed",

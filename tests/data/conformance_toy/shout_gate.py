@@ -2,7 +2,7 @@
 
 import json
 
-from baton.gates import Decision
+from passdown.gates import Decision
 
 NAME = "shout"
 VERSION = "1.0.0"

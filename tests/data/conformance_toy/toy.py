@@ -3,8 +3,8 @@
 import sys
 from pathlib import Path
 
-from baton.conformance import load_suite
-from baton.conformance.requirements import build
+from passdown.conformance import load_suite
+from passdown.conformance.requirements import build
 
 from . import shout_gate
 

@@ -108,7 +108,7 @@ def harness():
 def program(gate):
     raw = sys.stdin.buffer.read()
     if MODE == "skip77":
-        print(json.dumps({"skipped": True, "message": f"no {os.environ['BATON_GATE_VERSION']} here",
+        print(json.dumps({"skipped": True, "message": f"no {os.environ['PASSDOWN_GATE_VERSION']} here",
                           "issue_url": "https://example.org/toy/issues/8"}))
         return 77
     if MODE == "skip77_bare":

@@ -4,7 +4,7 @@ helper crashes a traceback, nothing on stdout and exit status 1. The behaviour i
 independent oracle's (``tests/support/restart_oracle.py``); extra arguments (the gate name
 the conformance runner appends) are ignored, as the helper ignores them.
 
-Mutations (``BATON_HELPER_MUTATION``): ``bom`` refuses a UTF-8 byte order mark as invalid
+Mutations (``PASSDOWN_HELPER_MUTATION``): ``bom`` refuses a UTF-8 byte order mark as invalid
 input; ``nesting`` answers invalid input instead of crashing on nesting too deep.
 """
 

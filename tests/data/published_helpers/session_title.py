@@ -4,7 +4,7 @@ traceback, nothing on stdout and exit status 1. The behaviour is the independent
 (``tests/support/title_oracle.py``); extra arguments (the gate name the conformance runner
 appends) are ignored.
 
-Mutations (``BATON_HELPER_MUTATION``): ``utf8only`` refuses input that is not plain UTF-8;
+Mutations (``PASSDOWN_HELPER_MUTATION``): ``utf8only`` refuses input that is not plain UTF-8;
 ``calendar`` answers TITLE_UNAVAILABLE instead of crashing on a start outside the calendar.
 """
 

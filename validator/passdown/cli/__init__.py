@@ -1,0 +1,72 @@
+"""The ``passdown`` command: a thin click layer that parses options and calls the library.
+
+Subcommands load lazily (each lives in its own module), so ``passdown --version`` and
+``passdown gate`` never pay for the validator's imports.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+import click
+
+from passdown._version import __version__
+
+# name -> (module, attribute, one-line help shown by `passdown --help`)
+_COMMANDS = {
+    "validate": ("passdown.cli._validate", "validate", "Validate and lint artifacts, files or whole handoff folders."),
+    "digest": ("passdown.cli._digest", "digest", "Print, check or record artifact digests."),
+    "ack": ("passdown.cli._ack", "ack", "Write an ACK, or verify one against a fresh readback."),
+    "gate": ("passdown.cli._gate", "gate", "Run a decision gate on JSON input."),
+    "conformance": ("passdown.cli._conformance", "conformance", "Check the conformance suite or run it against an implementation."),
+    "init": ("passdown.cli._authoring", "init", "Create a checkpoint and a registry with its policy record."),
+    "checkpoint": ("passdown.cli._authoring", "checkpoint", "Update the continue checkpoint (items, narratives, blockers)."),
+    "packet": ("passdown.cli._authoring", "packet", "Render the continuation packet and register the restart attempt."),
+    "attempt": ("passdown.cli._authoring", "attempt", "Record the later steps of one restart attempt."),
+    "consume": ("passdown.cli._authoring", "consume", "Mark the checkpoint consumed on resume."),
+    "registry": ("passdown.cli._authoring", "registry", "Recover a lost restart registry from the packet and the checkpoint."),
+    "migrate": ("passdown.cli._authoring", "migrate", "Convert a legacy vBRIEF checkpoint to xBRIEF."),
+    "schema": ("passdown.cli._schema", "schema", "List, show or locate the packaged JSON Schemas."),
+    "hook": ("passdown.cli._hook", "hook", "Run a Claude Code hook, or install or uninstall Passdown's hooks."),
+    "mcp": ("passdown.cli._mcp", "mcp", "Serve Passdown's tools to any MCP client over stdio."),
+}
+
+
+class _LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return sorted(name for name in _COMMANDS if self._available(name))
+
+    def get_command(self, ctx, name):
+        entry = _COMMANDS.get(name)
+        if entry is None:
+            return None
+        try:
+            module = importlib.import_module(entry[0])
+        except ModuleNotFoundError as error:
+            if error.name == entry[0]:
+                return None
+            raise
+        return getattr(module, entry[1])
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, _COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    @staticmethod
+    def _available(name):
+        return importlib.util.find_spec(_COMMANDS[name][0]) is not None
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="passdown", message="%(prog)s %(version)s")
+def cli():
+    """Passdown: hand an agent's work from one session to a fresh one without losing work,
+    authority or evidence.
+
+    Exit status: 0 clean, 1 findings or a refused/failed check, 2 usage error or unreadable
+    input (the restart gate keeps its published contract: 2 for every BLOCKED).
+    """
+

@@ -1,0 +1,122 @@
+"""``passdown ack write`` and ``passdown ack verify``: the target writes its ACK from a fresh readback
+of the packet, the registry, the continue checkpoint and the checkout; the source re-reads all
+of it and says whether the ACK matches. Thin: the writer is :mod:`passdown.authoring._ack`, the
+readback :mod:`passdown.workspace._readback`, the rules :mod:`passdown.formats._ackcheck`."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from passdown.errors import PassdownError
+from passdown.cli._authoring import _Command, _locate, _output_options, _run
+from passdown.cli._options import clock_skew_option, fail, output_options, use_color
+
+_SKIPPED_BECAUSE = {
+    "checkout": "checkout fingerprint not compared (no --workspace)",
+    "dirty_artifacts": "dirty-artifact fingerprint not compared (no --workspace)",
+    "checkpoint": "no single attempt names the ACK's restart id: no checkpoint digest to compare",
+    "clock": "read_at not compared with the clock",
+}
+
+
+@click.group("ack")
+def ack():
+    """Write an ACK (the target) or verify one (the source) against a fresh readback."""
+
+
+@ack.command("write", cls=_Command)
+@click.option("--packet", "packet_path", default=None, type=click.Path(dir_okay=False),
+              help="The continuation packet handed over [default: continuation.packet.txt of "
+                   "the handoff folder, found here or in a folder above].")
+@click.option("--target-id", required=True, help="This session's own exact id.")
+@click.option("--status", type=click.Choice(("READY_READONLY", "TAKEOVER")),
+              default="READY_READONLY", show_default=True,
+              help="READY_READONLY (read everything, wrote nothing) or TAKEOVER (read back "
+                   "the committed ownership).")
+@click.option("--registry", "registry_path", default=None, type=click.Path(dir_okay=False),
+              help="The restart registry [default: found beside the packet].")
+@click.option("--checkpoint", "checkpoint_path", default=None, type=click.Path(dir_okay=False),
+              help="The continue checkpoint [default: the registry policy's checkpoint_path].")
+@click.option("--output", "output_path", default=None, type=click.Path(dir_okay=False),
+              help="Where to write the ACK [default: ack.json beside the packet].")
+@click.option("--workspace", default=None, type=click.Path(file_okay=False),
+              help="The git checkout to fingerprint [default: the one holding the packet].")
+@_output_options
+@_run("ack write")
+def write(packet_path, target_id, status, registry_path, checkpoint_path, output_path,
+          workspace):
+    """Read the packet, the registry, the checkpoint and the checkout, and write ack.json.
+
+    The checkout and dirty-artifact fingerprints are read exactly as `passdown ack verify
+    --workspace` reads them (the handoff's own files left out), NEXT_SAFE_ACTION is copied
+    exactly and read_at is the clock at full precision. Refuses, writing nothing, when the
+    packet cannot be read or its digest does not verify (authoring.packet_unverified), or when the
+    attempt's state does not accept the status (attempt.state)."""
+    from passdown.authoring import PACKET_NAME, write_ack
+
+    if packet_path is None:
+        packet_path = _locate(None, "registry").join(PACKET_NAME)
+    return write_ack(packet_path, target_id=target_id, status=status,
+                      registry_path=registry_path, checkpoint_path=checkpoint_path,
+                      output_path=output_path, workspace=workspace)
+
+
+@ack.command("verify")
+@click.argument("ack_path", metavar="ACK", type=click.Path(dir_okay=False))
+@click.option("--packet", "packet_path", required=True, type=click.Path(dir_okay=False),
+              help="The continuation packet the ACK answers.")
+@click.option("--registry", "registry_path", required=True, type=click.Path(dir_okay=False),
+              help="The restart registry holding the attempt.")
+@click.option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False),
+              help="The continue checkpoint (default: the registry policy's checkpoint_path).")
+@click.option("--workspace", type=click.Path(file_okay=False),
+              help="The git checkout the target read; without it the checkout and dirty-artifact "
+                   "fingerprints are not compared.")
+@clock_skew_option
+@output_options(("text", "json"),
+                quiet="Failures only: nothing when the ACK is accepted, no notes.",
+                verbose="Before the verdict, list every file read and the workspace.")
+def verify(ack_path, packet_path, registry_path, checkpoint_path, workspace, clock_skew,
+           output_format, quiet, color, verbose):
+    """Re-read everything, recompute the digests and fingerprints, and answer whether ACK is
+    accepted.
+
+    Exit status: 0 accepted, 1 rejected (every failed rule's code is listed), 2 unusable
+    (an input could not be read).
+    """
+    from passdown.reporters import paint
+    from passdown.workspace._readback import read_and_verify
+
+    try:
+        verdict = read_and_verify(ack_path, packet_path, registry_path,
+                                  checkpoint_path=checkpoint_path, workspace=workspace,
+                                  clock_skew=clock_skew)
+    except PassdownError as error:
+        if output_format == "json":
+            click.echo(json.dumps({"outcome": "unusable", "codes": [error.code], "skipped": [],
+                                   "failures": [], "error": error.to_dict()}, indent=2))
+            raise SystemExit(2) from None
+        fail(error, color=use_color(color, err=True))
+    if output_format == "json":
+        click.echo(json.dumps({"ack": ack_path, **verdict.to_dict(details=True)}, indent=2,
+                              ensure_ascii=False))
+        raise SystemExit(verdict.exit_code)
+    colored = use_color(color)
+    lines = []
+    if verbose:
+        read = (("ACK", ack_path), ("packet", packet_path), ("registry", registry_path),
+                ("checkpoint", checkpoint_path or "(the registry policy's checkpoint_path)"),
+                ("workspace", workspace or "(none: fingerprints not compared)"))
+        lines += [f"read {what}: {path}" for what, path in read]
+    if not (quiet and verdict.accepted):
+        severity = "ok" if verdict.accepted else "error"
+        lines.append(f"{ack_path}: {paint(severity, verdict.outcome, colored)}")
+    lines += [f"  {paint('code', failure.code, colored)}: {failure.field}: {failure.message}"
+              for failure in verdict.failures]
+    if not quiet:
+        lines += [f"  note: {_SKIPPED_BECAUSE[part]}" for part in verdict.skipped]
+    if lines:
+        click.echo("\n".join(lines), color=colored)
+    raise SystemExit(verdict.exit_code)

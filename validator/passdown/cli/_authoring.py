@@ -1,0 +1,692 @@
+"""``passdown init``, ``checkpoint``, ``packet``, ``attempt``, ``consume``, ``registry`` and
+``migrate``: thin click commands over :mod:`passdown.authoring`.
+
+Every command prints one result: a line of text, or with ``--format json`` one JSON object
+of a stable shape (``ok``, ``command``, ``path``, ``changed``, ``revision``,
+``previous_revision``, ``message``, ``result``; on failure ``ok`` false and ``error`` with
+``code``, ``message``, ``hint``), usage errors included, so hooks never parse prose. Where
+a command located its handoff folder (:mod:`passdown.authoring._where`: given, or found upward
+like git's repository), the JSON carries it as ``folder``, and the text form names it on
+stderr when it is not the current folder. ``-q``, ``--color`` and ``-v`` shape the text form.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+
+import click
+
+from passdown.errors import PassdownError, UsageError
+from passdown.cli._options import clock_skew_option, fail, output_options, use_color, warn
+
+_FORMATS = ("text", "json")
+#: Where a command keeps the handoff folder it located, for its output (click's ctx.meta).
+_FOLDER = "passdown.folder"
+
+
+# -- output --------------------------------------------------------------------------------
+
+def _print_json(value) -> None:
+    click.echo(json.dumps(value, ensure_ascii=False))
+
+
+def _folder() -> str | None:
+    context = click.get_current_context(silent=True)
+    return context.meta.get(_FOLDER) if context is not None else None
+
+
+def _report(outcome, output_format: str, *, quiet: bool = False, color: bool = False,
+            verbose: bool = False) -> None:
+    folder = _folder()
+    if output_format == "json":
+        _print_json({**outcome.to_dict(), **({"folder": folder} if folder else {})})
+        return
+    for warning in outcome.result.get("warnings") or ():
+        warn(warning["code"], warning["path"], warning["message"], color=color)
+    if quiet:
+        return
+    from passdown.authoring import outcome_text
+
+    click.echo(outcome_text(outcome))
+    if verbose:
+        if folder:
+            click.echo(f"  folder: {folder}")
+        click.echo(f"  file: {outcome.path}")
+        if outcome.revision is not None:
+            click.echo(f"  revision: {outcome.previous_revision} -> {outcome.revision}"
+                       + ("" if outcome.changed else " (unchanged)"))
+
+
+def _fail(error: PassdownError, command: str, output_format: str, color: bool = False):
+    if output_format != "json":
+        fail(error, color=color)
+    folder = _folder()
+    _print_json({"ok": False, "command": command, "error": error.to_dict(),
+                 "exit_code": error.exit_code, **({"folder": folder} if folder else {})})
+    raise SystemExit(error.exit_code)
+
+
+def _run(command: str):
+    """Decorate a command body: it returns an Outcome, or raises a PassdownError. The body
+    gets neither the output options (``--format``, ``-q``, ``--color``, ``-v``) nor needs
+    them: they only shape what is printed."""
+
+    def decorate(body):
+        @functools.wraps(body)
+        def wrapper(*args, output_format="text", quiet=False, color="auto", verbose=False,
+                    **kwargs):
+            try:
+                outcome = body(*args, **kwargs)
+            except PassdownError as error:
+                _fail(error, command, output_format, use_color(color, err=True))
+            else:
+                if outcome is not None:
+                    _report(outcome, output_format, quiet=quiet,
+                            color=use_color(color, err=True), verbose=verbose)
+
+        return wrapper
+
+    return decorate
+
+
+#: ``--format``, ``-q/--quiet``, ``--color`` and ``-v/--verbose``, as every authoring command
+#: takes them.
+_output_options = output_options(
+    _FORMATS, quiet="Print nothing on success (warnings and errors still go to stderr).",
+    verbose="Also print the handoff folder, the file and the revision change.")
+
+
+def _locate(given: str | None, what: str | None = None):
+    """The handoff folder: ``given``, or found upward from here (said on stderr when it is
+    not the current folder). ``what`` (``checkpoint`` or ``registry``) refuses a search that
+    found nothing, naming where the files belong."""
+    from passdown.authoring import locate_folder, require_folder
+
+    located = locate_folder(given, needs=what)
+    context = click.get_current_context()
+    context.meta[_FOLDER] = located.folder
+    if what is not None:
+        require_folder(located, what)
+    if located.searched and located.path != "." and located.found \
+            and context.params.get("output_format") != "json" and not context.params.get("quiet"):
+        click.echo(f"passdown: using the handoff folder {located.folder}", err=True)
+    return located
+
+
+def _checkpoint_file(checkpoint_path: str | None) -> str:
+    """``--checkpoint`` as given, or the checkpoint of the handoff folder found upward."""
+    if checkpoint_path is not None:
+        return checkpoint_path
+    from passdown.authoring import CHECKPOINT_PATH
+
+    return _locate(None, "checkpoint").join(CHECKPOINT_PATH)
+
+
+class _Command(click.Command):
+    """A command whose usage errors are JSON too when ``--format json`` was asked for."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        wants_json = _wants_json(args)
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as error:
+            if not wants_json:
+                raise
+            name = " ".join(filter(None, [parent.info_name if parent and parent.parent
+                                          else None, info_name]))
+            _fail(UsageError(error.format_message(), code="usage",
+                             hint=f"see `passdown {name} --help`"), name, "json")
+
+
+def _wants_json(args) -> bool:
+    args = list(args)
+    for index, arg in enumerate(args):
+        if arg == "--format=json" or (arg == "--format" and args[index + 1:index + 2] == ["json"]):
+            return True
+    return False
+
+
+# -- shared options ------------------------------------------------------------------------
+
+def _revision_options(function):
+    function = click.option("--expect-revision", type=click.IntRange(min=0), default=None,
+                            help="Apply only if the file is still at this revision "
+                                 "(else conflict, exit 1, nothing changed).")(function)
+    return function
+
+
+def _checkpoint_option(function):
+    return click.option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False),
+                        default=None,
+                        help="The checkpoint file [default: xbrief/continue.xbrief.json of the "
+                             "handoff folder, found here or in a folder above].")(function)
+
+
+def _identity_options(function):
+    options = [
+        click.option("--goal-id", required=True, help="The stable task identity (GOAL_ID)."),
+        click.option("--main-id", required=True,
+                     help="The exact session id of the MAIN session that owns the work."),
+        click.option("--outcome", required=True,
+                     help="What must be delivered and how it is checked."),
+        click.option("--title", default=None, help="The plan title [default: the goal id]."),
+        click.option("--mission", default=None, help="Why the work exists [default: --outcome]."),
+        click.option("--task", default=None, help="The assigned task [default: the title]."),
+        click.option("--session-id", "stack_session_id", default=None,
+                     help="The durable Stack session id [default: --main-id]."),
+        click.option("--incarnation-id", default=None,
+                     help="This launch's incarnation id [default: a new ULID]."),
+        click.option("--role", default="main", show_default=True, help="The session's role."),
+        click.option("--config-version", default=None, help="The seat configuration version."),
+        click.option("--prd-pin", default=None, help="The pinned requirements revision."),
+        click.option("--constraint", "constraints", multiple=True,
+                     help="A rule the work must keep (repeatable)."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def _identity(first_step, **values):
+    from passdown.authoring import Identity
+
+    return Identity(first_step=first_step, **values)
+
+
+# -- init ----------------------------------------------------------------------------------
+
+@click.command(cls=_Command)
+@click.argument("directory", type=click.Path(file_okay=False), default=".")
+@_identity_options
+@click.option("--next", "first_step", required=True,
+              help="The first remaining step; it becomes the resume point.")
+@click.option("--mode", type=click.Choice(("off", "adaptive", "daily")), default="off",
+              show_default=True, help="Restart policy mode (off: checkpoint only).")
+@click.option("--scope", "authorization_scope", default=None,
+              help="What the owner's consent to automatic restarts covers (needed unless off).")
+@click.option("--archive-consent/--no-archive-consent", default=False, show_default=True,
+              help="Whether the owner consented to archiving the source after takeover.")
+@click.option("--timezone", default=None,
+              help="IANA zone for display titles [default: UTC, recorded as the default].")
+@click.option("--timezone-source", type=click.Choice(("owner", "task")), default="owner",
+              show_default=True, help="Whose zone --timezone is.")
+@click.option("--registry-format", type=click.Choice(("yaml", "json")), default="yaml",
+              show_default=True, help="Write registry.yaml or registry.json.")
+@click.option("--nested", is_flag=True,
+              help="Start a separate handoff in a folder inside another handoff folder.")
+@_output_options
+@_run("init")
+def init(directory, first_step, mode, authorization_scope, archive_consent, timezone,
+         timezone_source, registry_format, nested, **identity):
+    """Create xbrief/continue.xbrief.json and the registry in DIRECTORY (default: here).
+
+    Refuses (exit 1, nothing written) when either file already exists, and when DIRECTORY
+    lies inside another handoff folder or is the xbrief folder itself (authoring.nested,
+    naming the folder to use): the other commands find the handoff folder from any folder
+    below it."""
+    from passdown.authoring import Policy, init as create
+
+    policy = Policy(mode=mode, authorization_scope=authorization_scope,
+                    archive_consent=archive_consent, timezone=timezone or "UTC",
+                    timezone_source=timezone_source if timezone else "default")
+    return create(directory, _identity(first_step, **identity), policy,
+                  registry_format=registry_format, nested=nested)
+
+
+# -- checkpoint ----------------------------------------------------------------------------
+
+@click.group()
+def checkpoint():
+    """Update the continue checkpoint, one compare-and-swap step per command.
+
+    Every update takes the file's lock, checks --expect-revision, writes atomically and bumps
+    the revision by one; repeating an update that is already applied changes nothing.
+    Without --checkpoint, the commands find the handoff folder here or in a folder above
+    (as git finds its repository) and say which one on stderr when it is not this one."""
+
+
+def _checkpoint_command(name, help_text=None):
+    """Register a checkpoint subcommand with the options every update shares."""
+
+    def decorate(function):
+        @checkpoint.command(name, cls=_Command, help=help_text or function.__doc__)
+        @_checkpoint_option
+        @_revision_options
+        @click.option("--epoch", type=click.IntRange(min=0), default=None,
+                      help="The writer's fencing epoch; an older one than the checkpoint's "
+                           "is refused.")
+        @_output_options
+        @_run(f"checkpoint {name}")
+        @functools.wraps(function)
+        def command(checkpoint_path, expect_revision, epoch, **kwargs):
+            from passdown.authoring import update_checkpoint
+
+            operation, args, options = function(**kwargs)
+            return update_checkpoint(_checkpoint_file(checkpoint_path), operation, *args,
+                                     expect_revision=expect_revision, epoch=epoch,
+                                     **options)
+
+        return command
+
+    return decorate
+
+
+@_checkpoint_command("add-completed")
+@click.argument("title")
+@click.option("--evidence", multiple=True, required=True,
+              help="Where the evidence lives: a commit, test run or report (repeatable).")
+@click.option("--id", "item_id", default=None, help="The item id (an existing item completes).")
+@click.option("--summary", default=None, help="What was accomplished [default: the title].")
+@click.option("--parent", default=None, help="Add the item under this item.")
+def _add_completed(title, evidence, item_id, summary, parent):
+    """Record a completed step with its evidence references."""
+    return "add-completed", (title,), {"evidence": evidence, "item_id": item_id,
+                                       "summary": summary, "parent": parent}
+
+
+@_checkpoint_command("add-pending")
+@click.argument("title")
+@click.option("--id", "item_id", default=None, help="The item id [default: from the title].")
+@click.option("--before", default=None, help="Insert before this item.")
+@click.option("--parent", default=None, help="Add the item under this item.")
+def _add_pending(title, item_id, before, parent):
+    """Add a remaining step."""
+    return "add-pending", (title,), {"item_id": item_id, "before": before, "parent": parent}
+
+
+@_checkpoint_command("reorder")
+@click.argument("item_ids", nargs=-1, required=True)
+def _reorder(item_ids):
+    """Move the named pending steps (siblings) to the front, in the order given."""
+    return "reorder", (tuple(item_ids),), {}
+
+
+@_checkpoint_command("set-resume")
+@click.argument("text")
+@click.option("--item", "item_id", default=None, help="The pending item to resume from.")
+@click.option("--input", "required_inputs", multiple=True,
+              help="A file, document or answer the step needs (repeatable).")
+def _set_resume(text, item_id, required_inputs):
+    """Set the resume point (the narrative on the next pending step)."""
+    return "set-resume", (text,), {"item_id": item_id,
+                                   "required_inputs": tuple(required_inputs) or None}
+
+
+@_checkpoint_command("decision")
+@click.argument("text")
+def _decision(text):
+    """Record a decision (the plan's Decisions narrative)."""
+    return "decision", (text,), {}
+
+
+@_checkpoint_command("hazard")
+@click.argument("text")
+def _hazard(text):
+    """Record a hazard (the plan's Hazards narrative)."""
+    return "hazard", (text,), {}
+
+
+@_checkpoint_command("blocker")
+@click.argument("summary")
+@click.option("--item", "item_id", default=None, help="The blocked item.")
+@click.option("--resolve", is_flag=True,
+              help="Remove this open blocker instead (refused, exit 1, when none reads so).")
+def _blocker(summary, item_id, resolve):
+    """Record an open blocker, or resolve it."""
+    return "blocker", (summary,), {"item_id": item_id, "resolve": resolve}
+
+
+@_checkpoint_command("failed-attempt")
+@click.argument("summary")
+@click.option("--reason", required=True, help="Why it failed.")
+@click.option("--item", "item_id", default=None, help="The item the attempt served.")
+def _failed_attempt(summary, reason, item_id):
+    """Record an approach that failed, so it is not repeated."""
+    return "failed-attempt", (summary,), {"reason": reason, "item_id": item_id}
+
+
+@_checkpoint_command("set")
+@click.argument("field")
+@click.argument("values", nargs=-1)
+@click.option("--null", is_flag=True, help="Set a nullable field to null.")
+@click.option("--json", "as_json", is_flag=True, help="VALUE is JSON (for record fields).")
+def _set(field, values, null, as_json):
+    """Set an identity field (goal_id, epoch, role, mission...), or a record field as JSON."""
+    from passdown.authoring import checkpoint_value
+
+    if as_json:
+        if len(values) != 1:
+            raise UsageError("--json takes exactly one VALUE", code="authoring.bad_value",
+                             hint="quote the JSON value")
+        from passdown.workspace import _editing
+
+        value = _editing.parse(values[0].encode("utf-8"), source="VALUE", syntax="json")
+    else:
+        value = checkpoint_value(field, tuple(values), null=null)
+    return "set", (field, value), {}
+
+
+@_checkpoint_command("reopen")
+@click.option("--incarnation-id", default=None, help="The resumed session's incarnation id.")
+def _reopen(incarnation_id):
+    """Take a consumed checkpoint back into use (the resumed session, before writing)."""
+    return "reopen", (), {"incarnation_id": incarnation_id}
+
+
+@checkpoint.command("show", cls=_Command)
+@_checkpoint_option
+@_output_options
+@_run("checkpoint show")
+def _show(checkpoint_path):
+    """Print the checkpoint: the plan and its revision, the steps, the next action and its
+    inputs, the decisions and hazards, open blockers and failed attempts; the whole document
+    with --format json."""
+    from passdown.authoring import show_checkpoint
+
+    return show_checkpoint(_checkpoint_file(checkpoint_path))
+
+
+# -- consume -------------------------------------------------------------------------------
+
+@click.command(cls=_Command)
+@_checkpoint_option
+@_revision_options
+@_output_options
+@_run("consume")
+def consume(checkpoint_path, expect_revision):
+    """Mark the checkpoint consumed on resume (plan completed, consumed_at set).
+
+    A second consume changes nothing and exits 0."""
+    from passdown.authoring import update_checkpoint
+
+    return update_checkpoint(_checkpoint_file(checkpoint_path), "consume",
+                             expect_revision=expect_revision)
+
+
+# -- packet --------------------------------------------------------------------------------
+
+@click.group()
+def packet():
+    """Render the continuation packet."""
+
+
+@packet.command("render", cls=_Command)
+@click.argument("directory", type=click.Path(file_okay=False), required=False)
+@click.option("--source-id", required=True, help="The exact session handing over.")
+@click.option("--registry", "registry_path", default=None, help="The registry [default: found "
+              "in DIRECTORY].")
+@click.option("--checkpoint", "checkpoint_path", default=None,
+              help="The checkpoint [default: DIRECTORY/xbrief/continue.xbrief.json].")
+@click.option("--output", "packet_path", default=None,
+              help="The packet [default: DIRECTORY/continuation.packet.txt].")
+@click.option("--restart-id", default=None,
+              help="Use this RESTART_ID [default: reuse the open attempt's, or a new ULID].")
+@click.option("--host", default=None, help="The source's host.")
+@click.option("--harness", default=None, help="The source's harness.")
+@click.option("--repository", default=None, help="The repository.")
+@click.option("--checkout", default=None, help="The checkout path.")
+@click.option("--branch", default=None, help="The checked-out branch.")
+@click.option("--head", default=None, help="The HEAD commit.")
+@click.option("--working-state", default=None,
+              help="Dirty paths, fingerprints, untracked work and their owner.")
+@click.option("--live-work", default=None, help="Workers, processes, pending sends, jobs.")
+@click.option("--model-policy", default=None, help="Model and effort preference.")
+@click.option("--budget", default=None, help="Hard budget requirements.")
+@_revision_options
+@_output_options
+@_run("packet render")
+def _render(directory, registry_path, checkpoint_path, packet_path, restart_id,
+            expect_revision, **facts):
+    """Register the restart attempt, then write the packet and read it back.
+
+    The attempt (RESTART_ID and the packet digest) is in the registry before the packet is
+    written; calling again for unchanged content reuses the attempt. --expect-revision
+    applies to the registry. DIRECTORY defaults to the handoff folder, found here or in a
+    folder above."""
+    from passdown.authoring import SourceFacts, render_packet
+
+    directory = _locate(directory, "registry" if registry_path is None else None).path
+    return render_packet(directory, source=SourceFacts(**facts),
+                         registry_path=registry_path, checkpoint_path=checkpoint_path,
+                         packet_path=packet_path, restart_id=restart_id,
+                         expect_revision=expect_revision)
+
+
+# -- attempt -------------------------------------------------------------------------------
+
+@click.group()
+def attempt():
+    """Record the later steps of one restart attempt in the registry.
+
+    Each step is refused (exit 1, code attempt.*) when the attempt's state does not allow it;
+    the same step again with the same values changes nothing."""
+
+
+_REGISTRY_HELP = ("The registry [default: registry.yaml or registry.json of the handoff "
+                  "folder, found here or in a folder above].")
+
+
+def _registry_file(registry_path: str | None) -> str:
+    """``--registry`` as given, or the registry of the handoff folder found upward."""
+    from passdown.authoring import locate_registry
+
+    if registry_path is not None:
+        return registry_path
+    return locate_registry(_locate(None, "registry").path)
+
+
+def _attempt_command(step, help_text=None):
+    def decorate(function):
+        @attempt.command(step, cls=_Command, help=help_text or function.__doc__)
+        @click.argument("restart_id")
+        @click.option("--registry", "registry_path", default=None,
+                      help=_REGISTRY_HELP)
+        @_revision_options
+        @_output_options
+        @_run(f"attempt {step}")
+        @functools.wraps(function)
+        def command(restart_id, registry_path, expect_revision, **kwargs):
+            from passdown.authoring import attempt_step
+
+            path = _registry_file(registry_path)
+            options = function(restart_id=restart_id, registry_path=path, **kwargs)
+            return attempt_step(path, step, restart_id, expect_revision=expect_revision,
+                                  **options)
+
+        return command
+
+    return decorate
+
+
+@_attempt_command("created")
+@click.option("--target-id", default=None, help="The successor's exact id, read back.")
+@click.option("--detail", default=None, help="The host's receipt text or reference.")
+@click.option("--unknown", is_flag=True, help="The create call timed out: outcome UNKNOWN.")
+def _created(restart_id, registry_path, target_id, detail, unknown):
+    """Record the creation receipt (confirmed), or an UNKNOWN outcome."""
+    if unknown == (target_id is not None):
+        raise UsageError("give --target-id ID (confirmed) or --unknown", code="usage",
+                         hint="exactly one of the two")
+    return {"target_id": target_id, "detail": detail, "unknown": unknown}
+
+
+@_attempt_command("reconcile")
+@click.option("--target-id", default=None, help="The successor the host shows.")
+@click.option("--absent", is_flag=True, help="The host shows no successor.")
+@click.option("--detail", default=None, help="What the readback showed.")
+def _reconcile(restart_id, registry_path, target_id, absent, detail):
+    """Settle an UNKNOWN creation by what the host shows (never by creating again)."""
+    return {"target_id": target_id, "absent": absent, "detail": detail}
+
+
+@_attempt_command("ack")
+@click.argument("ack_file", type=click.Path(dir_okay=False))
+@click.option("--packet", "packet_path", default=None,
+              help="The packet the ACK answers [default: continuation.packet.txt beside the "
+                   "registry].")
+@click.option("--checkpoint", "checkpoint_path", default=None,
+              help="The checkpoint [default: the registry policy's checkpoint_path].")
+@click.option("--workspace", type=click.Path(file_okay=False), default=None,
+              help="The git checkout whose fingerprints the ACK must match [default: the "
+                   "checkout holding the registry].")
+@click.option("--no-workspace", "skip_workspace", is_flag=True,
+              help="Do not compare the checkout and dirty-artifact fingerprints (no checkout "
+                   "here); the skip is reported and recorded in the registry.")
+@clock_skew_option
+def _ack(restart_id, registry_path, ack_file, packet_path, checkpoint_path, workspace,
+         skip_workspace, clock_skew):
+    """Accept the target's READY_READONLY ACK after a fresh readback (as `passdown ack verify
+    --workspace`): by default the checkout holding the registry is compared too."""
+    from passdown.authoring import PACKET_NAME, verify_attempt_ack
+
+    if skip_workspace and workspace is not None:
+        raise UsageError("--workspace and --no-workspace exclude each other", code="usage",
+                         hint="give one of the two")
+    if packet_path is None:
+        packet_path = os.path.join(os.path.dirname(registry_path), PACKET_NAME)
+    if not skip_workspace and workspace is None:
+        workspace = os.path.dirname(os.path.abspath(registry_path))
+    from passdown.workspace._git import GitError
+
+    try:
+        return verify_attempt_ack(ack_file, packet_path=packet_path,
+                                   registry_path=registry_path, checkpoint_path=checkpoint_path,
+                                   workspace=workspace, clock_skew=clock_skew)
+    except GitError as error:
+        if error.code != "git.not_a_repository":
+            raise
+        raise GitError(error.message, code=error.code,
+                       hint="pass the checkout the target read with --workspace DIR, or "
+                            "--no-workspace to accept without comparing a checkout (the skip "
+                            "is reported and recorded in the registry)") from None
+
+
+@_attempt_command("commit")
+@click.option("--authority", default=None, help="The lease or coordinator that performed it.")
+def _commit(restart_id, registry_path, authority):
+    """Commit ownership to the target with a new fencing epoch."""
+    return {"authority": authority}
+
+
+@_attempt_command("takeover")
+@click.option("--target-id", required=True, help="The owner the target read back.")
+@click.option("--fencing-epoch", type=click.IntRange(min=0), required=True,
+              help="The fencing epoch the target read back.")
+@click.option("--source-retired", is_flag=True, help="The source was read back as retired.")
+def _takeover(restart_id, registry_path, target_id, fencing_epoch, source_retired):
+    """Record the target's readback of committed ownership (TAKEOVER)."""
+    return {"target_id": target_id, "fencing_epoch": fencing_epoch,
+            "source_retired": source_retired}
+
+
+@_attempt_command("release")
+def _release(restart_id, registry_path):
+    """Record that the source was read back as retired (no longer writing)."""
+    return {}
+
+
+@_attempt_command("archive")
+@click.option("--result", type=click.Choice(("archived", "pending", "unknown")), required=True,
+              help="archived (read back), pending (ARCHIVE_PENDING) or unknown.")
+def _archive(restart_id, registry_path, result):
+    """Record the source archive's outcome (only after takeover and release)."""
+    return {"result": result}
+
+
+@_attempt_command("abandon")
+@click.option("--note", required=True, help="Why the attempt ends.")
+def _abandon(restart_id, registry_path, note):
+    """End an attempt before any ownership commit."""
+    return {"note": note}
+
+
+@attempt.command("show", cls=_Command)
+@click.argument("restart_id", required=False)
+@click.option("--registry", "registry_path", default=None, help=_REGISTRY_HELP)
+@click.option("--gate-input", is_flag=True,
+              help="Print only the restart gate's registry-derived input, as JSON.")
+@_output_options
+@_run("attempt show")
+def _attempt_show(restart_id, registry_path, gate_input):
+    """Show one attempt (or all) and the restart gate input the registry implies."""
+    from passdown.authoring import show_attempt
+
+    outcome, observations = show_attempt(_registry_file(registry_path), restart_id)
+    if gate_input:
+        _print_json(observations)
+        return None
+    return outcome
+
+
+# -- registry ------------------------------------------------------------------------------
+
+@click.group()
+def registry():
+    """Recover the restart registry."""
+
+
+@registry.command("recover", cls=_Command)
+@click.argument("directory", type=click.Path(file_okay=False), required=False)
+@click.option("--packet", "packet_path", default=None,
+              help="The packet [default: DIRECTORY/continuation.packet.txt, when it exists].")
+@click.option("--checkpoint", "checkpoint_path", default=None,
+              help="The checkpoint [default: DIRECTORY/xbrief/continue.xbrief.json].")
+@click.option("--main-id", default=None,
+              help="The session that owns the goal's writes [default: the packet's source].")
+@click.option("--registry-format", type=click.Choice(("yaml", "json")), default="yaml",
+              show_default=True, help="Write registry.yaml or registry.json.")
+@_output_options
+@_run("registry recover")
+def _recover(directory, packet_path, checkpoint_path, main_id, registry_format):
+    """Rebuild a lost registry in DIRECTORY from the packet and the checkpoint (DIRECTORY
+    defaults to the handoff folder holding the checkpoint, found here or in a folder above).
+
+    Records only what the files prove: the packet's source as MAIN, its policy mode and
+    archive consent, the checkpoint's epoch, and the packet's attempt as creation_unknown
+    (reconcile it from what the host shows; it records no checkpoint digest, so no ACK of it
+    is accepted). Refuses when a registry exists (authoring.exists) or the packet's digest
+    does not verify (authoring.packet_unverified)."""
+    from passdown.authoring import recover_registry as recover
+
+    directory = _locate(directory, "checkpoint").path
+    return recover(directory, packet_path=packet_path, checkpoint_path=checkpoint_path,
+                   main_id=main_id, registry_format=registry_format)
+
+
+# -- migrate -------------------------------------------------------------------------------
+
+@click.command(cls=_Command)
+@click.argument("directory", type=click.Path(file_okay=False), required=False)
+@click.option("--source", "source_path", default=None,
+              help="The legacy file [default: DIRECTORY/vbrief/continue.vbrief.json].")
+@click.option("--target", "target_path", default=None,
+              help="The new file [default: DIRECTORY/xbrief/continue.xbrief.json].")
+@click.option("--goal-id", default=None, help="Needed when the legacy file has no Passdown block.")
+@click.option("--main-id", default=None, help="The MAIN session id (as for init).")
+@click.option("--outcome", default=None, help="What must be delivered (as for init).")
+@click.option("--mission", default=None, help="Why the work exists [default: --outcome].")
+@click.option("--task", default=None, help="The task [default: the plan title].")
+@click.option("--session-id", "stack_session_id", default=None,
+              help="The Stack session id [default: --main-id].")
+@click.option("--incarnation-id", default=None, help="[default: a new ULID].")
+@click.option("--role", default="main", show_default=True, help="The session's role.")
+@_output_options
+@_run("migrate")
+def migrate(directory, source_path, target_path, **identity):
+    """Convert a legacy checkpoint (xBRIEF 0.4 to 0.7, vBRIEF) to xbrief/continue.xbrief.json.
+
+    Nothing is lost and the legacy file is left as it is; an existing target is never
+    replaced. A Passdown block is added from the options when the legacy file has none; what
+    the file lacks (Decisions, a resume point) is written as a marked placeholder, and each
+    placeholder is a warning on stderr. DIRECTORY defaults to the handoff folder, found here
+    or in a folder above."""
+    from passdown.authoring import migrate as migrate_checkpoint
+
+    if source_path is None or target_path is None:
+        directory = _locate(directory).path
+    return migrate_checkpoint(directory or ".", source=source_path, target=target_path,
+                            identity=identity)
+
+

@@ -1,0 +1,145 @@
+"""``passdown hook``: Claude Code's command hooks (``hook claude EVENT``) and their explicit
+installation (``hook install|uninstall claude``). Thin: the hooks live in :mod:`passdown.hosts`.
+
+``passdown hook claude EVENT`` normally never reaches click: the command's fast path answers
+it (``_entry.py``). This command is what ``--help`` shows, and it answers the same way.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+import click
+
+from passdown.errors import PassdownError, UsageError
+from passdown.cli._options import fail
+from passdown.hosts._claude_hooks import EVENTS
+
+_HOSTS = ("claude",)
+
+
+@click.group("hook")
+def hook():
+    """Run a Claude Code hook, or install or uninstall Passdown's hooks in a settings file.
+
+    Nothing is installed unless `passdown hook install` is run, and it prints the exact change."""
+
+
+def _guard_options(function):
+    options = [
+        click.option("--restart-tool", default=None,
+                     help="The host's restart tool, named in every denial."),
+        click.option("--service-unit", default=None,
+                     help="The service unit that supervises the host (e.g. dsh.service)."),
+        click.option("--host-name", "host_names", multiple=True,
+                     help="A process name of the host, for kills by name (repeatable)."),
+        click.option("--execute-tool", "execute_tools", multiple=True,
+                     help="Another tool whose arguments are commands, besides Bash (repeatable)."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+@hook.command("claude")
+@click.argument("event", type=click.Choice(EVENTS))
+@click.option("--folder", default=None, type=click.Path(file_okay=False),
+              help="The handoff folder [default: $CLAUDE_PROJECT_DIR, else the session's cwd].")
+@click.option("--host-pid", type=click.IntRange(min=1), default=None,
+              help="The host's pid [default: found up the hook's parent process chain].")
+@_guard_options
+def claude(event, **options):
+    """Answer one Claude Code hook call: the hook's JSON on stdin, the event's documented
+    output on stdout.
+
+    PreToolUse: the guard gate on the call (Bash as an execution tool, other tools as data);
+    a denial is the documented deny JSON naming the restart tool, an allowed call prints
+    nothing, and a call Passdown cannot judge is answered `ask`. SessionStart: a current
+    checkpoint's summary, resume point and first safe action as context. PreCompact and Stop:
+    an instruction to update the checkpoint when it is invalid or older than the last
+    commit of work. Exit status 0, except 1 when a SessionStart, PreCompact or Stop hook
+    fails (the host shows it and goes on)."""
+    from passdown.hosts import _claude_hooks
+
+    values = _claude_hooks.default_options()
+    values.update({key: list(value) if isinstance(value, tuple) else value
+                   for key, value in options.items()})
+    raise SystemExit(_claude_hooks.main(event, values))
+
+
+def _scope_options(function):
+    function = click.option("--dry-run", is_flag=True,
+                            help="Print the change and write nothing.")(function)
+    function = click.option("--user", "scope", flag_value="user",
+                            help="The user's settings: $CLAUDE_CONFIG_DIR/settings.json "
+                                 "(default ~/.claude/settings.json).")(function)
+    return click.option("--project", "scope", flag_value="project",
+                        help="The project's settings: .claude/settings.json in "
+                             "$CLAUDE_PROJECT_DIR (default: here).")(function)
+
+
+def _apply(plan, dry_run: bool, nothing: str) -> None:
+    from passdown.hosts._claude_settings import shown_path
+
+    shown = shown_path(plan.path)
+    if not plan.changed:
+        click.echo(f"{shown}: {nothing}; nothing changed")
+        return
+    click.echo(plan.diff(), nl=False)
+    if dry_run:
+        click.echo(f"{shown}: dry run, nothing written")
+        return
+    try:
+        plan.write()
+    except PassdownError as error:
+        fail(error)
+    except OSError as error:
+        fail(PassdownError(f"cannot write {shown}: {error.strerror}", code="hook.unwritable",
+                        hint="check the folder's permissions"))
+    click.echo(f"{shown}: written")
+
+
+def _scope(scope):
+    if scope is None:
+        fail(UsageError("say which settings file: --project or --user", code="usage",
+                        hint="see `passdown hook install --help`"))
+    return scope
+
+
+@hook.command("install")
+@click.argument("host", type=click.Choice(_HOSTS))
+@_scope_options
+@click.option("--command", "launcher", default=None,
+              help="How the hooks run Passdown, e.g. `passdown` [default: this installation's "
+                   "launcher, by absolute path].")
+@_guard_options
+def install(host, scope, dry_run, launcher, **guard):
+    """Add Passdown's hooks (PreToolUse, SessionStart, PreCompact, Stop) to a Claude Code
+    settings.json, printing the exact change.
+
+    Everything else in the file stays byte for byte; running it again changes nothing."""
+    from passdown.hosts import _claude_settings as settings
+
+    path = settings.settings_path(_scope(scope))
+    words = shlex.split(launcher) if launcher else settings.default_launcher()
+    try:
+        plan = settings.plan_install(path, words, guard)
+    except PassdownError as error:
+        fail(error)
+    _apply(plan, dry_run, "Passdown's hooks are already installed")
+
+
+@hook.command("uninstall")
+@click.argument("host", type=click.Choice(_HOSTS))
+@_scope_options
+def uninstall(host, scope, dry_run):
+    """Remove Passdown's hooks from a Claude Code settings.json, printing the exact change.
+
+    Exactly what `passdown hook install` added goes; everything else stays byte for byte."""
+    from passdown.hosts import _claude_settings as settings
+
+    try:
+        plan = settings.plan_uninstall(settings.settings_path(_scope(scope)))
+    except PassdownError as error:
+        fail(error)
+    _apply(plan, dry_run, "no Passdown hooks to remove")

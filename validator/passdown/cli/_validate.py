@@ -1,0 +1,58 @@
+"""``passdown validate``: options in, :mod:`passdown.engine._validate` called, a reporter chosen by name.
+Thin: every decision lives in the library."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from passdown.formats import _detect
+from passdown import reporters
+from passdown._text import printable
+from passdown.errors import PassdownError
+from passdown.formats._loading import DEFAULT_MAX_BYTES
+from passdown.cli._options import fail, output_options, use_color
+
+
+@click.command("validate")
+@click.argument("paths", nargs=-1, metavar="[PATH]...")
+@click.option("--kind", type=click.Choice(_detect.kind_names()),
+              help="The artifact kind of the named files and of stdin (required with -); "
+                   "folder walks then look for this kind only.")
+@click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
+@output_options(reporters.names(),
+                quiet="Findings only: no hints, no summary (nothing at all when clean).",
+                verbose="Before the findings, list every file checked with its artifact kind.")
+def validate(paths, kind, output_format, color, strict, quiet, verbose):
+    """Validate and lint artifacts: files, or folders searched recursively for artifacts by
+    name (a folder holding a handoff also gets the cross-file checks). With no PATH, the
+    current folder. `-` reads stdin and needs --kind. A walk enters at most 64 folder levels
+    and looks at 100,000 entries, and never follows a link to a folder; a FIFO, socket or
+    device is reported, never read.
+
+    Exit status: 0 clean, 1 findings (errors; warnings too with --strict), 2 usage error or
+    an unreadable named input.
+    """
+    from passdown.engine._validate import Report, validate_bytes, validate_paths
+
+    paths = paths or (".",)
+    if "-" in paths and kind is None:
+        raise click.UsageError("reading stdin (-) needs --kind to say what it is")
+    files = [path for path in dict.fromkeys(paths) if path != "-"]
+    try:
+        report = validate_paths(files, kind) if files else Report()
+        if "-" in paths:
+            report += validate_bytes(sys.stdin.buffer.read(DEFAULT_MAX_BYTES + 1), kind)
+    except PassdownError as error:
+        fail(error, color=use_color(color, err=True))
+    colored = output_format == "text" and use_color(color)
+    output = reporters.render(output_format, report, strict=strict, color=colored, quiet=quiet)
+    if quiet and output_format == "text" and not report.findings:
+        output = ""
+    if verbose and output_format == "text":
+        kinds = dict(report.kinds)
+        output = "".join(f"checked {printable(file)} ({kinds.get(file, 'no artifact')})\n"
+                         for file in report.files) + output
+    click.echo(output, nl=False, color=colored)
+    sys.exit(report.exit_code(strict=strict))

@@ -1,0 +1,559 @@
+"""The validation engine: paths or bytes in, a :class:`Report` of findings out.
+
+bytes -> safe load (:mod:`passdown.formats._loading`) -> the artifact kind (:mod:`passdown.formats._detect`) ->
+the schema check (:mod:`passdown.engine._schemas`) -> the semantic rules of the kind
+(:mod:`passdown.rules`) -> findings, with lines placed (:mod:`passdown.engine._locate`) only for
+documents that have findings. A folder that holds a handoff (a checkpoint beside a packet,
+registry or ACK) also gets the cross-file rules of kind ``"crossfile"``, whether the folder
+was walked or a file in it was named (DIG-058): a pre-commit hook names only the files a commit
+touches, and a checkpoint that disagrees with its registry is caught all the same.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from passdown._text import cut
+from passdown.formats import _detect
+from passdown.errors import UsageError
+from passdown._findings import ERROR, Finding, failed, json_path
+from passdown.formats import _files
+from passdown.formats._loading import DEFAULT_MAX_BYTES, load_bytes, read_bounded, syntax_for, too_large
+from passdown.rules import Artifact, Crossfile
+
+STDIN = "<stdin>"
+#: Kinds whose presence beside a checkpoint makes a folder a handoff folder.
+_HANDOFF_PARTNERS = ("packet", "registry", "ack")
+#: Findings that leave a text document without data to check.
+_UNPARSED = frozenset({"detect.no_parser", "rule.crashed"})
+#: Sub-folders a handoff folder keeps its checkpoint in (current, then legacy).
+_CHECKPOINT_DIRS = ("xbrief", "vbrief")
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a validation found. ``files``: every file checked, in order; ``kinds``:
+    ``(file, kind)`` for each file placed in an artifact kind; ``unreadable``: the inputs
+    named by the caller that could not be read or loaded at all."""
+
+    findings: tuple[Finding, ...] = ()
+    files: tuple[str, ...] = ()
+    kinds: tuple[tuple[str, str], ...] = ()
+    unreadable: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """No errors (warnings allowed)."""
+        return not any(f.is_error for f in self.findings)
+
+    @property
+    def error_count(self) -> int:
+        return sum(1 for f in self.findings if f.is_error)
+
+    @property
+    def warning_count(self) -> int:
+        return len(self.findings) - self.error_count
+
+    def failed(self, *, strict: bool = False) -> bool:
+        return failed(self.findings, strict=strict)
+
+    def exit_code(self, *, strict: bool = False) -> int:
+        """2 when a named input was unreadable, else 1 on failing findings, else 0."""
+        if self.unreadable:
+            return 2
+        return 1 if self.failed(strict=strict) else 0
+
+    def __add__(self, other: Report) -> Report:
+        return Report(
+            _unique(self.findings + other.findings), self.files + other.files,
+            self.kinds + other.kinds, self.unreadable + other.unreadable,
+        )
+
+
+@dataclass
+class _Outcome:
+    """One document's result inside the engine."""
+
+    file: str
+    artifact: Artifact | None = None
+    findings: list[Finding] = field(default_factory=list)
+    syntax: str | None = None
+    text_lines: dict | None = None  # {path: line} of a text document, from its kind
+
+    def lines(self, paths) -> dict[tuple, int]:
+        from passdown.engine._locate import lines_for
+
+        return lines_for(self.artifact.text, self.syntax, paths, self.text_lines)
+
+
+# -- the public entry points --------------------------------------------------------------
+
+
+def validate_bytes(raw: bytes, kind: str | None, name: str | None = None, *,
+                   limit: int = DEFAULT_MAX_BYTES) -> Report:
+    """Validate one document given as bytes. ``kind`` forces the artifact kind (``None``:
+    detect it from ``name`` or the content); ``name`` is the file name it came from, used
+    in findings and for detection (default ``<stdin>``)."""
+    _check_kind(kind)
+    source = name or STDIN
+    return _report([check_bytes(raw, file=source, filename=name, kind=kind, limit=limit)],
+                   named={source})
+
+
+def validate_paths(paths, kind: str | None = None, *, limit: int = DEFAULT_MAX_BYTES) -> Report:
+    """Validate files, and folders recursively (their artifacts found by name). ``kind``
+    forces the kind of named files, and limits folder walks to that kind's files."""
+    _check_kind(kind)
+    named: dict[str, None] = {}  # in order, without repeats
+    for path in paths:
+        named.setdefault(os.fspath(path))
+    files = [path for path in named if not os.path.isdir(path)]
+    checked = dict(zip(files, _check_files(files, kind, limit)))
+    outcomes: list[_Outcome] = []
+    folders: list[tuple[str, list[_Outcome]]] = []
+    for path in named:
+        if path in checked:
+            outcomes.append(checked[path])
+            continue
+        found = _walk(path, kind, limit, folders)
+        outcomes.extend(found or [_Outcome(path, findings=[_no_artifacts(path, kind)])])
+    for folder, members in folders:
+        outcomes.extend(_cross_file(folder, members))
+    walked = {os.path.abspath(folder) for folder, _ in folders}
+    outcomes.extend(_named_folders(checked, walked, limit))
+    return _report(outcomes, named=named)
+
+
+# -- one document -------------------------------------------------------------------------
+
+
+def check_bytes(raw: bytes, *, file: str, filename: str | None, kind: str | None,
+                syntax: str | None = None, limit: int = DEFAULT_MAX_BYTES) -> _Outcome:
+    """:func:`check_document` within the size bound."""
+    if len(raw) > limit:
+        return _Outcome(file, findings=[too_large(file, limit)])
+    return check_document(raw, file=file, filename=filename, kind=kind, syntax=syntax)
+
+
+def check_document(raw: bytes, *, file: str, filename: str | None, kind: str | None,
+                   syntax: str | None = None) -> _Outcome:
+    """Load, place, schema-check and rule-check one document."""
+    placed = _detect.get(kind) if kind else (_detect.by_filename(filename) if filename else None)
+    if syntax is None:
+        syntax = _syntax(placed, filename, raw)
+    loaded, findings = load_bytes(raw, source=file, syntax=syntax)
+    outcome = _Outcome(file, findings=findings)
+    if loaded is None:
+        return outcome
+    is_text = loaded.syntax == "text"
+    if placed is None:
+        placed = _detect.by_content(loaded.data, loaded.text if is_text else None)
+        if placed is None:
+            outcome.findings.append(Finding(
+                file, "$", "detect.unknown_kind", ERROR,
+                "cannot tell which Passdown artifact this is", None, _detect.unknown_kind_hint()))
+            return outcome
+    data, readable, text_lines = loaded.data, True, None
+    located: list[tuple[tuple, Finding]] = []
+    if is_text:
+        data, parse_findings, text_lines = _parse_text(placed, loaded.text, file)
+        outcome.findings.extend(parse_findings)
+        readable = not any(f.code in _UNPARSED for f in parse_findings)
+    artifact = Artifact(placed.name, file, data, loaded.text,
+                        legacy=placed.is_legacy(filename, data))
+    outcome.artifact, outcome.syntax, outcome.text_lines = artifact, loaded.syntax, text_lines
+    if readable:
+        located.extend(_schema_findings(placed, data, file))
+    located.extend(run_rules(placed.name, artifact))
+    outcome.findings.extend(_place_lines(located, outcome))
+    return outcome
+
+
+def _syntax(placed, filename: str | None, raw: bytes) -> str:
+    if placed is not None:
+        return placed.syntax_for(filename, raw)
+    if filename:
+        return syntax_for(filename)
+    return "json" if raw.lstrip()[:1] in (b"{", b"[") else "text"
+
+
+def _parse_text(kind, text: str, file: str):
+    """A text document (the packet) to ``(data, grammar findings, {path: line})``."""
+    try:
+        parse = _function(kind.parser)
+        project = _function(kind.projection) if kind.projection else None
+        locate = _function(kind.text_lines) if kind.text_lines else None
+    except (ImportError, AttributeError, ValueError):
+        return None, [Finding(file, "$", "detect.no_parser", ERROR,
+                              f"this Passdown installation cannot read a {kind.title} as text",
+                              None, "pass the JSON form of the artifact instead")], None
+    try:
+        parsed = parse(text)
+        data = project(parsed) if project else parsed
+        lines = locate(parsed) if locate else None
+        problems = [Finding(file, "$", p.code, ERROR, p.message, getattr(p, "requirement", None),
+                            getattr(p, "hint", None) or f"see the {kind.title} grammar in the spec",
+                            p.line)
+                    for p in getattr(parsed, "problems", ())]
+    except Exception as error:  # a parser defect must not become a traceback
+        return None, [_crashed(file, f"the {kind.title} parser", error, None)], None
+    return data, problems, lines
+
+
+def _function(reference: str | None):
+    import importlib
+
+    module_name, _, name = (reference or "").partition(":")
+    return getattr(importlib.import_module(module_name), name)
+
+
+def _schema_findings(kind, data, file: str) -> list[tuple[tuple, Finding]]:
+    from passdown.engine._schemas import SchemaMissing, store
+
+    try:
+        return store().check(kind.schema, data, file=file)
+    except SchemaMissing:
+        return [((), Finding(file, "$", "schema.unavailable", ERROR,
+                             f"no schema for the {kind.title} is packaged with this installation",
+                             None, "reinstall Passdown: its schemas are part of the package"))]
+
+
+def run_rules(kind: str, target) -> list[tuple[tuple, Finding]]:
+    """Run every rule of ``kind`` on ``target``; a rule that raises becomes ``rule.crashed``."""
+    from passdown.rules import rules_for
+
+    results: list[tuple[tuple, Finding]] = []
+    for rule in rules_for(kind):
+        try:
+            for hit in rule.check(target):
+                parts = tuple(hit.path)
+                results.append((parts, Finding(
+                    target.file, json_path(parts), rule.code, rule.severity,
+                    hit.message or rule.summary, rule.requirement, hit.hint or rule.hint,
+                    hit.line)))
+        except Exception as error:  # the rule's defect, reported as a finding
+            results.append(((), _crashed(target.file, f"the rule {rule.code}", error,
+                                         rule.requirement)))
+    return results
+
+
+def _crashed(file, what: str, error: Exception, requirement) -> Finding:
+    detail = cut(f"{type(error).__name__}: {error}", 200)
+    return Finding(file, "$", "rule.crashed", ERROR, f"{what} failed on this input ({detail})",
+                   requirement, "this is a defect in Passdown, not in the file: please report it")
+
+
+def _place_lines(located, outcome: _Outcome) -> list[Finding]:
+    wanted = {parts for parts, finding in located if finding.line is None}
+    if not wanted:
+        return [finding for _, finding in located]
+    lines = outcome.lines(wanted)
+    return [finding if finding.line is not None or parts not in lines
+            else finding.evolve(line=lines[parts])
+            for parts, finding in located]
+
+
+# -- files and folders --------------------------------------------------------------------
+
+
+def _check_file(path: str, kind: str | None, limit: int) -> _Outcome:
+    raw, findings = read_bounded(path, limit)
+    if raw is None:
+        return _Outcome(path, findings=findings)
+    return check_document(raw, file=path, filename=os.path.basename(path), kind=kind)
+
+
+def _walk(top: str, kind: str | None, limit: int, folders) -> list[_Outcome]:
+    """Check every artifact found by name under ``top``; remember each folder's outcomes.
+    The walk is bounded in depth and in entries (:func:`passdown.formats._files.walk`)."""
+    only = _detect.get(kind) if kind else None
+    problems: list[_Outcome] = []
+
+    def refused(problem) -> None:
+        where = os.fsdecode(problem.path)
+        problems.append(_Outcome(where, findings=[Finding(
+            where, "$", problem.code, ERROR, problem.reason, problem.requirement, problem.hint)]))
+
+    found: list[tuple[str, str]] = []
+    kinds_by_folder: dict[str, set[str]] = {}
+    for folder, names in _files.walk(top, skip=_detect.SKIPPED_DIRS, refused=refused):
+        for filename in names:
+            placed = _detect.by_filename(filename)
+            if placed is None or (only is not None and placed is not only):
+                continue
+            found.append((folder, os.path.join(folder, filename)))
+            kinds_by_folder.setdefault(folder, set()).add(placed.name)
+    wanted = _may_hold_handoffs(kinds_by_folder)
+    outcomes = _check_files([path for _, path in found], kind, limit,
+                            keep=[folder in wanted for folder, _ in found])
+    by_folder: dict[str, list[_Outcome]] = {}
+    for (folder, _), outcome in zip(found, outcomes):
+        by_folder.setdefault(folder, []).append(outcome)
+    folders.extend(_handoff_folders(by_folder))
+    return problems + outcomes
+
+
+def _may_hold_handoffs(kinds_by_folder: dict[str, set[str]]) -> set[str]:
+    """The folders whose artifacts the cross-file rules may read, judged by file names
+    before any file is read (a superset of :func:`_handoff_folders`' answer: a file found by
+    name is of that kind): a folder with a checkpoint (itself, or in its ``xbrief/`` or
+    ``vbrief/`` sub-folder) beside a packet, registry or ACK, and those sub-folders."""
+    wanted: set[str] = set()
+    for folder, kinds in kinds_by_folder.items():
+        subs = [os.path.join(folder, sub) for sub in _CHECKPOINT_DIRS]
+        has_checkpoint = "checkpoint" in kinds or any(
+            "checkpoint" in kinds_by_folder.get(sub, ()) for sub in subs)
+        if has_checkpoint and kinds.intersection(_HANDOFF_PARTNERS):
+            wanted.add(folder)
+            wanted.update(subs)
+    return wanted
+
+
+#: From this many files on, a folder walk checks them in worker processes, one per core:
+#: below it, starting the workers costs more than they save.
+PARALLEL_MIN_FILES = 200
+
+
+def _check_files(paths: list[str], kind: str | None, limit: int,
+                 keep: list[bool] | None = None) -> list[_Outcome]:
+    """:func:`_check_file` for each path, in order; for large walks, shared between this
+    process and forked workers, one process per core. A worker that dies (killed, out of
+    memory) never hangs the walk: the files it had not answered are checked here instead.
+    ``keep`` says, path by path, whether an outcome keeps the artifact's data and text
+    (default: all); without them an outcome still carries its findings and its kind."""
+    workers = min(os.cpu_count() or 1, 8)
+    if len(paths) < PARALLEL_MIN_FILES or workers < 2 or not hasattr(os, "fork"):
+        return [_check_file(path, kind, limit) for path in paths]
+    import gc
+
+    from passdown.engine import _schemas
+    from passdown.rules import all_rules
+
+    # Everything the workers share is built once, before they fork: every rule module, and
+    # the compiled validators of the kinds these files are named as.
+    all_rules()
+    schemas = _schemas.store()
+    for name in {placed.schema for placed in (_kind_of(path, kind) for path in paths) if placed}:
+        schemas.prepare(name)
+    keep = [True] * len(paths) if keep is None else keep
+    outcomes: list[_Outcome | None] = [None] * len(paths)
+    gc.freeze()  # the workers never touch the objects made so far: no copy-on-write for them
+    children = []
+    try:
+        # Every worker-th file to each worker (neighbouring files cost alike), the first
+        # share to this process, which would otherwise only wait.
+        for share in range(1, workers):
+            child = _fork_worker(paths, range(share, len(paths), workers), kind, limit, keep)
+            if child is not None:
+                children.append(child)
+        for index in range(0, len(paths), workers):
+            outcomes[index] = _shed(_check_file(paths[index], kind, limit), keep[index])
+        while children:
+            pid, reader, indices = children.pop(0)
+            for index, outcome in zip(indices, _received(pid, reader) or ()):
+                outcomes[index] = outcome
+    finally:
+        gc.unfreeze()
+        for pid, reader, _ in children:  # interrupted: the workers' answers are not wanted
+            import signal
+
+            os.kill(pid, signal.SIGKILL)
+            os.close(reader)
+            os.waitpid(pid, 0)
+    return [outcome if outcome is not None else _check_file(path, kind, limit)
+            for path, outcome in zip(paths, outcomes)]
+
+
+def _kind_of(path: str, kind: str | None):
+    return _detect.get(kind) if kind else _detect.by_filename(os.path.basename(path))
+
+
+def _shed(outcome: _Outcome, keep: bool) -> _Outcome:
+    """The outcome without what the rules worked out, and without the artifact's data and
+    text unless ``keep``: the walk needs its kind and findings, not its contents."""
+    artifact = outcome.artifact
+    if artifact is not None:
+        outcome.artifact = (Artifact(artifact.kind, artifact.file, artifact.data, artifact.text,
+                                     artifact.legacy) if keep
+                            else Artifact(artifact.kind, artifact.file, None, "", artifact.legacy))
+    return outcome
+
+
+def _fork_worker(paths, indices, kind, limit, keep):
+    """Fork a worker that checks ``paths[i]`` for each of ``indices`` and writes their
+    outcomes to a pipe, pickled in one piece; ``(pid, read end, indices)``, or None when no
+    process can be started (this process then checks those files itself)."""
+    import pickle
+
+    reader, writer = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(reader)
+        os.close(writer)
+        return None
+    if pid == 0:  # the worker: whatever happens, it ends here, without the parent's clean-up
+        status = 1
+        try:
+            os.close(reader)
+            sent = pickle.dumps([_shed(_check_file(paths[index], kind, limit), keep[index])
+                                 for index in indices], pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(writer, "wb") as pipe:
+                pipe.write(sent)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(writer)
+    return pid, reader, indices
+
+
+def _received(pid: int, reader: int) -> list[_Outcome] | None:
+    """A worker's outcomes, or None when it died before sending them all."""
+    import pickle
+
+    with os.fdopen(reader, "rb") as pipe:
+        sent = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        return None
+    try:
+        return pickle.loads(sent)
+    except Exception:  # a truncated message: its files are checked here
+        return None
+
+
+def _handoff_folders(by_folder: dict[str, list[_Outcome]]):
+    """``(folder, artifacts)`` for every folder holding a checkpoint (itself, or in its
+    ``xbrief/`` or ``vbrief/`` sub-folder) beside a packet, registry or ACK."""
+    for folder, members in by_folder.items():
+        nearby = list(members)
+        for sub in _CHECKPOINT_DIRS:
+            nearby.extend(o for o in by_folder.get(os.path.join(folder, sub), ())
+                          if o.artifact is not None and o.artifact.kind == "checkpoint")
+        kinds = {o.artifact.kind for o in nearby if o.artifact is not None}
+        if "checkpoint" in kinds and kinds.intersection(_HANDOFF_PARTNERS):
+            yield folder, nearby
+
+
+def _named_folders(checked: dict[str, _Outcome], walked: set[str], limit: int) -> list[_Outcome]:
+    """The cross-file rules of every handoff folder a named file belongs to (its own folder,
+    or the folder above the ``xbrief/`` or ``vbrief/`` folder of a checkpoint), unless a
+    folder walk covered it. The folder's other artifacts are read for these rules only: of
+    a file that was not named, only the cross-file findings (and a loading problem, which
+    stops the rules from seeing it) are reported."""
+    candidates: dict[str, str] = {}  # absolute folder -> the folder as the caller named it
+    for path, outcome in checked.items():
+        if outcome.artifact is None:
+            continue
+        folder = os.path.dirname(path) or "."
+        candidates.setdefault(os.path.abspath(folder), folder)
+        if os.path.basename(os.path.abspath(folder)) in _CHECKPOINT_DIRS:
+            above = os.path.normpath(os.path.join(folder, os.pardir))
+            candidates.setdefault(os.path.abspath(above), above)
+    known = {os.path.abspath(path): outcome for path, outcome in checked.items()}
+    reported: list[_Outcome] = []
+    for absolute, folder in candidates.items():
+        if absolute in walked:
+            continue
+        by_folder: dict[str, list[_Outcome]] = {}
+        partners: list[_Outcome] = []
+        for place in (folder, *(os.path.join(folder, sub) for sub in _CHECKPOINT_DIRS)):
+            for path in _artifact_files(place):
+                outcome = known.get(os.path.abspath(path))
+                if outcome is None:
+                    outcome = known[os.path.abspath(path)] = _check_file(path, None, limit)
+                    partners.append(outcome)
+                by_folder.setdefault(place, []).append(outcome)
+        marks = {id(outcome): len(outcome.findings) for outcome in partners}
+        for found_folder, members in _handoff_folders(by_folder):
+            if found_folder != folder:
+                continue
+            walked.add(absolute)
+            reported.extend(_cross_file(found_folder, members))
+            for outcome in partners:
+                own = [f for f in outcome.findings[:marks[id(outcome)]] if f.code.startswith("load.")]
+                added = outcome.findings[marks[id(outcome)]:] + own
+                if added:
+                    reported.append(_Outcome(outcome.file, findings=added))
+    return reported
+
+
+def _artifact_files(folder: str) -> list[str]:
+    """The artifact files directly in ``folder`` (found by name), sorted; none if unreadable."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    return [os.path.join(folder, name) for name in names
+            if _detect.by_filename(name) is not None and os.path.isfile(os.path.join(folder, name))]
+
+
+def _cross_file(folder: str, members: list[_Outcome]) -> list[_Outcome]:
+    """Run the cross-file rules on one handoff folder. A finding that names an artifact
+    joins that file's outcome; the others form the folder's own."""
+    artifacts: dict[str, Artifact] = {}
+    outcome_of: dict[str, _Outcome] = {}
+    for outcome in members:  # first of a kind wins: the walk sees canonical names in order
+        if outcome.artifact is not None and outcome.artifact.kind not in artifacts:
+            artifacts[outcome.artifact.kind] = outcome.artifact
+            outcome_of[outcome.artifact.kind] = outcome
+    folder_outcome = _Outcome(folder)
+    for parts, finding in run_rules("crossfile", Crossfile(folder, artifacts)):
+        target = artifacts.get(parts[0]) if parts and isinstance(parts[0], str) else None
+        if target is None:
+            folder_outcome.findings.append(finding)
+            continue
+        rest, owner = parts[1:], outcome_of[target.kind]
+        finding = finding.evolve(file=target.file, json_path=json_path(rest))
+        if finding.line is None:
+            finding = finding.evolve(line=owner.lines([rest]).get(rest))
+        owner.findings.append(finding)
+    return [folder_outcome] if folder_outcome.findings else []
+
+
+def _no_artifacts(path: str, kind: str | None) -> Finding:
+    what = f"no {_detect.get(kind).title} file" if kind else "no Passdown artifact"
+    return Finding(path, "$", "detect.no_artifacts", ERROR, f"this folder holds {what}",
+                   None, f"artifacts are found by name ({_detect.artifact_names()}); "
+                         "or name a file directly")
+
+
+# -- the report ---------------------------------------------------------------------------
+
+
+def _report(outcomes: list[_Outcome], *, named) -> Report:
+    findings: list[Finding] = []
+    files: dict[str, None] = {}
+    kinds: list[tuple[str, str]] = []
+    unreadable: list[str] = []
+    for outcome in outcomes:
+        if outcome.artifact is not None or outcome.findings:
+            files.setdefault(outcome.file)
+        if outcome.artifact is not None:
+            kinds.append((outcome.file, outcome.artifact.kind))
+        findings.extend(sorted(outcome.findings, key=_order))
+        if outcome.file in named and any(f.code.startswith("load.") for f in outcome.findings):
+            unreadable.append(outcome.file)
+    return Report(_unique(tuple(findings)), tuple(files), tuple(kinds), tuple(unreadable))
+
+
+def _order(finding: Finding):
+    return (finding.line or 0, finding.json_path, finding.code, finding.message)
+
+
+def _unique(findings: tuple[Finding, ...]) -> tuple[Finding, ...]:
+    seen: set = set()
+    result = []
+    for finding in findings:
+        key = (finding, finding.line)
+        if key not in seen:
+            seen.add(key)
+            result.append(finding)
+    return tuple(result)
+
+
+def _check_kind(kind: str | None) -> None:
+    if kind is not None and kind not in _detect.kind_names():
+        raise UsageError(f"unknown artifact kind {kind!r}",
+                         hint=f"use one of: {', '.join(_detect.kind_names())}")

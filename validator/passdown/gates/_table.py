@@ -1,0 +1,264 @@
+"""The one table of decision gates, shared by the CLI, the Python API and the conformance
+runner. Gate modules load on first use, and nothing here imports more than ``_json``.
+
+Two readers of raw input live here: :func:`parse_input`, Passdown's own (UTF-8 only, used by
+every gate Passdown defines), and :func:`parse_like_json_loads`, the reading of the published
+restart and title helpers (``json.loads`` on the raw bytes), for the two gates that are
+byte-compatible with them.
+
+A gate module defines:
+
+- ``NAME``, ``VERSION`` (the gate's own contract version), ``SUMMARY`` (one line), ``SPEC``
+  (its spec page, e.g. ``"spec/gates/restart.md"``);
+- ``OUTCOMES``: every outcome code it can answer, in the order the spec lists them;
+- ``INPUT_SCHEMA`` / ``OUTPUT_SCHEMA``: paths under ``schemas/v1/`` (or ``None``);
+- ``decide(value) -> Decision``: pure; ``value`` is any parsed JSON value, never raises;
+- ``run(raw: bytes) -> Decision``: parses bytes with the gate's own limits, then decides;
+  never raises.
+"""
+
+import sys
+from _thread import allocate_lock
+
+from passdown.formats._fastjson import JSONError, dumps, loads
+
+_MODULES = {
+    "restart": "passdown.gates.restart",
+    "title": "passdown.gates.title",
+    "ack": "passdown.gates.ack",
+    "digest": "passdown.gates.digest",
+    "recovery": "passdown.gates.recovery",
+    "handoff": "passdown.gates.handoff",
+    "relaunch": "passdown.gates.relaunch",
+    "lifecycle": "passdown.gates.lifecycle",
+    "guard": "passdown.gates.guard",
+    "validate": "passdown.gates.validate",
+}
+
+
+class Decision:
+    """A gate's answer: the JSON ``output``, its ``outcome`` code, the process ``exit_code``
+    and ``text``, the exact bytes (as str) the CLI prints, final newline included."""
+
+    __slots__ = ("output", "outcome", "exit_code", "text")
+
+    def __init__(self, output, outcome, exit_code=0, text=None):
+        self.output = output
+        self.outcome = outcome
+        self.exit_code = exit_code
+        self.text = dumps(output, sort_keys=True) + "\n" if text is None else text
+
+    def __repr__(self):
+        return f"Decision(outcome={self.outcome!r}, exit_code={self.exit_code}, output={self.output!r})"
+
+    def __eq__(self, other):
+        if not isinstance(other, Decision):
+            return NotImplemented
+        return (self.output, self.outcome, self.exit_code, self.text) == (
+            other.output, other.outcome, other.exit_code, other.text)
+
+    def __hash__(self):
+        return hash((self.outcome, self.exit_code, self.text))
+
+
+class InputError(ValueError):
+    """Raw input a gate cannot read (too large, not UTF-8, not JSON, too deep)."""
+
+
+class Invalid(Exception):
+    """A gate's input breaks an input rule: ``path`` is the JSON path of the value (GEN-022),
+    ``expected`` what the rule wanted, where the reader says. Every gate raises this one class
+    and answers its documented invalid-input outcome."""
+
+    def __init__(self, path, expected=None):
+        super().__init__(path if expected is None else f"{path}: {expected}")
+        self.path = path
+        self.expected = expected
+
+    @property
+    def message(self):
+        return self.path if self.expected is None else f"{self.path}: {self.expected}"
+
+
+def parse_input(raw, limit, *, allow_constants=True, unique_keys=False):
+    """Bytes -> a JSON value, as ``json.loads(raw.decode())`` with a size bound.
+
+    Raises :class:`InputError` for anything over ``limit`` bytes, invalid UTF-8, invalid
+    JSON or nesting too deep to read; with ``unique_keys``, also for an object that
+    repeats a key (JSON readers disagree on which value wins)."""
+    if len(raw) > limit:
+        raise InputError(f"input larger than {limit} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"invalid UTF-8 at byte {error.start}") from None
+    try:
+        if allow_constants and not unique_keys:
+            return loads(text)
+        return loads(
+            text,
+            parse_constant=None if allow_constants else _reject_constant,
+            object_pairs_hook=_unique_pairs if unique_keys else None,
+        )
+    except JSONError as error:
+        raise InputError(f"invalid JSON: {error.located(text)}") from None
+    except RecursionError:
+        raise InputError("nesting too deep") from None
+
+
+#: The byte order marks, in the order ``json.detect_encoding`` tests them.
+_MARKS = (
+    (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe\x00\x00", "utf-32"),
+    (b"\xfe\xff", "utf-16"), (b"\xff\xfe", "utf-16"), (b"\xef\xbb\xbf", "utf-8-sig"),
+)
+_MARK_LEADS = frozenset(mark[:1] for mark, _ in _MARKS)
+
+
+def guess_encoding(raw):
+    """The encoding ``json.loads(raw)`` decodes ``raw`` with (``json.detect_encoding``, after
+    RFC 4627 section 3): a UTF-32, UTF-16 or UTF-8 byte order mark; else the zero bytes of
+    the first four (or of exactly two) bytes; else UTF-8."""
+    if raw[:1] in _MARK_LEADS:
+        for mark, encoding in _MARKS:
+            if raw.startswith(mark):
+                return encoding
+    if len(raw) >= 4:
+        if not raw[0]:
+            return "utf-16-be" if raw[1] else "utf-32-be"
+        if not raw[1]:
+            return "utf-16-le" if raw[2] or raw[3] else "utf-32-le"
+    elif len(raw) == 2:
+        if not raw[0]:
+            return "utf-16-be"
+        if not raw[1]:
+            return "utf-16-le"
+    return "utf-8"
+
+
+#: Extra recursion the parser of :func:`parse_like_json_loads` may use. The C scanner counts
+#: nesting against the interpreter's recursion limit, less the frames already on the stack;
+#: a few more frames than the published helper's must not make the gate refuse a nesting
+#: the helper reads (RST-008). The lock keeps concurrent parses from restoring each other's
+#: raised limit.
+_NESTING_HEADROOM = 64
+_recursion_lock = allocate_lock()
+
+
+def parse_like_json_loads(raw, limit):
+    """Bytes -> a JSON value exactly as ``json.loads(raw)`` reads them, with a size bound:
+    the encoding guessed by :func:`guess_encoding`, lone surrogates decoded
+    (``surrogatepass``), ``NaN`` and ``Infinity`` accepted, the last of repeated keys kept.
+
+    Raises :class:`InputError` for anything over ``limit`` bytes, bytes that do not decode,
+    invalid JSON, and nesting too deep to read."""
+    if len(raw) > limit:
+        raise InputError(f"input larger than {limit} bytes")
+    encoding = guess_encoding(raw)
+    if encoding == "utf-8-sig":  # what that codec does, without importing it
+        raw, encoding = raw[3:], "utf-8"
+    try:
+        text = raw.decode(encoding, "surrogatepass")
+    except UnicodeDecodeError as error:
+        raise InputError(f"invalid {encoding} at byte {error.start}") from None
+    try:
+        return _scan(text)
+    except RecursionError:
+        pass
+    # Rare: read again with some headroom, so that this call's own frames never refuse a
+    # nesting the helper reads.
+    with _recursion_lock:
+        recursion_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(recursion_limit + _NESTING_HEADROOM)
+        try:
+            return _scan(text)
+        except RecursionError:
+            raise InputError("nesting too deep") from None
+        finally:
+            sys.setrecursionlimit(recursion_limit)
+
+
+def _scan(text):
+    try:
+        # A U+FEFF left at the start (a second mark) is invalid JSON either way.
+        return loads(text)
+    except JSONError as error:
+        raise InputError(f"invalid JSON: {error.located(text)}") from None
+
+
+def run_strict(raw, limit, decide, invalid):
+    """The ``run`` of a gate whose input is strict JSON (no NaN or Infinity, no repeated key):
+    unreadable bytes answer ``invalid("$")``, anything else goes to ``decide``."""
+    try:
+        value = parse_input(raw, limit, allow_constants=False, unique_keys=True)
+    except InputError:
+        return invalid("$")
+    return decide(value)
+
+
+def _reject_constant(name):
+    raise JSONError(f"{name} is not JSON")
+
+
+def _unique_pairs(pairs):
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise JSONError("an object repeats a key")
+    return result
+
+
+def gate_names():
+    """The names of the gates, in the gate table's order."""
+    return tuple(_MODULES)
+
+
+def load(name):
+    """The gate module for ``name``; ``KeyError`` for an unknown name."""
+    module_name = _MODULES[name]
+    module = sys.modules.get(module_name)
+    if module is None:
+        __import__(module_name)
+        module = sys.modules[module_name]
+    return module
+
+
+def run_gate(name, value):
+    """Decide ``value`` with gate ``name``: a parsed JSON value, or the raw input as
+    ``bytes``, read exactly as ``passdown gate NAME`` reads its standard input."""
+    module = load(name)
+    if isinstance(value, (bytes, bytearray)):
+        return module.run(bytes(value))
+    return module.decide(value)
+
+
+def run_bytes(name, raw):
+    """Decide raw input bytes with gate ``name``, exactly as the CLI does."""
+    return load(name).run(raw)
+
+
+def read_source(module, source):
+    """The raw input of a gate run: stdin for ``-``, else the file, read up to one byte past
+    the gate's bound so that the gate itself can refuse an oversized input."""
+    limit = getattr(module, "MAX_INPUT_BYTES", 1 << 20)
+    if source == "-":
+        return sys.stdin.buffer.read(limit + 1)
+    from passdown.formats._files import read_prefix
+
+    return read_prefix(source, limit + 1)  # a regular file only, never blocking
+
+
+def run_cli(name, source):
+    """The fast path of ``passdown gate NAME [FILE|-]``: returns the exit status, or ``None``
+    to let the full CLI handle (and explain) anything unusual."""
+    if name not in _MODULES:
+        return None
+    module = load(name)
+    from passdown.errors import PassdownError
+
+    try:
+        raw = read_source(module, source)
+    except (OSError, PassdownError):  # the full command explains it
+        return None
+    decision = module.run(raw)
+    sys.stdout.write(decision.text)
+    sys.stdout.flush()
+    return decision.exit_code

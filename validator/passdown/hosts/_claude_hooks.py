@@ -1,0 +1,249 @@
+"""Claude Code command hooks: ``passdown hook claude EVENT`` reads the hook's JSON on stdin and
+answers in the output form the host documents for that event (spec/hosts.md).
+
+- ``PreToolUse`` asks the guard gate about the call: ``Bash`` (and any ``--execute-tool``) as
+  an execution tool, every other tool as data. A denial is the documented JSON
+  (``permissionDecision: "deny"``, exit 0) whose reason names the restart tool; an allowed
+  call prints nothing, so the host's own permission rules still apply. When Passdown cannot
+  judge the call (unreadable input, a bad option, an internal error) it answers ``ask``: the
+  person in the loop sees why and decides, so the guard neither lets the call through
+  silently nor blocks every call for good.
+- ``SessionStart``, ``PreCompact`` and ``Stop`` read the handoff folder's checkpoint; they
+  live in :mod:`passdown.hosts._claude_context`, loaded only for them.
+
+This module is on the command's fast path (``_entry.py`` routes ``passdown hook claude EVENT``
+here without click): it runs before every tool call, so like the gates it imports neither
+json, re, typing, dataclasses nor click.
+"""
+
+import os
+import sys
+
+from passdown.formats._fastjson import dumps
+from passdown.gates._table import InputError, parse_input, run_gate
+
+EVENTS = ("PreToolUse", "SessionStart", "PreCompact", "Stop")
+#: Tools whose arguments the guard judges as commands; every other tool's are data.
+EXECUTE_TOOLS = ("Bash",)
+#: The largest hook input read (a Write of a large file arrives whole).
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+#: Process names walked past when looking for the host above the hook: the shell the host
+#: starts the hook command with, and wrappers a hook command may add.
+_WRAPPERS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "busybox", "env",
+                       "nice", "nohup", "timeout"})
+#: Steps up the parent chain before giving up and taking the last process reached.
+_MAX_HOPS = 16
+
+# option -> (key, converter); a list-valued key takes the option repeatedly.
+_OPTIONS = {
+    "--folder": ("folder", str),
+    "--host-pid": ("host_pid", int),
+    "--service-unit": ("service_unit", str),
+    "--restart-tool": ("restart_tool", str),
+    "--host-name": ("host_names", list),
+    "--execute-tool": ("execute_tools", list),
+}
+
+
+class Reply:
+    """What a hook prints: ``stdout`` (the host reads it), ``stderr`` and the exit status."""
+
+    __slots__ = ("stdout", "stderr", "exit_code")
+
+    def __init__(self, stdout="", exit_code=0, stderr=""):
+        self.stdout, self.exit_code, self.stderr = stdout, exit_code, stderr
+
+    def __repr__(self):
+        return f"Reply(exit_code={self.exit_code}, stdout={self.stdout!r}, stderr={self.stderr!r})"
+
+
+class HookError(Exception):
+    """Passdown could not do what the hook asks: a stable ``code``, a message and a fix hint."""
+
+    def __init__(self, code, message, hint):
+        super().__init__(message)
+        self.code, self.message, self.hint = code, message, hint
+
+
+def default_options():
+    return {"folder": None, "host_pid": None, "service_unit": None, "restart_tool": None,
+            "host_names": [], "execute_tools": []}
+
+
+def parse_options(args):
+    """``--name value`` / ``--name=value`` pairs -> the options; :class:`HookError` for an
+    unknown option, a missing value or a pid that is not a positive integer."""
+    options = default_options()
+    index = 0
+    while index < len(args):
+        name, equals, value = args[index].partition("=")
+        if name not in _OPTIONS:
+            raise HookError("hook.bad_option", f"unknown option {args[index]!r}",
+                            "see `passdown hook claude --help` for the options")
+        if not equals:
+            index += 1
+            if index >= len(args):
+                raise HookError("hook.bad_option", f"{name} needs a value",
+                                f"write {name} VALUE")
+            value = args[index]
+        key, kind = _OPTIONS[name]
+        if kind is list:
+            options[key].append(value)
+        elif kind is int:
+            if not (value.isascii() and value.isdigit() and int(value) >= 1):
+                raise HookError("hook.bad_option", f"{name} must be a positive integer, not {value!r}",
+                                "pass the host's process id")
+            options[key] = int(value)
+        else:
+            options[key] = value
+        index += 1
+    return options
+
+
+def read_input(raw, event):
+    """The hook's JSON object, checked to be for ``event``."""
+    try:
+        value = parse_input(raw, MAX_INPUT_BYTES, allow_constants=False, unique_keys=True)
+    except InputError as error:
+        raise HookError("hook.bad_input", f"the hook input is not readable JSON: {error}",
+                        "the host sends one JSON object on stdin; run the hook from the host") from None
+    if not isinstance(value, dict):
+        raise HookError("hook.bad_input", "the hook input is not a JSON object",
+                        "the host sends one JSON object on stdin; run the hook from the host")
+    named = value.get("hook_event_name", event)
+    if named != event:
+        raise HookError("hook.wrong_event", f"the input is for {named!r}, but this hook "
+                        f"handles {event!r}", f"register `passdown hook claude {named}` for {named}")
+    return value
+
+
+# -- PreToolUse ----------------------------------------------------------------------------
+
+def _decision(permission, reason):
+    output = {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                     "permissionDecision": permission,
+                                     "permissionDecisionReason": reason}}
+    return Reply(dumps(output) + "\n")
+
+
+def cannot_judge(error, options):
+    """The answer when Passdown itself fails: ``ask``, with what failed and how to fix it."""
+    tool = options.get("restart_tool") or "the restart tool"
+    return _decision("ask", f"Passdown's guard could not judge this call ({error.code}: "
+                            f"{error.message}). Allow it only if it does not restart, stop or "
+                            f"kill the host; to restart the host, use {tool}. To fix the guard: "
+                            f"{error.hint}.")
+
+
+def pre_tool_use(hook, options):
+    """The guard's verdict on one tool call, as the hook's reply."""
+    tool_name = hook.get("tool_name")
+    if not isinstance(tool_name, str) or not tool_name or "tool_input" not in hook:
+        raise HookError("hook.bad_input", "the PreToolUse input lacks tool_name or tool_input",
+                        "register this hook for PreToolUse only")
+    execute = tool_name in EXECUTE_TOOLS or tool_name in options["execute_tools"]
+    pid = options["host_pid"] or host_pid()
+    value = {"tool": "execute" if execute else "data", "arguments": hook["tool_input"],
+             "host_pid": pid}
+    for key in ("service_unit", "restart_tool"):
+        if options[key] is not None:
+            value[key] = options[key]
+    if options["host_names"]:
+        value["host_names"] = options["host_names"]
+    decision = run_gate("guard", value)
+    if decision.outcome == "allow":
+        return Reply()
+    path = decision.output.get("path", "$.arguments")
+    if decision.outcome == "invalid_input" and not path.startswith("$.arguments"):
+        raise HookError("hook.bad_option", f"the guard refused the option behind {path}",
+                        "check --service-unit, --restart-tool, --host-name and --host-pid "
+                        "in the hook command")
+    return _decision("deny", f"{decision.output['message']} (passdown guard: {decision.outcome})")
+
+
+# -- the host's pid ------------------------------------------------------------------------
+
+def _stat(proc, pid):
+    """``(name, parent pid)`` of ``pid`` from ``/proc/<pid>/stat``, or ``None``."""
+    try:
+        fd = os.open(f"{proc}/{pid}/stat", os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        text = os.read(fd, 4096).decode("utf-8", "replace")
+    finally:
+        os.close(fd)
+    open_paren, close_paren = text.find("("), text.rfind(")")
+    fields = text[close_paren + 2:].split()
+    if open_paren < 0 or len(fields) < 2 or not fields[1].isdigit():
+        return None
+    return text[open_paren + 1:close_paren], int(fields[1])
+
+
+def host_pid(start=None, proc="/proc"):
+    """The host's pid as the hook can observe it: up the parent chain from the hook's parent,
+    past the shell that ran the hook command (and wrappers such as ``env``), to the first
+    other process. Without ``/proc`` the hook's parent is taken as it is."""
+    pid = os.getppid() if start is None else start
+    for _ in range(_MAX_HOPS):
+        found = _stat(proc, pid)
+        if found is None:
+            return pid
+        name, parent = found
+        if name not in _WRAPPERS or parent <= 1:
+            return pid
+        pid = parent
+    return pid
+
+
+# -- the command ---------------------------------------------------------------------------
+
+def failed(error):
+    """How a hook other than PreToolUse reports that Passdown failed: a non-blocking error the
+    host shows to the person (exit 1, the code and hint on stderr), never a block."""
+    return Reply(exit_code=1, stderr=f"passdown hook: {error.code}: {error.message}\n  hint: {error.hint}\n")
+
+
+def run(event, raw, options):
+    """Answer one hook call: ``raw`` is the bytes the host wrote to stdin."""
+    try:
+        hook = read_input(raw, event)
+        if event == "PreToolUse":
+            return pre_tool_use(hook, options)
+        from passdown.hosts import _claude_context
+
+        return _claude_context.run(event, hook, options)
+    except HookError as error:
+        return cannot_judge(error, options) if event == "PreToolUse" else failed(error)
+    except Exception as error:  # a Passdown bug must still answer in the event's failure form
+        crash = HookError("hook.internal_error", f"{type(error).__name__}: {error}",
+                          "report this as a Passdown bug, with the hook input")
+        return cannot_judge(crash, options) if event == "PreToolUse" else failed(crash)
+
+
+def main(event, options_or_error):
+    """Read stdin, answer, print; the exit status."""
+    if isinstance(options_or_error, HookError):
+        reply = cannot_judge(options_or_error, default_options()) if event == "PreToolUse" \
+            else failed(options_or_error)
+    else:
+        reply = run(event, sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), options_or_error)
+    if reply.stdout:
+        sys.stdout.write(reply.stdout)
+        sys.stdout.flush()
+    if reply.stderr:
+        sys.stderr.write(reply.stderr)
+        sys.stderr.flush()
+    return reply.exit_code
+
+
+def run_cli(args):
+    """The fast path of ``passdown hook claude EVENT [OPTIONS]``: the exit status, or ``None`` to
+    let the full CLI answer (help, or an event this hook does not handle)."""
+    if not args or args[0] not in EVENTS or any(a in ("-h", "--help") for a in args):
+        return None
+    try:
+        options = parse_options(args[1:])
+    except HookError as error:
+        options = error
+    return main(args[0], options)

@@ -1,0 +1,259 @@
+"""``passdown hook install|uninstall claude``: Passdown's hook entries merged into, or removed from,
+one Claude Code ``settings.json``, only when asked, with the exact change printed.
+
+The file belongs to its owner. Only Passdown's entries change: every other byte stays as it was
+(key order, indentation, spacing, other hooks and settings), installing twice changes
+nothing, and uninstalling removes exactly what installing added, so install then uninstall
+gives back the original bytes. The file is written atomically under its lock, and the new
+text is parsed and compared with the intended data before anything is written.
+
+Passdown's entries are recognised by their command (``... hook claude EVENT ...``), so
+uninstall finds them whatever options they were installed with.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+import os
+import shlex
+import sys
+
+from passdown.errors import RefusedError
+from passdown.hosts import _jsontext
+from passdown.workspace import _atomic, _editing
+
+#: What gets installed: (event, matcher or None for every occurrence, timeout in seconds).
+ENTRIES = (
+    ("PreToolUse", "*", 10),
+    ("SessionStart", "startup|resume|compact", 30),
+    ("PreCompact", None, 30),
+    ("Stop", None, 30),
+)
+SCOPES = ("project", "user")
+_PASSED_ON = (("--restart-tool", "restart_tool"), ("--service-unit", "service_unit"),
+              ("--host-name", "host_names"), ("--execute-tool", "execute_tools"))
+
+
+def settings_path(scope: str, environ=None, cwd: str | None = None) -> str:
+    """``--user``: ``$CLAUDE_CONFIG_DIR/settings.json`` (default ``~/.claude``); ``--project``:
+    ``.claude/settings.json`` in ``$CLAUDE_PROJECT_DIR`` (default: the current folder)."""
+    environ = os.environ if environ is None else environ
+    if scope == "user":
+        base = environ.get("CLAUDE_CONFIG_DIR") or os.path.join(
+            environ.get("HOME") or os.path.expanduser("~"), ".claude")
+        return os.path.join(base, "settings.json")
+    project = environ.get("CLAUDE_PROJECT_DIR") or cwd or os.getcwd()
+    return os.path.join(project, ".claude", "settings.json")
+
+
+def default_launcher() -> list[str]:
+    """How the hooks run Passdown: the ``passdown`` launcher of this installation (an absolute
+    path, so the hook does not depend on the host's PATH), else ``python -m passdown``."""
+    launcher = os.path.join(os.path.dirname(sys.executable), "passdown")
+    if os.path.isfile(launcher):
+        return [launcher]
+    return [sys.executable, "-m", "passdown"]
+
+
+def hook_command(launcher: list[str], event: str, options: dict) -> str:
+    """The command line of Passdown's hook for ``event``; the guard's options go to PreToolUse."""
+    words = [*launcher, "hook", "claude", event]
+    if event == "PreToolUse":
+        for flag, key in _PASSED_ON:
+            value = options.get(key)
+            for item in value if isinstance(value, (list, tuple)) else [value]:
+                if item:
+                    words += [flag, item]
+    return shlex.join(words)
+
+
+def is_passdown_command(command, event: str) -> bool:
+    """Whether a hook command is Passdown's hook for ``event`` (``... hook claude EVENT ...``)."""
+    if not isinstance(command, str):
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    return any(words[i:i + 3] == ["hook", "claude", event] for i in range(1, len(words)))
+
+
+def _entry(event: str, matcher, timeout: int, command: str) -> dict:
+    group = {} if matcher is None else {"matcher": matcher}
+    group["hooks"] = [{"type": "command", "command": command, "timeout": timeout}]
+    return group
+
+
+class Plan:
+    """One change to a settings file: its bytes ``before`` (``None``: no file) and ``after``."""
+
+    def __init__(self, path: str, before: bytes | None, after: bytes | None):
+        self.path, self.before, self.after = path, before, after
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+    def diff(self) -> str:
+        """The change as a unified diff (empty when nothing changes)."""
+        if not self.changed:
+            return ""
+        shown = shown_path(self.path)
+        old = [] if self.before is None else self.before.decode("utf-8").splitlines(keepends=True)
+        new = [] if self.after is None else self.after.decode("utf-8").splitlines(keepends=True)
+        lines = difflib.unified_diff(old, new, "/dev/null" if self.before is None else shown, shown)
+        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+                       for line in lines)
+
+    def write(self) -> None:
+        """Write ``after`` atomically, under the file's lock, if the file still holds
+        ``before``; nothing happens when nothing changes."""
+        if not self.changed:
+            return
+        os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
+        with _atomic.file_lock(self.path):
+            if _read(self.path) != self.before:
+                raise RefusedError(f"{self.path} changed while the change was being prepared",
+                                   code="hook.settings_changed", hint="run the command again")
+            _atomic.atomic_write(self.path, self.after)
+
+
+def shown_path(path: str) -> str:
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return None
+
+
+def _bad(path: str, what: str) -> RefusedError:
+    return RefusedError(f"{path}: {what}", code="hook.bad_settings",
+                        hint="fix the settings file by hand (it must be a JSON object whose "
+                             "\"hooks\" maps event names to lists of matcher groups), then retry")
+
+
+class _Editor:
+    """The settings text and its data, edited together: every text splice is mirrored on
+    the data, and the text must parse back to exactly that data."""
+
+    def __init__(self, path: str, raw: bytes | None):
+        self.path = path
+        if raw is None or not raw.strip():
+            self.text, self.data = "{}\n", {}
+        else:
+            self.data = _editing.parse(raw, source=path, syntax="json")
+            self.text = raw.decode("utf-8")
+        if not isinstance(self.data, dict):
+            raise _bad(path, "the file is not a JSON object")
+        self.unit = _jsontext.indent_unit(self.text)
+
+    def tree(self):
+        return _jsontext.parse(self.text)
+
+    def hooks(self):
+        """``(data, node)`` of the ``hooks`` object, or ``(None, None)``."""
+        if "hooks" not in self.data:
+            return None, None
+        if not isinstance(self.data["hooks"], dict):
+            raise _bad(self.path, '"hooks" is not an object')
+        return self.data["hooks"], self.tree().member("hooks")[1]
+
+    def groups(self, event):
+        hooks, node = self.hooks()
+        if hooks is None or event not in hooks:
+            return None, None
+        groups = hooks[event]
+        if not isinstance(groups, list) or not all(
+                isinstance(g, dict) and isinstance(g.get("hooks", []), list) for g in groups):
+            raise _bad(self.path, f'"hooks.{event}" is not a list of matcher groups')
+        return groups, node.member(event)[1]
+
+    def result(self) -> bytes:
+        try:
+            parsed = json.loads(self.text)
+        except ValueError:
+            parsed = None
+        if parsed != self.data:  # never write a file that is not the intended data
+            raise RefusedError(f"the edit of {self.path} did not give the intended settings",
+                               code="hook.edit_failed",
+                               hint="report this as a Passdown bug, with the settings file")
+        return self.text.encode("utf-8")
+
+
+def plan_install(path: str, launcher: list[str], options: dict | None = None) -> Plan:
+    """The change that adds Passdown's hooks to ``path`` (or brings their commands up to date)."""
+    before = _read(path)
+    editor = _Editor(path, before)
+    for event, matcher, timeout in ENTRIES:
+        command = hook_command(launcher, event, options or {})
+        entry = _entry(event, matcher, timeout, command)
+        hooks, hooks_node = editor.hooks()
+        if hooks is None:
+            editor.text = _jsontext.add_member(editor.text, editor.tree(), "hooks", {event: [entry]},
+                                               editor.unit)
+            editor.data["hooks"] = {event: [copy.deepcopy(entry)]}
+            continue
+        groups, groups_node = editor.groups(event)
+        if groups is None:
+            editor.text = _jsontext.add_member(editor.text, hooks_node, event, [entry], editor.unit)
+            hooks[event] = [copy.deepcopy(entry)]
+            continue
+        ours = [(g, h) for g, group in enumerate(groups) for h, handler in enumerate(group.get("hooks", []))
+                if isinstance(handler, dict) and is_passdown_command(handler.get("command"), event)]
+        if not ours:
+            editor.text = _jsontext.add_element(editor.text, groups_node, entry, editor.unit)
+            groups.append(copy.deepcopy(entry))
+        for g, h in ours:
+            handler = groups[g]["hooks"][h]
+            if handler.get("command") != command:
+                group_node = groups_node.child(g).member("hooks")[1].child(h)
+                command_node = group_node.member("command")[1]
+                editor.text = _jsontext.replace(editor.text, command_node, command, editor.unit)
+                handler["command"] = command
+                groups_node = editor.groups(event)[1]
+    return Plan(path, before, editor.result())
+
+
+def plan_uninstall(path: str) -> Plan:
+    """The change that removes every Passdown hook from ``path``, and each matcher group, event
+    list and ``hooks`` object that held nothing else."""
+    before = _read(path)
+    if before is None:
+        return Plan(path, None, None)
+    editor = _Editor(path, before)
+    emptied_any = False
+    for event, _, _ in ENTRIES:
+        groups, _ = editor.groups(event)
+        removed = False
+        for g in reversed(range(len(groups or ()))):
+            handlers = groups[g].get("hooks", [])
+            mine = [h for h, handler in enumerate(handlers)
+                    if isinstance(handler, dict) and is_passdown_command(handler.get("command"), event)]
+            if not mine:
+                continue
+            removed = True
+            if len(mine) == len(handlers):
+                editor.text = _jsontext.remove(editor.text, editor.groups(event)[1], g)
+                del groups[g]
+                continue
+            for h in reversed(mine):
+                handlers_node = editor.groups(event)[1].child(g).member("hooks")[1]
+                editor.text = _jsontext.remove(editor.text, handlers_node, h)
+                del handlers[h]
+        if removed and groups == []:
+            hooks, hooks_node = editor.hooks()
+            editor.text = _jsontext.remove(editor.text, hooks_node, hooks_node.member(event)[0])
+            del hooks[event]
+            emptied_any = True
+    if emptied_any and editor.hooks()[0] == {}:
+        tree = editor.tree()
+        editor.text = _jsontext.remove(editor.text, tree, tree.member("hooks")[0])
+        del editor.data["hooks"]
+    return Plan(path, before, editor.result())
