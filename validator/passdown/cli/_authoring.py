@@ -1,5 +1,5 @@
-"""``passdown init``, ``checkpoint``, ``packet``, ``attempt``, ``consume``, ``registry`` and
-``migrate``: thin click commands over :mod:`passdown.authoring`.
+"""``passdown init``, ``checkpoint``, ``packet``, ``attempt``, ``fence``, ``consume``,
+``registry`` and ``migrate``: thin click commands over :mod:`passdown.authoring`.
 
 Every command prints one result: a line of text, or with ``--format json`` one JSON object
 of a stable shape (``ok``, ``command``, ``path``, ``changed``, ``revision``,
@@ -564,10 +564,24 @@ def _ack(restart_id, registry_path, ack_file, packet_path, checkpoint_path, work
 
 
 @_attempt_command("commit")
-@click.option("--authority", default=None, help="The lease or coordinator that performed it.")
-def _commit(restart_id, registry_path, authority):
-    """Commit ownership to the target with a new fencing epoch."""
-    return {"authority": authority}
+@click.option("--authority", type=click.Choice(("local", "git", "etcd")), default=None,
+              help="Who performs the transition: local (this machine's registry lock, the "
+                   "default), git (a ref on the checkout's remote) or etcd; recorded in the "
+                   "registry's policy on the first commit [default: the recorded one].")
+@click.option("--remote", default=None,
+              help="git: the remote holding refs/passdown/<goal>/owner [default: origin].")
+@click.option("--endpoint", default=None,
+              help="etcd: the client URL [default: http://127.0.0.1:2379].")
+@click.option("--lease-ttl", type=click.IntRange(min=5, max=86400), default=None,
+              help="etcd: seconds the owner's lease lives without `passdown fence renew` "
+                   "[default: 600].")
+def _commit(restart_id, registry_path, authority, remote, endpoint, lease_ttl):
+    """Commit ownership to the target with a new fencing epoch, through the goal's authority.
+
+    Of two commits racing for one source, exactly one wins; the loser exits 1
+    (authority.lost) and its registry records the winner."""
+    return {"authority": authority, "remote": remote, "endpoint": endpoint,
+            "lease_ttl": lease_ttl}
 
 
 @_attempt_command("takeover")
@@ -618,6 +632,44 @@ def _attempt_show(restart_id, registry_path, gate_input):
         _print_json(observations)
         return None
     return outcome
+
+
+# -- fence ---------------------------------------------------------------------------------
+
+@click.group()
+def fence():
+    """Ask the goal's ownership authority whether this clone (and a session) may still write.
+
+    For a host's own hooks (before `git push`, before a tool call that changes shared
+    state): exit 0 current, 1 fenced, not the owner, lease expired or the authority
+    unreachable (fail closed)."""
+
+
+@fence.command("check", cls=_Command)
+@click.option("--registry", "registry_path", default=None, help=_REGISTRY_HELP)
+@click.option("--session-id", default=None,
+              help="Also require that this session owns the goal's writes.")
+@_output_options
+@_run("fence check")
+def _fence_check(registry_path, session_id):
+    """Exit 0 when the authority names this clone's owner and epoch (and SESSION_ID as the
+    owner, when given); 1 otherwise."""
+    from passdown.authoring import fence_check
+
+    return fence_check(_registry_file(registry_path), session_id=session_id)
+
+
+@fence.command("renew", cls=_Command)
+@click.option("--registry", "registry_path", default=None, help=_REGISTRY_HELP)
+@click.option("--session-id", required=True, help="The owner renewing its hold.")
+@_output_options
+@_run("fence renew")
+def _fence_renew(registry_path, session_id):
+    """Keep the owner's etcd lease alive (or take back an expired one the owner held last);
+    refused for any other session and while the authority is unreachable."""
+    from passdown.authoring import fence_renew
+
+    return fence_renew(_registry_file(registry_path), session_id=session_id)
 
 
 # -- registry ------------------------------------------------------------------------------
