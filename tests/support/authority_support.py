@@ -16,9 +16,11 @@ import time
 import urllib.request
 from pathlib import Path
 
+from click.testing import CliRunner
 from git_support import git
 
-from passdown.authoring import _attempt, _registry
+from passdown.authoring import Identity, Policy, _attempt, _registry, init
+from passdown.cli import cli
 
 DIGEST = "blake3:" + "ab" * 32
 ACK_DIGEST = "blake3:" + "cd" * 32
@@ -40,6 +42,15 @@ def bare_with_clones(root: Path, names) -> tuple[Path, list[Path]]:
         git(root, "clone", "-q", bare, root / name)
         clones.append(root / name)
     return bare, clones
+
+
+def project(folder: Path, source: str) -> Path:
+    """A handoff folder made by ``passdown init`` (its checkpoint and ``registry.json``),
+    ``source`` its MAIN session."""
+    init(folder, Identity(goal_id=GOAL, main_id=source, outcome="the ledger parses csv",
+                          first_step="Parse quoted fields"),
+         Policy(mode="adaptive", authorization_scope="restarts of MAIN"), registry_format="json")
+    return folder
 
 
 def acknowledged_registry(folder: Path, *, source: str, target: str, restart_id: str,
@@ -84,7 +95,10 @@ def race(registries, restart_ids, *options) -> list[tuple[int, dict]]:
 
 
 def run(*args) -> tuple[int, dict]:
-    return finish(passdown(*args, "--format", "json"))
+    """``passdown ARGS --format json`` in this process (the races use processes of their own)."""
+    result = CliRunner().invoke(cli, [*map(str, args), "--format", "json"],
+                                catch_exceptions=False)
+    return result.exit_code, json.loads(result.stdout)
 
 
 def load(path: Path) -> dict:

@@ -58,6 +58,16 @@ def chosen(registry: dict, registry_path: str, kind: str | None, **options):
     return authority_of(registry, registry_path, settings)
 
 
+def settings_for(kind: str | None, **options) -> dict | None:
+    """The policy's ``authority`` record for ``--authority kind`` (None: none given)."""
+    if kind is None:
+        if any(value is not None for value in options.values()):
+            raise UsageError("--remote, --endpoint and --lease-ttl go with --authority",
+                             code="usage", hint="name the authority too: --authority git|etcd")
+        return None
+    return _authority.settings_for(kind, **options)
+
+
 def _registry_beside(checkpoint_path: str) -> str | None:
     folder = os.path.dirname(os.path.dirname(os.path.abspath(checkpoint_path)))
     found = [os.path.join(folder, name) for name in _registry.NAMES

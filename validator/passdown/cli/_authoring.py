@@ -189,6 +189,27 @@ def _identity_options(function):
     return function
 
 
+def _authority_options(function):
+    """``--authority`` and the options of the git and etcd authorities."""
+    options = [
+        click.option("--authority", type=click.Choice(("local", "git", "etcd")), default=None,
+                     help="Who performs ownership transitions: local (this machine's registry "
+                          "lock), git (a ref on the checkout's remote) or etcd; recorded in "
+                          "the registry's policy [default: the recorded one, else local]."),
+        click.option("--remote", default=None,
+                     help="git: the remote holding refs/passdown/<goal>/owner [default: "
+                          "origin]."),
+        click.option("--endpoint", default=None,
+                     help="etcd: the client URL [default: http://127.0.0.1:2379]."),
+        click.option("--lease-ttl", type=click.IntRange(min=5, max=86400), default=None,
+                     help="etcd: seconds the owner's lease lives without `passdown fence "
+                          "renew` [default: 600]."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
 def _identity(first_step, **values):
     from passdown.authoring import Identity
 
@@ -216,21 +237,25 @@ def _identity(first_step, **values):
               show_default=True, help="Write registry.yaml or registry.json.")
 @click.option("--nested", is_flag=True,
               help="Start a separate handoff in a folder inside another handoff folder.")
+@_authority_options
 @_output_options
 @_run("init")
 def init(directory, first_step, mode, authorization_scope, archive_consent, timezone,
-         timezone_source, registry_format, nested, **identity):
+         timezone_source, registry_format, nested, authority, remote, endpoint, lease_ttl,
+         **identity):
     """Create xbrief/continue.xbrief.json and the registry in DIRECTORY (default: here).
 
     Refuses (exit 1, nothing written) when either file already exists, and when DIRECTORY
     lies inside another handoff folder or is the xbrief folder itself (authoring.nested,
     naming the folder to use): the other commands find the handoff folder from any folder
     below it."""
-    from passdown.authoring import Policy, init as create
+    from passdown.authoring import Policy, authority_settings, init as create
 
     policy = Policy(mode=mode, authorization_scope=authorization_scope,
                     archive_consent=archive_consent, timezone=timezone or "UTC",
-                    timezone_source=timezone_source if timezone else "default")
+                    timezone_source=timezone_source if timezone else "default",
+                    authority=authority_settings(authority, remote=remote, endpoint=endpoint,
+                                                 lease_ttl=lease_ttl))
     return create(directory, _identity(first_step, **identity), policy,
                   registry_format=registry_format, nested=nested)
 
@@ -564,17 +589,7 @@ def _ack(restart_id, registry_path, ack_file, packet_path, checkpoint_path, work
 
 
 @_attempt_command("commit")
-@click.option("--authority", type=click.Choice(("local", "git", "etcd")), default=None,
-              help="Who performs the transition: local (this machine's registry lock, the "
-                   "default), git (a ref on the checkout's remote) or etcd; recorded in the "
-                   "registry's policy on the first commit [default: the recorded one].")
-@click.option("--remote", default=None,
-              help="git: the remote holding refs/passdown/<goal>/owner [default: origin].")
-@click.option("--endpoint", default=None,
-              help="etcd: the client URL [default: http://127.0.0.1:2379].")
-@click.option("--lease-ttl", type=click.IntRange(min=5, max=86400), default=None,
-              help="etcd: seconds the owner's lease lives without `passdown fence renew` "
-                   "[default: 600].")
+@_authority_options
 def _commit(restart_id, registry_path, authority, remote, endpoint, lease_ttl):
     """Commit ownership to the target with a new fencing epoch, through the goal's authority.
 

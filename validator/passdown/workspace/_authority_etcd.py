@@ -23,6 +23,7 @@ import http.client
 import json
 import urllib.parse
 
+from passdown.workspace._testpoints import point
 from passdown.workspace._authority import (ETCD, Authority, AuthorityError, Record, Transition,
                                          decode, lost, require_owner, unreachable)
 
@@ -164,8 +165,10 @@ class EtcdAuthority(Authority):
         move.check_source(current, self.what)
         new = move.record()
         lease = self._grant()
+        point("authority.etcd.transaction")
         answer = self._put_both(new, self._compare(owner, epoch), lease)
         if answer.get("succeeded") is True:
+            point("authority.etcd.committed")
             revision = (answer.get("header") or {}).get("revision")
             return Record(**{**new.body(), "token": str(revision), "lease": lease})
         self._revoke(lease)
