@@ -54,10 +54,11 @@ def project(folder: Path, source: str) -> Path:
 
 
 def acknowledged_registry(folder: Path, *, source: str, target: str, restart_id: str,
-                          epoch: int, policy_authority: dict | None = None) -> Path:
+                          epoch: int, policy_authority: dict | None = None,
+                          goal: str = GOAL) -> Path:
     """``folder/registry.json``: ``source`` owns the goal at ``epoch``, and the attempt
     ``restart_id`` to ``target`` is acknowledged (the state `attempt commit` starts from)."""
-    registry = _registry.new_registry(goal_id=GOAL, main_id=source,
+    registry = _registry.new_registry(goal_id=goal, main_id=source,
                                       checkpoint_path="xbrief/continue.xbrief.json",
                                       mode="adaptive", authorization_scope="restarts of MAIN")
     registry["fencing_epoch"] = epoch
@@ -155,3 +156,12 @@ class Etcd:
                                          {"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=5) as answer:
             return json.loads(answer.read())
+
+
+def etcd_required() -> None:
+    """Skip, saying why, where the etcd program is not installed (.ci/run installs it)."""
+    import pytest
+
+    if shutil.which("etcd") is None:
+        pytest.skip("etcd is not installed (Debian: apt-get install etcd-server; .ci/run "
+                    "installs it)")

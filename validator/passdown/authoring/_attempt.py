@@ -363,7 +363,7 @@ def commit(registry: dict, restart_id: str, *, authority=None) -> Change:
                   + (f" by the {kind} authority" if kind else "")
                   + "; the source never resumes implementation",
                   {"state": COMMITTED, "fencing_epoch": epoch, "authority": kind,
-                   "token": token})
+                   **({"token": token} if token is not None else {})})
 
 
 def _record_loss(registry: dict, attempt: dict, authority, error) -> Change:

@@ -51,8 +51,8 @@ def chosen(registry: dict, registry_path: str, kind: str | None, **options):
             options.get(name) is not None and recorded.get(name) != value
             for name, value in settings.items() if name != "kind")):
         raise AuthorityError(
-            f"the registry's policy records the authority {shown(recorded)}, not "
-            f"{shown(settings)}", code="authority.mismatch",
+            f"the registry's policy records the authority {_authority.describe(recorded)}, "
+            f"not {_authority.describe(settings)}", code="authority.mismatch",
             hint="every step of a goal goes through one authority: leave --authority out "
                  "to use the recorded one")
     return authority_of(registry, registry_path, settings)

@@ -201,7 +201,7 @@ def _authority_options(function):
                           "origin]."),
         click.option("--endpoint", default=None,
                      help="etcd: the client URL [default: http://127.0.0.1:2379]."),
-        click.option("--lease-ttl", type=click.IntRange(min=5, max=86400), default=None,
+        click.option("--lease-ttl", type=click.IntRange(min=2, max=86400), default=None,
                      help="etcd: seconds the owner's lease lives without `passdown fence "
                           "renew` [default: 600]."),
     ]

@@ -290,6 +290,16 @@ class EtcdDefaults:
 KINDS = {LOCAL: _local, GIT: _git, ETCD: _etcd}
 
 
+def describe(settings: dict) -> str:
+    """``settings`` in words: ``local``, ``git (remote origin)``, ``etcd (URL, lease 600 s)``."""
+    kind = settings.get("kind")
+    if kind == GIT:
+        return f"git (remote {settings.get('remote')})"
+    if kind == ETCD:
+        return f"etcd ({settings.get('endpoint')}, lease {settings.get('lease_ttl')} s)"
+    return str(kind)
+
+
 def settings_for(kind: str, *, remote: str | None = None, endpoint: str | None = None,
                  lease_ttl: int | None = None) -> dict:
     """What the registry policy records for ``--authority kind`` and its options."""
@@ -316,8 +326,8 @@ def settings_for(kind: str, *, remote: str | None = None, endpoint: str | None =
             raise AuthorityError(f"the etcd endpoint {settings['endpoint']!r} is not an "
                                  "http:// or https:// URL", code="authority.bad_setting",
                                  hint="for example --endpoint http://127.0.0.1:2379")
-        if not 5 <= settings["lease_ttl"] <= 86400:
-            raise AuthorityError(f"a lease of {settings['lease_ttl']} s is outside 5 to "
+        if not 2 <= settings["lease_ttl"] <= 86400:
+            raise AuthorityError(f"a lease of {settings['lease_ttl']} s is outside 2 to "
                                  "86400 s", code="authority.bad_setting",
-                                 hint="choose --lease-ttl between 5 and 86400 seconds")
+                                 hint="choose --lease-ttl between 2 and 86400 seconds")
     return settings
