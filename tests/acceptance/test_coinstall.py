@@ -4,14 +4,16 @@ neither side breaks the other: each of ``baton-handoff``, ``baton-mcp``, ``baton
 wheel; our command and import and theirs all work; removing theirs leaves ours whole; and
 ``passdown init`` in a repository that uses their ``.baton/`` board leaves that folder alone.
 
-Their wheels come from the cache ``.ci/run`` fills (``pip download ... -d .wheelhouse``); the
-four ship clashing names among themselves (three an import package ``baton``, all four a
-command ``baton``), so each is tried in turn and removed before the next.
+Their wheels come from the cache ``.ci/run`` fills (``pip download ... -d .wheelhouse``). The
+four clash among themselves (three ship one import package, all four one command), so each is
+tried in turn and removed before the next. Their commands and import packages are read from
+their own installed metadata, never listed here.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 
 import pytest
@@ -19,14 +21,16 @@ from wheel_support import ROOT, fresh_venv, offline_env, run, wheelhouse
 
 pytestmark = pytest.mark.slow
 
-#: distribution -> (what pip installs, its import package, its commands). baton-mcp's server is
-#: written for the 1.x MCP SDK, which its metadata (mcp>=1.2.0) does not pin.
-THEIRS = {
-    "baton-handoff": (["baton-handoff"], "baton", ["baton", "baton-handoff"]),
-    "baton-mcp": (["baton-mcp", "mcp<2"], "baton", ["baton", "baton-server"]),
-    "baton-pass": (["baton-pass"], "baton", ["baton"]),
-    "baton-agents": (["baton-agents"], "agent_baton", ["baton", "baton-agents"]),
-}
+#: distribution -> what else pip installs with it. baton-mcp's server is written for the 1.x
+#: MCP SDK, which its metadata (mcp>=1.2.0) does not pin.
+THEIRS = {"baton-handoff": [], "baton-mcp": ["mcp<2"], "baton-pass": [], "baton-agents": []}
+#: Run in the environment: a distribution's console scripts, after importing each one's module.
+ENTRY_POINTS = """import importlib, importlib.metadata, json, sys
+points = [p for p in importlib.metadata.distribution(sys.argv[1]).entry_points if p.group == "console_scripts"]
+for point in points:
+    importlib.import_module(point.module)
+print(json.dumps(sorted(point.name for point in points)))
+"""
 
 
 @pytest.fixture(scope="module")
@@ -50,14 +54,16 @@ def _ours_work(bin_dir, work):
 @pytest.mark.parametrize("distribution", list(THEIRS))
 def test_theirs_and_ours_work_side_by_side(ours, distribution):
     bin_dir, work = ours
-    requirements, package, commands = THEIRS[distribution]
     env = offline_env(work)
-    added = run([bin_dir / "python", "-m", "pip", "install", "-q", *requirements], cwd=work, env=env)
+    added = run([bin_dir / "python", "-m", "pip", "install", "-q", distribution, *THEIRS[distribution]],
+                cwd=work, env=env)
     assert added.returncode == 0, added.stdout + added.stderr
     try:
         _ours_work(bin_dir, work)
-        imported = run([bin_dir / "python", "-c", f"import {package}, {package}.cli"], cwd=work)
+        imported = run([bin_dir / "python", "-c", ENTRY_POINTS, distribution], cwd=work)
         assert imported.returncode == 0, imported.stderr
+        commands = json.loads(imported.stdout)
+        assert commands and "passdown" not in commands
         for command in commands:
             helped = run([bin_dir / command, "--help"], cwd=work, timeout=60)
             assert helped.returncode == 0, (command, helped.stdout + helped.stderr)
@@ -66,7 +72,7 @@ def test_theirs_and_ours_work_side_by_side(ours, distribution):
         removed = run([bin_dir / "python", "-m", "pip", "uninstall", "-y", "-q", distribution], cwd=work, env=env)
         assert removed.returncode == 0, removed.stderr
     _ours_work(bin_dir, work)
-    assert not (bin_dir / "baton").exists()
+    assert not [path for path in commands if (bin_dir / path).exists()]
 
 
 def _tree(folder):
