@@ -7,8 +7,8 @@ The ref moves only by ``git push --atomic --force-with-lease=<ref>:<old>``: the 
 ref update compares the old value and refuses a push that names another, which is the
 compare-and-swap; of two pushes from the same old value exactly one lands. Every git call goes
 through the product's git runner (:mod:`passdown.workspace._git`: its own environment, no
-hooks, no pager, no configured program) with more switched off for the transport: no
-credential helper, only the file, ssh, git and http(s) transports, plain ``ssh``.
+hooks, no pager, no configured program, no credential helper), with only the transport to
+the remote allowed back: the file, ssh, git and http(s) transports, plain ``ssh``.
 """
 
 from __future__ import annotations
@@ -20,15 +20,21 @@ from passdown.workspace import _git
 from passdown.workspace._authority import (GIT, Authority, AuthorityError, Record, Transition,
                                          decode, lost, unreachable)
 
-#: Seconds one transport call (ls-remote, fetch, push) may take.
-TIMEOUT = 30.0
-_TRANSPORT_CONFIG = ("credential.helper=", "core.sshCommand=ssh", "protocol.allow=never",
-                     "protocol.file.allow=always", "protocol.ssh.allow=always",
-                     "protocol.git.allow=always", "protocol.https.allow=always",
-                     "protocol.http.allow=always", "push.gpgSign=false",
-                     "commit.gpgSign=false", "user.name=passdown",
-                     "user.email=passdown@localhost", "fetch.fsckObjects=false",
-                     "transfer.credentialsInUrl=allow")
+#: Set after the runner's own switches (:data:`passdown.workspace._git.SAFE_CONFIG`, which
+#: already clear credential helpers, the ssh command and every transport): the transports a
+#: remote may use, plain ``ssh``, no signing program, an identity for the record commits.
+_TRANSPORT_CONFIG = ("core.sshCommand=ssh", "protocol.file.allow=always",
+                     "protocol.ssh.allow=always", "protocol.git.allow=always",
+                     "protocol.https.allow=always", "protocol.http.allow=always",
+                     "push.gpgSign=false", "commit.gpgSign=false", "user.name=passdown",
+                     "user.email=passdown@localhost")
+
+
+class _Transport(_git._Reader):
+    """The product's git runner with the transport to the remote allowed back."""
+
+    def _prepare(self):
+        return [*super()._prepare(), *_TRANSPORT_CONFIG]
 _GOAL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 _OID = re.compile(rb"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _UNREACHABLE_WORDS = ("could not read from remote", "does not appear to be a git repository",
@@ -58,59 +64,46 @@ class GitAuthority(Authority):
         self.settings = {"kind": GIT, "remote": remote}
         self.what = f"ref {self.ref} on the remote {remote!r}"
         self._url = None
+        self._runner = _Transport(workspace)
 
     # -- the runner ----------------------------------------------------------------------
 
-    def _git(self, *args, input_bytes=None, timeout=_git.TIMEOUT):
-        command = ["git"]
-        for override in (*_git._SAFE_CONFIG, *_TRANSPORT_CONFIG):
-            command += ["-c", override]
-        command += ["-C", self.workspace, *args]
-        return _git._run_bounded(command, args[0], self.workspace, input_bytes, timeout)
-
-    def _transport(self, *args):
+    def _git(self, *args, input_bytes=None) -> tuple[int, bytes, str]:
+        """``(status, stdout, first line of the error)`` of one git call through the runner."""
         try:
-            return self._git(*args, timeout=TIMEOUT)
+            _, out = self._runner.run(*args, input_bytes=input_bytes)
         except _git.GitError as error:
             if error.code == "git.timeout":
                 raise unreachable(self.what, error.message) from None
+            if error.code in ("git.failed", "git.not_a_repository"):
+                return 1, b"", error.message
             raise
+        return 0, out, ""
 
     def url(self) -> str:
         if self._url is None:
-            code, out, err = self._git("remote", "get-url", "--push", "--", self.remote)
+            code, out, err = self._git("remote", "get-url", "--push", self.remote)
             if code != 0:
-                text = err.decode("utf-8", "replace").strip()
-                if "not a git repository" in text:
-                    raise AuthorityError(f"{self.workspace} is not inside a git checkout",
-                                         code="authority.no_remote",
-                                         hint="the git authority keeps ownership on the "
-                                              "checkout's remote: run in the checkout")
-                raise AuthorityError(f"the checkout has no remote {self.remote!r}",
-                                     code="authority.no_remote",
-                                     hint="add the shared remote (`git remote add origin URL`) "
-                                          "or name it with --remote")
+                where = ("is not inside a git checkout" if "not inside a git" in err
+                         else f"has no remote {self.remote!r}")
+                raise AuthorityError(f"{self.workspace} {where}", code="authority.no_remote",
+                                     hint="the git authority keeps ownership on the checkout's "
+                                          "remote: add it (`git remote add origin URL`) or "
+                                          "name another with --remote")
             self._url = out.decode("utf-8", "replace").strip()
         return self._url
 
-    @staticmethod
-    def _first_line(err: bytes) -> str:
-        lines = [line.strip() for line in err.decode("utf-8", "replace").splitlines()
-                 if line.strip()]
-        return lines[0] if lines else "no message"
-
-    def _failed(self, step: str, err: bytes) -> AuthorityError:
-        text = err.decode("utf-8", "replace")
-        if any(word in text.lower() for word in _UNREACHABLE_WORDS):
-            return unreachable(self.what, self._first_line(err))
-        return AuthorityError(f"`git {step}` to {self.what} failed: {self._first_line(err)}",
+    def _failed(self, step: str, err: str) -> AuthorityError:
+        if any(word in err.lower() for word in _UNREACHABLE_WORDS):
+            return unreachable(self.what, err)
+        return AuthorityError(f"`git {step}` to {self.what} failed: {err}",
                               code="authority.failed",
                               hint="run the same git command by hand to see what is wrong")
 
     # -- read ----------------------------------------------------------------------------
 
     def _remote_oid(self) -> str | None:
-        code, out, err = self._transport("ls-remote", "--", self.url(), self.ref)
+        code, out, err = self._git("ls-remote", self.url(), self.ref)
         if code != 0:
             raise self._failed("ls-remote", err)
         for line in out.splitlines():
@@ -130,8 +123,8 @@ class GitAuthority(Authority):
                 return None
             body = self._message(oid)
             if body is None:
-                code, _, err = self._transport("fetch", "--no-tags", "--no-write-fetch-head",
-                                               "--", self.url(), self.ref)
+                code, _, err = self._git("fetch", "--no-tags", "--no-write-fetch-head",
+                                         self.url(), self.ref)
                 if code != 0:
                     raise self._failed("fetch", err)
                 body = self._message(oid)
@@ -154,8 +147,8 @@ class GitAuthority(Authority):
         new = move.record()
         oid = self._commit(new, parent=current.token if current else None)
         lease = f"--force-with-lease={self.ref}:{current.token if current else ''}"
-        code, _, err = self._transport("push", "--atomic", "--porcelain", "--no-verify", lease,
-                                       "--", self.url(), f"{oid}:{self.ref}")
+        code, _, err = self._git("push", "--atomic", "--porcelain", "--no-verify", lease,
+                                 self.url(), f"{oid}:{self.ref}")
         after = self.read() if code != 0 else None
         if code == 0 or (after is not None and after.token == oid):
             return Record(**{**new.body(), "token": oid})
