@@ -500,6 +500,9 @@ def gate_input(registry: dict, attempt: dict | None) -> dict:
     values = {"schema": 1, "goal_id": policy.get("goal_id"), "mode": policy.get("mode"),
               "policy_authorized": policy.get("mode") in ("adaptive", "daily"),
               "archive_authorized": policy.get("archive_consent") is True}
+    transfer = transfer_supported(registry, attempt)
+    if transfer is not None:
+        values["transfer_supported"] = transfer
     if attempt is None:
         values.update(source_id=_registry.owner(registry), creation_status="not_sent")
         return values
@@ -519,6 +522,25 @@ def gate_input(registry: dict, attempt: dict | None) -> dict:
     if archive_status == "UNKNOWN":
         values["archive_status"] = "unknown"
     return values
+
+
+def transfer_supported(registry: dict, attempt: dict | None) -> bool | None:
+    """Whether the registry shows an authoritative ownership transfer (spec/authority.md):
+    true with a ``git`` or ``etcd`` authority; with ``local`` (or none) true only when the
+    source's and the target's session rows name one ``host_id``, false when they name two,
+    None (unknown: left to the host) when either is not recorded."""
+    settings = _registry.policy_of(registry).get("authority")
+    kind = settings.get("kind") if isinstance(settings, dict) else _authority.LOCAL
+    if kind in (_authority.GIT, _authority.ETCD):
+        return True
+    if attempt is None:
+        return None
+    hosts = {row.get("thread_id"): row.get("host_id") for row in registry.get("sessions") or ()
+             if isinstance(row, dict)}
+    source, target = hosts.get(attempt.get("source_id")), hosts.get(attempt.get("target_id"))
+    if not (isinstance(source, str) and source and isinstance(target, str) and target):
+        return None
+    return source == target
 
 
 # -- the file ------------------------------------------------------------------------------
