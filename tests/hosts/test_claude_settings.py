@@ -88,7 +88,7 @@ def test_install_merges_the_four_entries_and_keeps_everything_else(project):
         original["hooks"]["PreToolUse"][0],
         {"matcher": "*", "hooks": [_ours("passdown hook claude PreToolUse --restart-tool restart_dsh", "PreToolUse")]}]
     assert written["hooks"]["SessionStart"] == [
-        {"matcher": "startup|resume|compact", "hooks": [_ours("passdown hook claude SessionStart", "SessionStart")]}]
+        {"matcher": "startup|resume|clear|compact", "hooks": [_ours("passdown hook claude SessionStart", "SessionStart")]}]
     assert written["hooks"]["PreCompact"] == [{"hooks": [_ours("passdown hook claude PreCompact", "PreCompact")]}]
     assert written["hooks"]["Stop"] == [{"hooks": [_ours("passdown hook claude Stop", "Stop")]}]
     # every original line is still there, in order, untouched
@@ -140,7 +140,7 @@ def test_dry_run_prints_the_exact_change_and_writes_nothing(project):
 +    ],
 +    "SessionStart": [
 +      {{
-+        "matcher": "startup|resume|compact",
++        "matcher": "startup|resume|clear|compact",
 +        "hooks": [
 +          {{
 +            "type": "command",

@@ -27,7 +27,7 @@ from passdown.workspace import _atomic, _editing
 #: What gets installed: (event, matcher or None for every occurrence, timeout in seconds).
 ENTRIES = (
     ("PreToolUse", "*", 10),
-    ("SessionStart", "startup|resume|compact", 30),
+    ("SessionStart", "startup|resume|clear|compact", 30),
     ("PreCompact", None, 30),
     ("Stop", None, 30),
 )
