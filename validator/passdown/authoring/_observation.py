@@ -44,8 +44,14 @@ def _same(registry, observation, decision) -> bool:
     old, before = registry.get("observation"), registry.get("decision")
     if not isinstance(old, dict) or not isinstance(before, dict):
         return False
-    keys = ("session_id", "source", "inputs", "basis")
-    return all(old.get(key) == observation.get(key) for key in keys) and all(
+    # the session's age grows by itself: an observation that differs only by it is the same
+    def aged(inputs):
+        return {key: value for key, value in (inputs or {}).items() if key != "session_age_seconds"} \
+            if isinstance(inputs, dict) else inputs
+
+    keys = ("session_id", "source", "basis")
+    return all(old.get(key) == observation.get(key) for key in keys) \
+        and aged(old.get("inputs")) == aged(observation.get("inputs")) and all(
         before.get(key) == decision.get(key) for key in ("action", "reason", "assessment"))
 
 

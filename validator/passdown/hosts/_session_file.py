@@ -44,7 +44,8 @@ class SessionFile:
     def __init__(self, path, *, head_bytes=HEAD_BYTES, tail_bytes=TAIL_BYTES):
         self.path = os.fspath(path)
         self.head_bytes, self.tail_bytes = head_bytes, tail_bytes
-        self.bytes_read = 0
+        self._head_end = 0
+        self._tail_start = None
         self.skipped = 0
         #: Whether the tail reader stopped at its bound before the start of the file.
         self.tail_exhausted = False
@@ -80,16 +81,22 @@ class SessionFile:
         self.close()
 
     def _read(self, offset, count):
-        data = os.pread(self._fd, count, offset)
-        self.bytes_read += len(data)
-        return data
+        return os.pread(self._fd, count, offset)
+
+    @property
+    def bytes_read(self):
+        """The bytes of the file read, each counted once (the two ends may meet)."""
+        if self._tail_start is None:
+            return self._head_end
+        return self._head_end + self.size - max(self._tail_start, self._head_end)
 
     def head(self):
         """The records of the complete lines in the first ``head_bytes``, in file order."""
         data = self._read(0, min(self.size, self.head_bytes))
+        self._head_end = max(self._head_end, len(data))
         lines = data.split(b"\n")
-        if len(data) < self.size:
-            lines = lines[:-1]  # cut by the bound: the last line goes on after it
+        # the last piece is cut by the bound, or still being written: the tail reads it
+        lines = lines[:-1]
         records = []
         for line in lines:
             if line.strip():
@@ -113,6 +120,7 @@ class SessionFile:
             count = min(BLOCK_BYTES, end, budget)
             start = end - count
             block = self._read(start, count) + carry
+            self._tail_start = start
             budget -= count
             lines = block.split(b"\n")
             # the first piece may continue in the block before: keep it for the next round
