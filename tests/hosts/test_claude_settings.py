@@ -217,6 +217,18 @@ def test_new_options_update_only_the_command(project):
     assert "-            \"command\": \"passdown hook claude PreToolUse --restart-tool restart_dsh\"," in result.output
 
 
+def test_an_install_with_the_older_session_start_matcher_is_brought_up_to_date(project):
+    """Installed before `clear` was among the sources: reinstalling changes that line only."""
+    path = project / ".claude" / "settings.json"
+    _install("--project")
+    old = path.read_text().replace('"startup|resume|clear|compact"', '"startup|resume|compact"')
+    path.write_text(old)
+    _install("--project")
+    changed = [(a, b) for a, b in zip(old.splitlines(), path.read_text().splitlines()) if a != b]
+    assert changed == [('        "matcher": "startup|resume|compact",',
+                        '        "matcher": "startup|resume|clear|compact",')]
+
+
 def test_uninstall_finds_passdown_hooks_whatever_their_options_and_leaves_a_shared_group(project):
     path = project / ".claude" / "settings.json"
     shared = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [

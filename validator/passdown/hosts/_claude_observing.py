@@ -6,8 +6,10 @@ AFTER_COMPACTION and MATERIAL_TRANSITION moments.
   observation and the decision; its line goes into the context;
 - PreCompact counts the compaction for the session in ``.passdown/compactions.json``, so
   ``compactions`` is measured without reading the transcript;
-- Stop assesses from the transcript's tail and says its line only when the decision changed
-  or a restart is recommended for the first time.
+- Stop assesses from the transcript's tail and says its line (as the ``reason`` the model
+  continues with) only when a restart is recommended for the first time, or the decision
+  changed to one that asks for a step (:data:`QUIET` never does: those leave the work as it
+  is).
 
 The hook input's ``transcript_path`` and ``session_id`` name the session. Nothing is said when
 the handoff folder has no registry, the session is not the one that owns the work, or the
@@ -18,6 +20,9 @@ from __future__ import annotations
 
 from passdown.errors import PassdownError
 from passdown.hosts import _assess, _compactions, _observe
+
+#: Decisions a Stop hook does not interrupt the end of a turn for.
+QUIET = ("CONTINUE", "CHECKPOINT_ONLY", "FINISH", "COMPLETE")
 
 
 def _assessed(hook, folder, options, *, safe_boundary):
@@ -54,6 +59,6 @@ def stop(hook, folder, options):
     found = _assessed(hook, folder, options, safe_boundary=True)
     if found is None:
         return None
-    if found["recommend"] or (found["changed"] and found["condition"] is None):
+    if found["recommend"] or (found["changed"] and found["decision"]["action"] not in QUIET):
         return found["line"]
     return None
