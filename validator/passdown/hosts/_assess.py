@@ -110,11 +110,11 @@ def gate_input(host, observation, registry_path, folder, *, safe_boundary=False,
         raise AssessError("assess.no_session_id", "the session file states no session id",
                           "pass the session file the host writes for this session")
     owner = values.get("source_id")
-    if values.get("creation_status") == "not_sent" and owner != session:
+    if owner != session:
         raise AssessError("assess.not_owner",
-                          f"the observed session {session} is not the one that owns the goal's "
-                          f"writes ({owner})", "assess from the session that owns the work; a "
-                          "successor assesses after its takeover")
+                          f"the observed session {session} is not the source the registry "
+                          f"assesses ({owner})", "assess from the session that owns the work; a "
+                          "successor assesses once the handoff is complete")
     numbers, basis = _observe.gate_values(observation)
     values.update(numbers)
     overhead = _startup.tokens_of(OVERHEAD_BYTES)
