@@ -172,7 +172,7 @@ def _tool_calls(record):
 
 #: The user records that are the host's, not the person's: command echoes and reminders.
 _HOST_TEXT = ("<local-command-", "<command-name>", "<command-message>", "<system-reminder>",
-              "Caveat: ")
+              "<task-notification>", "Caveat: ")
 
 
 def request_text(record):
