@@ -96,8 +96,9 @@ DRIVER_KEYS = (
     ("credential.<url>.helper", r"credential\..+\.helper", "", "a credential helper for one "
      "URL"),
 )
-#: Options before git's command name: no pager at all, no replace refs.
-_GLOBAL_OPTIONS = ("--no-pager", "--no-replace-objects")
+#: Options before git's command name: no pager at all, no replace refs, a path is a path
+#: (never a pattern).
+_GLOBAL_OPTIONS = ("--no-pager", "--no-replace-objects", "--literal-pathspecs")
 #: Settings besides: path bytes printed raw; no cache, collection or maintenance that would
 #: write to the checkout (ACK-125).
 _PLAIN_CONFIG = ("core.quotepath=false", "core.untrackedCache=false", "gc.auto=0",
@@ -302,6 +303,17 @@ def log(workspace, *args):
     """``git log ARGS`` in the checkout, as inert as every other read here (no pager, hook,
     filter or other configured command); ``(returncode, stdout)``."""
     return _Reader(workspace).run("log", *args, check=False)
+
+
+def is_tracked(path):
+    """Whether git tracks the file ``path`` in the checkout holding it; ``False`` when no
+    checkout holds it (or git cannot tell)."""
+    folder, name = os.path.split(os.path.abspath(path))
+    try:
+        code, out = _Reader(folder).run("ls-files", "-z", "--", name, check=False)
+    except GitError:
+        return False
+    return code == 0 and bool(out.strip(b"\0"))
 
 
 def checkout_fingerprint(workspace):
