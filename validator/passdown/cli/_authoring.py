@@ -651,7 +651,32 @@ def _attempt_show(restart_id, registry_path, gate_input):
 
 @click.group()
 def registry():
-    """Recover the restart registry."""
+    """Recover the restart registry, or record the owner's restart consent."""
+
+
+@registry.command("policy", cls=_Command)
+@click.option("--mode", type=click.Choice(("off", "adaptive", "daily")), required=True,
+              help="off: checkpoint only; adaptive or daily: restarts are authorized.")
+@click.option("--scope", default=None,
+              help="What the owner's consent covers (needed unless off).")
+@click.option("--archive-consent/--no-archive-consent", default=None,
+              help="Whether the owner consents to archiving the source after takeover "
+                   "[default: unchanged].")
+@click.option("--registry", "registry_path", default=None,
+              help="The registry [default: the handoff folder's].")
+@_revision_options
+@_output_options
+@_run("registry policy")
+def _policy(mode, scope, archive_consent, registry_path, expect_revision):
+    """Record the owner's restart consent in the registry's policy (mode and scope).
+
+    Run it only on the owner's word: a restart recommended by `passdown assess` waits for it.
+    Recording the same policy again changes nothing."""
+    from passdown.authoring import locate_registry, set_policy
+
+    path = registry_path or locate_registry(_locate(None, "registry").path)
+    return set_policy(path, mode=mode, scope=scope, archive_consent=archive_consent,
+                      expect_revision=expect_revision)
 
 
 @registry.command("recover", cls=_Command)
