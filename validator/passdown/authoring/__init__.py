@@ -47,6 +47,7 @@ _LAZY = {
     "init": ("passdown.authoring._project", "init"),
     "SourceFacts": ("passdown.authoring._render", "SourceFacts"),
     "render_packet": ("passdown.authoring._render", "render"),
+    "host_environment": ("passdown.authoring._working", "from_environment"),
     "Outcome": ("passdown.authoring._store", "Outcome"),
     "write_ack": ("passdown.authoring._ack", "write"),
     "recover_registry": ("passdown.authoring._recover", "recover"),
