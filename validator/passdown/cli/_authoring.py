@@ -513,8 +513,8 @@ def _prompt(directory, packet_path, registry_path, harness, target_id, model, he
     it, and a warning on stderr that nothing persists. Refuses a packet whose digest does not
     verify (authoring.packet_unverified) and an attempt no successor waits for
     (attempt.state). Writes nothing."""
-    from passdown.authoring import PACKET_NAME, Outcome
-    from passdown.authoring import _prompt as successor_prompt
+    from passdown.authoring import (NOTHING_PERSISTS, PACKET_NAME, Outcome, manual_handoff,
+                                    successor_facts, successor_message, successor_target)
     from passdown.hosts import _launch
 
     if packet_path is None:
@@ -523,17 +523,17 @@ def _prompt(directory, packet_path, registry_path, harness, target_id, model, he
     if harness in (None, "manual") and (model is not None or headless):
         raise UsageError("--model and --headless shape a harness's command line",
                          code="usage", hint="add --host claude or --host codex")
-    facts = successor_prompt.read(packet_path, registry_path=registry_path)
-    target = successor_prompt.target_of(facts, target_id)
+    facts = successor_facts(packet_path, registry_path=registry_path)
+    target = successor_target(facts, target_id)
     result = {"host": harness, "packet": facts["packet"], "restart_id": facts["restart_id"],
               "checkpoint_digest": facts["digest"], "target_id": target, "argv": None,
               "command": None}
     if harness == "manual":
-        text = successor_prompt.manual(facts)
+        text = manual_handoff(facts)
         result["warnings"] = [{"code": "MANUAL_HANDOFF", "path": facts["packet"],
-                               "message": successor_prompt.NOTHING_PERSISTS}]
+                               "message": NOTHING_PERSISTS}]
     else:
-        text = successor_prompt.message(facts, target)
+        text = successor_message(facts, target)
     result["prompt"] = text
     shown = text.rstrip("\n")
     if harness in _launch.HARNESSES:
