@@ -379,6 +379,49 @@ def _reopen(incarnation_id):
     return "reopen", (), {"incarnation_id": incarnation_id}
 
 
+@checkpoint.command("from-transcript", cls=_Command)
+@click.argument("host", type=click.Choice(("claude", "codex")))
+@click.option("--transcript", type=click.Path(dir_okay=False), default=None,
+              help="The dead session's file itself.")
+@click.option("--session", default=None,
+              help="The session id: its file is found in the host's own folder of sessions.")
+@click.option("--project", type=click.Path(file_okay=False), default=None,
+              help="The newest session of this working folder [default: the current folder].")
+@click.option("--output", "output_path", default=None, type=click.Path(dir_okay=False),
+              help="Where to write the draft [default: xbrief/continue.xbrief.json of the "
+                   "handoff folder, or of the current folder].")
+@_output_options
+@_run("checkpoint from-transcript")
+def _from_transcript(host, transcript, session, project, output_path):
+    """Write a draft checkpoint from the tail of a session that left none (HOST: claude|codex).
+
+    The latest todo list the agent kept (Claude Code's TodoWrite, Codex's update_plan) becomes
+    completed, running and pending items, the person's last request the goal; the files the
+    session wrote or edited and its last answer are narratives. Every item says it was
+    reconstructed and is unverified: check it against the checkout before relying on it.
+    Refuses, writing nothing, when a checkpoint exists there (authoring.exists) or the text
+    holds something that looks like a secret (authoring.secret)."""
+    from passdown.authoring import CHECKPOINT_PATH, Outcome, locate_folder, write_draft
+    from passdown.hosts import _draft, _observe
+
+    if sum(value is not None for value in (transcript, session, project)) > 1:
+        raise UsageError("give one of --transcript, --session and --project", code="usage",
+                         hint="see `passdown checkpoint from-transcript --help`")
+    try:
+        path = _observe.locate(host, transcript=transcript, session=session, project=project)
+        document, summary = _draft.reconstruct(host, path)
+    except _observe.ObserveError as error:
+        raise UsageError(error.message, code=error.code, hint=error.hint) from None
+    target = output_path or locate_folder(None).join(CHECKPOINT_PATH)
+    write_draft(target, document)
+    return Outcome(command="checkpoint from-transcript", path=target, changed=True,
+                   message=f"draft checkpoint from session {summary['session_id']}: "
+                           f"{summary['completed']} completed and {summary['open']} open items, "
+                           f"{summary['files_written']} files written; reconstructed and "
+                           f"unverified: check them against the checkout",
+                   result={"summary": summary, "document": document})
+
+
 @checkpoint.command("show", cls=_Command)
 @_checkpoint_option
 @_output_options
@@ -760,9 +803,12 @@ def _recover(directory, packet_path, checkpoint_path, main_id, registry_format):
     defaults to the handoff folder holding the checkpoint, found here or in a folder above).
 
     Records only what the files prove: the packet's source as MAIN, its policy mode and
-    archive consent, the checkpoint's epoch, and the packet's attempt as creation_unknown
-    (reconcile it from what the host shows; it records no checkpoint digest, so no ACK of it
-    is accepted). Refuses when a registry exists (authoring.exists) or the packet's digest
+    archive consent, and the packet's attempt as creation_unknown (reconcile it from what the
+    host shows; it records no checkpoint digest, so no ACK of it is accepted). The fencing
+    epoch starts one above every epoch the surviving files show (the checkpoint and its
+    leases, the packet's LIVE_WORK, every TAKEOVER ACK of the goal in DIRECTORY), so no
+    commit hands out an epoch a session may still hold; the registry records that it was
+    recovered and from which epochs. Refuses when a registry exists (authoring.exists) or the packet's digest
     does not verify (authoring.packet_unverified)."""
     from passdown.authoring import recover_registry as recover
 
