@@ -19,7 +19,9 @@ from passdown.cli._options import fail, output_options, use_color
 @click.argument("paths", nargs=-1, metavar="[PATH]...")
 @click.option("--kind", type=click.Choice(_detect.kind_names()),
               help="The artifact kind of the named files and of stdin (required with -); "
-                   "folder walks then look for this kind only.")
+                   "folder walks then look for this kind only. `xbrief` lints any xBRIEF 0.8 "
+                   "document (plan, specification, scope) against the core and its DAG and "
+                   "edge rules, without the checkpoint profile.")
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
 @output_options(reporters.names(),
                 quiet="Findings only: no hints, no summary (nothing at all when clean).",

@@ -140,6 +140,11 @@ KINDS: tuple[Kind, ...] = (
          schema="relaunch-receipt.schema.json", kind_values=("relaunch_receipt",),
          own_members=("receipt_id", "seat", "harness", "ended_session_id", "launches",
                       "new_session_id", "signalled_at", "settled_at", "settlement")),
+    # Any xBRIEF 0.8 document (a plan, a specification, a scope), linted against the core and
+    # upstream's own rules without the checkpoint profile: only by `--kind xbrief`, never
+    # found by name or content (CNF-113).
+    Kind("xbrief", "xBRIEF document", names=(), schema="xbrief-0.8.schema.json",
+         kind_values=()),
 )
 
 _BY_NAME = {kind.name: kind for kind in KINDS}
@@ -179,7 +184,7 @@ def by_content(data, text: str | None) -> Kind | None:
         declared = data.get("kind")
         if isinstance(declared, str):
             for kind in KINDS:
-                if declared in (kind.kind_values or (kind.name,)):
+                if declared in ((kind.name,) if kind.kind_values is None else kind.kind_values):
                     return kind
         for kind in KINDS:
             if any(key in data for key in kind.keys):
@@ -199,7 +204,7 @@ def foreign(kind: Kind, data) -> str | None:
     if kind.own_members is None or not isinstance(data, dict):
         return None  # not an object: a broken one of ours as likely as not; the schema says why
     declared = data.get("kind")
-    if "passdown_version" in data or declared in (kind.kind_values or (kind.name,)):
+    if "passdown_version" in data or declared in ((kind.name,) if kind.kind_values is None else kind.kind_values):
         return None
     if sum(1 for member in kind.own_members if member in data) >= 2:
         return None
@@ -215,7 +220,7 @@ def artifact_names() -> str:
 
 
 def unknown_kind_hint() -> str:
-    return (f"name the file after its artifact ({', '.join(k.names[0] for k in KINDS)}), "
+    return (f"name the file after its artifact ({', '.join(k.names[0] for k in KINDS if k.names)}), "
             f"give it a top-level \"kind\" field, or pass --kind ({'|'.join(kind_names())})")
 
 

@@ -115,7 +115,7 @@ def rule(kind: str, code: str, *, requirement: str, summary: str, hint: str,
 
 
 _RULE_MODULES = ("checkpoint", "packet", "registry", "ack", "handoff", "receipt", "crossfile",
-                 "procedure", "members")
+                 "procedure", "members", "xbrief")
 
 
 _LOADED: list[bool] = []
