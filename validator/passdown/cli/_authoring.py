@@ -696,9 +696,12 @@ def _recover(directory, packet_path, checkpoint_path, main_id, registry_format):
     defaults to the handoff folder holding the checkpoint, found here or in a folder above).
 
     Records only what the files prove: the packet's source as MAIN, its policy mode and
-    archive consent, the checkpoint's epoch, and the packet's attempt as creation_unknown
-    (reconcile it from what the host shows; it records no checkpoint digest, so no ACK of it
-    is accepted). Refuses when a registry exists (authoring.exists) or the packet's digest
+    archive consent, and the packet's attempt as creation_unknown (reconcile it from what the
+    host shows; it records no checkpoint digest, so no ACK of it is accepted). The fencing
+    epoch starts one above every epoch the surviving files show (the checkpoint and its
+    leases, the packet's LIVE_WORK, every TAKEOVER ACK of the goal in DIRECTORY), so no
+    commit hands out an epoch a session may still hold; the registry records that it was
+    recovered and from which epochs. Refuses when a registry exists (authoring.exists) or the packet's digest
     does not verify (authoring.packet_unverified)."""
     from passdown.authoring import recover_registry as recover
 
