@@ -139,3 +139,14 @@ def test_no_remote_is_a_refusal_that_names_the_fix(tmp_path):
     code, out = run("attempt", "commit", "r1", "--registry", path, "--authority", "git")
     assert (code, out["error"]["code"]) == (1, "authority.no_remote")
     assert "--remote" in out["error"]["hint"]
+
+
+def test_a_ref_passdown_did_not_write_is_refused_and_nothing_is_recorded(tmp_path):
+    bare, (left,) = bare_with_clones(tmp_path, ["left"])
+    git(bare, "update-ref", REF, git(bare, "rev-parse", "main"))  # someone's ordinary commit
+    path = acknowledged_registry(left, source="sess-src", target="tgt", restart_id="r1", epoch=0)
+    before = path.read_bytes()
+    code, out = run("attempt", "commit", "r1", "--registry", path, "--authority", "git")
+    assert (code, out["error"]["code"]) == (1, "authority.bad_record")
+    assert "MANUAL_HANDOFF" in out["error"]["hint"]
+    assert path.read_bytes() == before
