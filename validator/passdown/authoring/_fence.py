@@ -25,8 +25,15 @@ _MARKERS = (b"authority", )
 
 
 def settings_of(registry: dict) -> dict | None:
+    """The policy's ``authority`` record; None when there is none. Anything else there is
+    ``authority.bad_setting``: a hand-edited registry never silently falls back to local."""
     value = _registry.policy_of(registry).get("authority")
-    return value if isinstance(value, dict) else None
+    if value is not None and not isinstance(value, dict):
+        raise AuthorityError(f"the policy's authority is {shown(value)}, not an object",
+                             code="authority.bad_setting",
+                             hint="run `passdown validate` on the registry and restore "
+                                  "policy.authority (its kind and settings)")
+    return value
 
 
 def authority_of(registry: dict, registry_path: str, settings: dict | None = None):
@@ -95,10 +102,13 @@ def guard(registry_path) -> None:
         return
     try:
         registry = _store.read(registry_path, _store.REGISTRY)
-        settings = settings_of(registry)
+        policy = registry.get("policy")
     except PassdownError:
+        return  # the write's own checks report an unreadable registry
+    if not isinstance(policy, dict) or policy.get("authority") is None:
         return
-    if settings is None or settings.get("kind") == _authority.LOCAL:
+    settings = settings_of(registry)
+    if settings.get("kind") == _authority.LOCAL:
         return
     current(registry, registry_path)
 
