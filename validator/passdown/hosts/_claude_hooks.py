@@ -1,11 +1,13 @@
 """Claude Code command hooks: ``passdown hook claude EVENT`` reads the hook's JSON on stdin and
 answers in the output form the host documents for that event (spec/hosts.md).
 
-- ``PreToolUse`` asks the guard gate about the call: ``Bash`` (and any ``--execute-tool``) as
-  an execution tool of POSIX shell text, ``PowerShell`` as one of PowerShell text, every other
-  tool as data; who the host is comes from :mod:`passdown.hosts._host` (its pid, parent,
-  group, session, names, command line and units, observed), each overridden by its option
-  when given. A denial is the documented JSON
+- ``PreToolUse`` asks the guard gate about the call: the execution channels (``Bash``,
+  ``PowerShell``, an MCP tool whose name says it executes, ``mcp__<server>__exec...`` or
+  ``mcp__<server>__run...``, and any ``--execute-tool``) as an execution tool (``PowerShell``'s
+  text read as PowerShell, the others' as POSIX shell text), every other tool as data; who the
+  host is comes from :mod:`passdown.hosts._host` (its pid, parent, group, session, names,
+  command line and units, observed), each overridden by its option when given. A denial is the
+  documented JSON
   (``permissionDecision: "deny"``, exit 0) whose reason names the restart tool; an allowed
   call prints nothing, so the host's own permission rules still apply. When Passdown cannot
   judge the call (unreadable input, a bad option, an internal error) it answers ``ask``: the
@@ -26,9 +28,13 @@ from passdown.gates._table import InputError, parse_input, run_gate
 from passdown.hosts import _host
 
 EVENTS = ("PreToolUse", "SessionStart", "PreCompact", "Stop")
-#: Tools whose arguments the guard judges as commands, and the shell dialect they run;
-#: every other tool's are data.
-EXECUTE_TOOLS = {"Bash": "posix", "PowerShell": "powershell"}
+#: Tools whose arguments the guard judges as commands; every other tool's are data.
+EXECUTE_TOOLS = ("Bash", "PowerShell")
+#: The shell dialect of an execution tool's text, when it is not POSIX shell text.
+DIALECTS = {"PowerShell": "powershell"}
+#: How an MCP tool's name (``mcp__<server>__<tool>``) says it executes: its tool part starts
+#: with one of these, in any case (``mcp__ide__executeCode``, ``mcp__shell__run_command``).
+EXECUTE_MCP_PREFIXES = ("exec", "run")
 #: The largest hook input read (a Write of a large file arrives whole).
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 # option -> (key, converter); a list-valued key takes the option repeatedly.
@@ -132,16 +138,26 @@ def cannot_judge(error, options):
                             f"{error.hint}.")
 
 
+def is_execution_channel(tool_name, extra=()):
+    """Whether the guard judges ``tool_name``'s arguments as commands (spec/hosts.md HST-024)."""
+    if tool_name in EXECUTE_TOOLS or tool_name in extra:
+        return True
+    prefix, _, rest = tool_name.partition("__")
+    server, _, tool = rest.partition("__")
+    return (prefix == "mcp" and bool(server) and
+            tool.lower().startswith(EXECUTE_MCP_PREFIXES))
+
+
 def pre_tool_use(hook, options):
     """The guard's verdict on one tool call, as the hook's reply."""
     tool_name = hook.get("tool_name")
     if not isinstance(tool_name, str) or not tool_name or "tool_input" not in hook:
         raise HookError("hook.bad_input", "the PreToolUse input lacks tool_name or tool_input",
                         "register this hook for PreToolUse only")
-    shell = EXECUTE_TOOLS.get(tool_name, "posix" if tool_name in options["execute_tools"] else None)
-    value = {"tool": "data" if shell is None else "execute", "arguments": hook["tool_input"]}
-    if shell not in (None, "posix"):
-        value["shell"] = shell
+    execute = is_execution_channel(tool_name, options["execute_tools"])
+    value = {"tool": "execute" if execute else "data", "arguments": hook["tool_input"]}
+    if execute and tool_name in DIALECTS:
+        value["shell"] = DIALECTS[tool_name]
     value.update(_host.observe(options["host_pid"]))
     if options["service_unit"] is not None:  # an option overrides what was observed
         value["service_unit"] = options["service_unit"]
