@@ -229,9 +229,9 @@ def self_signal(text, host_pid, host_group=None):
             args = _split_args(text[k + 1:close])
             perl = False
         elif k > j and before not in "." and k < len(text) and text[k] not in "-=\n":
-            end = len(text)
+            end = min(len(text), k + 512)
             for stop in (";", "\n"):
-                found = text.find(stop, k)
+                found = text.find(stop, k, end)
                 if 0 <= found < end:
                     end = found
             args = _split_args(text[k:end])

@@ -149,7 +149,7 @@ class Judge:
         texts = list(context.command.fed) if context.command else []
         previous = context.previous if context.command and context.command.piped else None
         if previous is not None:
-            texts.extend(printed(previous))
+            texts.extend(printed(previous, self))
         return texts
 
     # -- targets -------------------------------------------------------------------------------
@@ -178,7 +178,7 @@ class Judge:
 
     def hits_pid(self, word):
         """Whether a kill target word reaches the host."""
-        text = str(word).strip()
+        text = str(word).strip().lstrip("+")
         if text in ("-1", "0", "-0", "$PPID", "-$PPID", "${PPID}"):
             return True
         number = text[1:] if text.startswith("-") else text
@@ -230,10 +230,10 @@ def _pattern_hits(pattern, text, exact, fold, regex):
 _REGEX_CHARS = frozenset(".[]()*+?{}|^$\\")
 
 
-def printed(command):
+def printed(command, judge):
     """What a command prints, where the text says it: ``echo`` and ``printf`` of their
     arguments, ``cat`` of a here-document; else nothing."""
-    words = _peel_syntax(list(command.words), "posix")
+    words = _peel_wrappers(judge, command.words)
     if not words:
         return list(command.fed)
     verb = program_name(words[0])
@@ -554,7 +554,7 @@ def _xargs(judge, args, context, depth):
     fed = []
     source = context.previous if context.command and context.command.piped else None
     if source is not None:
-        for text in printed(source):
+        for text in printed(source, judge):
             fed.extend(text.split())
     inner = _Context(None, None, "posix", stdin=source, chain=context.chain)
     return judge.argv(list(rest) + fed, depth, inner)
@@ -639,7 +639,7 @@ def _pids_from_pipe(judge, context):
         verdict = _pids_from(judge, [command])
         if verdict:
             return verdict
-        words = _peel_syntax(list(command.words), "posix")
+        words = _peel_wrappers(judge, command.words)
         verb = program_name(words[0]) if words else ""
         if verb in ("grep", "egrep") and not _has_option(words[1:], ("-v", "--invert-match")):
             patterns = _option_values(words[1:], frozenset({"-e", "--regexp"})) or \
@@ -654,12 +654,24 @@ def _pids_from_pipe(judge, context):
     return None
 
 
+def _peel_wrappers(judge, words):
+    """A command's words with its syntax and wrappers peeled, without judging the command."""
+    words = _peel_syntax(list(words), "posix")
+    for _ in range(len(words)):
+        rule = VERBS.get(program_name(words[0])) if words else None
+        if rule is None or program_name(words[0]) not in _WRAPPERS:
+            break
+        inner = rule(judge, words[1:], _Context(None, None, "posix"), 0)
+        if not isinstance(inner, list):
+            return []
+        words = _peel_syntax(inner, "posix")
+    return words
+
+
 def _pids_from(judge, commands):
     """Pids that come from ``pgrep`` or ``pidof`` are a kill by name."""
     for command in commands:
-        words = _peel_syntax(list(command.words), "posix")
-        while words and program_name(words[0]) in ("sudo", "doas", "command"):
-            words = _skip_options(words[1:], frozenset({"-u", "-g"}))
+        words = _peel_wrappers(judge, command.words)
         if not words:
             continue
         verb = program_name(words[0])
@@ -1095,6 +1107,10 @@ def _iex(judge, args, context, depth):
     text = " ".join(values.get("command", []) + values.get("", []))
     return judge.shell(text, "powershell", depth + 1) if text else None
 
+
+_WRAPPERS = frozenset({"sudo", "doas", "run0", "nice", "ionice", "timeout", "stdbuf", "chrt",
+                       "taskset", "chroot", "xvfb-run", "strace", "systemd-run", "busybox", "time",
+                       "env", "flock"})
 
 _ALIASES = {
     ("powershell", "kill"): "stop-process", ("powershell", "spps"): "stop-process",

@@ -208,12 +208,14 @@ class _Reader:
                 start()
                 self._double_quoted(chars, word)
             elif c == self.escape:
+                if text.startswith(("\n", "\r\n"), self.i + 1):  # a line continues
+                    self.i += 2 if text[self.i + 1] == "\n" else 3
+                    continue
                 start()
                 self.i += 1
                 if self.i < self.n:
                     e = text[self.i]
-                    if e != "\n":
-                        chars.append({"n": "\n", "t": "\t"}.get(e, e) if self.ps else e)
+                    chars.append({"n": "\n", "t": "\t"}.get(e, e) if self.ps else e)
                     self.i += 1
             elif c == "$" and not self.cmd:
                 start()
