@@ -13,6 +13,10 @@ from passdown.gates import _guard_code as code
 from passdown.gates._guard_read import MAX_DEPTH, Unreadable, decode_escapes, read
 
 
+#: The most wrappers peeled off one command.
+MAX_WRAPPERS = 64
+
+
 class Host:
     """Who the host is, as the guard input states it."""
 
@@ -112,7 +116,9 @@ class Judge:
         """One command's words -> an outcome code or ``None``."""
         context = context or _Context(None, None, "posix")
         words = _peel_syntax(list(words), context.dialect)
-        while words:
+        for _ in range(MAX_WRAPPERS + 1):
+            if not words:
+                return None
             verb = program_name(words[0])
             key = verb.lower() if context.dialect != "posix" or verb[:1].isupper() else verb
             key = _ALIASES.get((context.dialect, key), key)
@@ -130,7 +136,7 @@ class Judge:
                 words = _peel_syntax(outcome, context.dialect)
                 continue
             return outcome
-        return None
+        raise Unreadable("too_deep", f"more than {MAX_WRAPPERS} wrappers around one command")
 
     def code(self, text, depth):
         """Program source of any language: its executor calls and command forms."""
@@ -264,29 +270,30 @@ _SKIPPED = frozenset({"for", "case", "select", "esac", "in", "return", "local",
 
 def _peel_syntax(words, dialect):
     """Assignments, shell keywords and the plain wrappers that take no option value."""
-    while words:
-        first = words[0]
+    i, n = 0, len(words)
+    while i < n:
+        first = words[i]
         if dialect == "posix" and "=" in first and first.split("=", 1)[0].rstrip("+").isidentifier():
-            words = words[1:]
-        elif first in _KEYWORDS and not (first == "command" and words[1:2] and
-                                         words[1][:2] in ("-v", "-V")):
-            words = words[1:]
-            while words and words[0][:1] == "-" and first in ("exec", "command", "time", "nohup",
+            i += 1
+        elif first in _KEYWORDS and not (first == "command" and i + 1 < n and
+                                         words[i + 1][:2] in ("-v", "-V")):
+            i += 1
+            while i < n and words[i][:1] == "-" and first in ("exec", "command", "time", "nohup",
                                                               "setsid", "caffeinate"):
-                words = words[2:] if words[0] == "-a" else words[1:]
+                i += 2 if words[i] == "-a" else 1
         elif first == "function":
-            words = words[2:]
+            i += 2
         elif first == "coproc":
-            words = words[1:]
-            if len(words) > 1 and words[1] in ("{", "("):
-                words = words[1:]
+            i += 1
+            if i + 1 < n and words[i + 1] in ("{", "("):
+                i += 1
         elif first in _SKIPPED:
             return []
         else:
             break
-    if words and words[0] in ("command",):
+    if i < n and words[i] == "command":
         return []  # command -v / -V only looks a name up
-    return words
+    return words[i:] if i else words
 
 
 def _skip_options(words, takes_value, stop_at_operand=True):
@@ -352,21 +359,24 @@ def _wrapper(takes_value=(), positionals=0, payload=(), shell_options=(), rest_i
     takes = frozenset(takes_value) | frozenset(payload)
 
     def rule(judge, args, context, depth):
-        for text in _option_values(args, frozenset(payload)):
+        rest = _skip_options(args, takes)
+        own = args[:len(args) - len(rest)]  # the wrapper's own options, up to its command
+        texts = _option_values(own, frozenset(payload))
+        for text in texts:
             verdict = judge.shell(text, "posix", depth + 1)
             if verdict:
                 return verdict
-        rest = _skip_options(args, takes)
-        while rest and "=" in rest[0] and rest[0].split("=", 1)[0].isidentifier():
-            rest = rest[1:]
-        rest = rest[positionals:]
+        skip = 0
+        while skip < len(rest) and "=" in rest[skip] and rest[skip].split("=", 1)[0].isidentifier():
+            skip += 1
+        rest = rest[skip + positionals:]
         if not rest:
-            if _has_option(args, shell_options) and not _option_values(args, frozenset(payload)):
+            if _has_option(own, shell_options) and not texts:
                 return _stdin_shell(judge, context, depth)
             return None
         if rest_is_text:
             return judge.shell(" ".join(rest), "posix", depth + 1)
-        return list(rest)
+        return rest
 
     return rule
 
@@ -401,20 +411,23 @@ def _stdin_shell(judge, context, depth):
 
 
 def _env(judge, args, context, depth):
-    for text in _option_values(args, frozenset({"-S", "--split-string"})):
-        rest = _skip_options(args, frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}))
+    """``env [OPTIONS] [NAME=VALUE]... COMMAND``; ``-S`` splits its value into the command."""
+    takes = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"})
+    rest = _skip_options(args, takes)
+    for text in _option_values(args[:len(args) - len(rest)], frozenset({"-S", "--split-string"})):
         return judge.shell(text + " " + " ".join(rest), "posix", depth + 1)
-    rest = _skip_options(args, frozenset({"-u", "--unset", "-C", "--chdir"}))
-    while rest and "=" in rest[0]:
-        rest = rest[1:]
-    return list(rest) or None
+    i = 0
+    while i < len(rest) and "=" in rest[i]:
+        i += 1
+    return rest[i:] or None
 
 
 def _flock(judge, args, context, depth):
-    for text in _option_values(args, frozenset({"-c", "--command"})):
+    # ``flock [OPTIONS] FILE -c TEXT``: -c comes among the first words, before or after the file.
+    for text in _option_values(args[:6], frozenset({"-c", "--command"})):
         return judge.shell(text, "posix", depth + 1)
     rest = _skip_options(args, frozenset({"-w", "--timeout", "-E", "--conflict-exit-code"}))
-    return list(rest[1:]) or None
+    return rest[1:] or None
 
 
 # -- shells, interpreters, executors ---------------------------------------------------------
