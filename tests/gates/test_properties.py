@@ -365,6 +365,33 @@ def test_a_spawn_object_never_hides_a_denied_command(denied, program, key, tail)
     assert _guard({key: program, tail: ["-c", command]}).outcome == code
 
 
+_atoms = st.sampled_from(["a", "b", "n", ".", "[ab]", "[^a]", "[a-n]", "\\w", "\\s", "x"])
+patterns = st.recursive(
+    _atoms,
+    lambda inner: st.one_of(
+        st.tuples(inner, inner).map("".join),
+        st.tuples(inner, inner).map(lambda pair: "(" + pair[0] + "|" + pair[1] + ")"),
+        st.tuples(inner, st.sampled_from(["*", "+", "?", "{2}", "{0,2}", "{1,}"])).map(
+            lambda pair: "(" + pair[0] + ")" + pair[1]),
+        inner.map(lambda p: "^" + p), inner.map(lambda p: p + "$"),
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(pattern=patterns, subject=st.text(alphabet="abnx A_", max_size=12), fold=st.booleans())
+def test_the_kill_pattern_reader_agrees_with_pythons_reading(pattern, subject, fold):
+    import re
+
+    from passdown.gates._guard_regex import compile_pattern, search
+
+    flags = re.ASCII | (re.IGNORECASE if fold else 0)
+    program = compile_pattern(pattern)
+    assert search(program, subject, fold) == bool(re.search(pattern, subject, flags))
+    assert search(program, subject, fold, whole=True) == bool(re.fullmatch(pattern, subject, flags))
+
+
 @settings(max_examples=500, deadline=None)
 @given(pattern=st.text(alphabet="ab*?", max_size=6) | st.sampled_from(["[ab]*", "a[!b]", "[a-b]?", "*[b]"]),
        name=st.text(alphabet="ab", max_size=6))

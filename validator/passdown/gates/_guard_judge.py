@@ -9,7 +9,6 @@ verbs that stop something, wrappers and the few of their options that take a val
 and interpreters' code options. Every other verb is allowed whatever its arguments say.
 """
 
-from passdown.gates import _guard_code as code
 from passdown.gates._guard_read import MAX_DEPTH, Unreadable, decode_escapes, read
 
 
@@ -142,7 +141,9 @@ class Judge:
         """Program source of any language: its executor calls and command forms."""
         if depth + 1 > MAX_DEPTH:
             raise Unreadable("too_deep", f"payloads nest more than {MAX_DEPTH} levels deep")
-        for kind, payload in code.executor_calls(text):
+        from passdown.gates._guard_code import executor_calls  # only for code: measured start-up
+
+        for kind, payload in executor_calls(text):
             verdict = self.shell(payload, "posix", depth + 1) if kind == "shell" \
                 else self.argv(payload, depth + 1)
             if verdict:
@@ -220,19 +221,20 @@ def _unit_base(word):
 
 
 def _pattern_hits(pattern, text, exact, fold, regex):
-    if fold:
-        pattern, text = pattern.lower(), text.lower()
     if not regex or not any(ch in _REGEX_CHARS for ch in pattern):
+        if fold:
+            pattern, text = pattern.lower(), text.lower()
         return pattern == text if exact else pattern in text
-    import re  # only a kill by a pattern with operators reads it as a regular expression
+    from passdown.gates._guard_regex import compile_pattern, search  # patterns only: start-up
 
     try:
-        found = re.compile(pattern)
-    except re.error:
-        return False  # the tool refuses the pattern too, and kills nothing
-    return bool(found.fullmatch(text) if exact else found.search(text))
+        program = _PATTERNS.get(pattern) or _PATTERNS.setdefault(pattern, compile_pattern(pattern))
+    except ValueError as error:
+        raise Unreadable("unreadable", f"the kill pattern {pattern[:40]!r} cannot be read: {error}") from None
+    return search(program, text, fold, whole=exact)
 
 
+_PATTERNS = {}
 _REGEX_CHARS = frozenset(".[]()*+?{}|^$\\")
 
 

@@ -9,12 +9,12 @@ arguments are data and are never read as commands; code-shaped self-signals are 
 every tool. A piece the guard cannot read is answered ``ask``, never a silent allow.
 
 This module owns the gate's contract: the input, the outcome codes, their decisions and their
-messages. The gate path compiles no regular expression; only a kill by a pattern holding
-regular-expression operators loads ``re``.
+messages. The gate path imports no regular expression module (kill patterns are read by
+:mod:`passdown.gates._guard_regex`), and loads the code reader only for a call that holds
+``kill`` or an interpreter given code.
 """
 
 from passdown.gates import _fields as field
-from passdown.gates._guard_code import self_signal
 from passdown.gates._guard_judge import Host, Judge
 from passdown.gates._guard_read import MAX_COMMAND_CHARS, MAX_DEPTH, Unreadable  # noqa: F401
 from passdown.gates._table import Decision, run_strict
@@ -84,8 +84,12 @@ def decide(value):
     except field.Invalid as error:
         return _invalid(error.path)
     host = call["host"]
-    if any("kill" in text and self_signal(text, host.pid, host.group) for text in call["strings"]):
-        return _answer("self_signal", call)
+    if any("kill" in text for text in call["strings"]):
+        # Every self-signal holds "kill": the code reader loads only for a call that does.
+        from passdown.gates._guard_code import self_signal
+
+        if any("kill" in text and self_signal(text, host.pid, host.group) for text in call["strings"]):
+            return _answer("self_signal", call)
     if call["tool"] != "execute":
         return Decision({"decision": "allow"}, "allow", 0)
     judge = Judge(host)
