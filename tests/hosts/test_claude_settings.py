@@ -323,3 +323,16 @@ def test_install_then_uninstall_is_the_identity_on_any_settings(tmp_path_factory
     assert not _claude_settings.plan_install(str(path), ["passdown"], {"restart_tool": "restart_dsh"}).changed
     _claude_settings.plan_uninstall(str(path)).write()
     assert path.read_bytes() == text.encode("utf-8")
+
+
+def test_the_context_capacity_goes_to_the_hooks_that_assess():
+    from passdown.hosts._claude_settings import hook_command
+
+    options = {"context_capacity": 200000, "restart_tool": "restart_dsh"}
+    commands = {event: hook_command(["passdown"], event, options)
+                for event in ("PreToolUse", "SessionStart", "PreCompact", "Stop")}
+    assert commands == {
+        "PreToolUse": "passdown hook claude PreToolUse --restart-tool restart_dsh",
+        "SessionStart": "passdown hook claude SessionStart --context-capacity 200000",
+        "PreCompact": "passdown hook claude PreCompact",
+        "Stop": "passdown hook claude Stop --context-capacity 200000"}
