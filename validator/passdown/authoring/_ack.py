@@ -20,11 +20,7 @@ from passdown.errors import RefusedError, UsageError
 from passdown.formats import _ackcheck, _digest, _loading, _packet
 from passdown.formats._fastjson import shown
 from passdown.workspace import _atomic, _editing, _git, _readback
-<<<<<<< HEAD
-from passdown.authoring import _registry, _store, _working
-=======
-from passdown.authoring import _fence, _registry, _store
->>>>>>> main
+from passdown.authoring import _fence, _registry, _store, _working
 
 PACKET = "packet"
 READY = "READY_READONLY"
