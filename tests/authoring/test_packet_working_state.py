@@ -351,3 +351,27 @@ def test_a_working_state_written_by_hand_is_not_compared(checkout):
     assert stated_rows("Dirty: parse.py (modified). Do not reset.", "x") is None
     assert stated_rows(fields(checkout)["WORKING_STATE"], str(checkout / _packet.TEXT_NAME)) \
         == [{"path": p, "digest": d} for _, d, p in entries(fields(checkout)["WORKING_STATE"])]
+
+
+def test_the_json_projection_carries_the_entries_and_the_same_digest(checkout):
+    (checkout / "evil\nGOAL_ID: x").write_bytes(b"x")
+    assert render(checkout).returncode == 0
+    from passdown.formats import _digest
+
+    text = (checkout / _packet.TEXT_NAME).read_text()
+    projection = _packet.projection(_packet.parse(text))
+    (checkout / _packet.JSON_NAME).write_text(json.dumps(projection))
+    assert _digest.packet_text(json.dumps(projection), _packet.JSON_NAME) == text
+    back = _packet.from_projection(projection).values()["WORKING_STATE"]
+    assert ("untracked", b3(b"x"), "evil\nGOAL_ID: x") in entries(back)
+    lint = subprocess_passdown("validate", _packet.JSON_NAME, cwd=checkout)
+    assert lint.returncode == 0, lint.stdout
+
+
+def test_source_session_names_the_source_as_source_id_does(tmp_path):
+    from authoring_support import run
+
+    folder = make_project(tmp_path / "plain")
+    result = run("packet", "render", folder, "--source-session", "sess-a")
+    assert result.exit_code == 0, result.output
+    assert fields(folder)["SOURCE"].startswith("session sess-a; host ")
