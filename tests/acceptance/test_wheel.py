@@ -5,42 +5,22 @@ and examples travel inside the wheel."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
-from engine_support import ROOT
+from wheel_support import ROOT, fresh_venv, run as _run
 
 pytestmark = pytest.mark.slow
 
 
-def _run(argv, cwd, timeout=600):
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
-    result = subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True,
-                            text=True, timeout=timeout)
-    assert "Traceback" not in result.stderr, result.stderr
-    return result
-
-
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory):
+def installed(built_wheel, tmp_path_factory):
     """(wheel path, the fresh environment's bin folder, a working folder outside the checkout)."""
     work = tmp_path_factory.mktemp("wheel")
     assert ROOT not in work.parents
-    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", work / "dist", ROOT],
-                 cwd=work)
-    assert built.returncode == 0, built.stderr
-    (wheel,) = (work / "dist").glob("*.whl")
-    made = _run([sys.executable, "-m", "venv", work / "venv"], cwd=work)
-    assert made.returncode == 0, made.stderr
-    bin_dir = work / "venv" / ("Scripts" if os.name == "nt" else "bin")
-    added = _run([bin_dir / "python", "-m", "pip", "install", "-q", wheel], cwd=work)
-    assert added.returncode == 0, added.stderr
-    return wheel, bin_dir, work
+    return built_wheel, fresh_venv(work / "venv", built_wheel, work), work
 
 
 def _tracked(folder: str) -> list[str]:
@@ -64,6 +44,24 @@ def test_the_wheel_carries_schemas_conformance_data_and_examples(installed):
         assert module in names, module
     assert "passdown/_data/schemas/v1/findings.schema.json" in names
     assert any(name.endswith(".data/scripts/passdown") for name in names)
+    assert {name.split("/")[0] for name in names} == {"passdown", f"passdown-{wheel.name.split('-')[1]}.dist-info",
+                                                        f"passdown-{wheel.name.split('-')[1]}.data"}
+
+
+def test_the_wheel_metadata_names_passdown_only(installed):
+    wheel, bin_dir, work = installed
+    archive = zipfile.ZipFile(wheel)
+    (metadata,) = [name for name in archive.namelist() if name.endswith(".dist-info/METADATA")]
+    fields = [line.split(": ", 1) for line in archive.read(metadata).decode().split("\n\n")[0].splitlines()
+              if ": " in line]
+    assert dict(fields)["Name"] == "passdown"
+    assert ["Provides-Extra", "mcp"] in fields
+    assert not [name for name in archive.namelist() if name.endswith("entry_points.txt")]
+    shown = _run([bin_dir / "python", "-m", "pip", "show", "-f", "passdown"], cwd=work)
+    assert "Name: passdown\n" in shown.stdout and "../../../bin/passdown" in shown.stdout
+    assert sorted(path.name for path in bin_dir.glob("passdown*")) == ["passdown"]
+    launcher = (bin_dir / "passdown").read_text(encoding="utf-8")
+    assert launcher.startswith(f"#!{bin_dir / 'python'}") and "from passdown._entry import main" in launcher
 
 
 def test_passdown_validate_runs_from_the_installed_wheel(installed):
