@@ -25,9 +25,11 @@ _COMMANDS = {
     "packet": ("passdown.cli._authoring", "packet", "Render the continuation packet and register the restart attempt."),
     "attempt": ("passdown.cli._authoring", "attempt", "Record the later steps of one restart attempt."),
     "consume": ("passdown.cli._authoring", "consume", "Mark the checkpoint consumed on resume."),
-    "registry": ("passdown.cli._authoring", "registry", "Recover a lost restart registry from the packet and the checkpoint."),
+    "registry": ("passdown.cli._authoring", "registry", "Recover a lost restart registry, or record the owner's restart consent."),
     "migrate": ("passdown.cli._authoring", "migrate", "Convert a legacy vBRIEF checkpoint to xBRIEF."),
     "schema": ("passdown.cli._schema", "schema", "List, show or locate the packaged JSON Schemas."),
+    "observe": ("passdown.cli._observe", "observe", "Read a Claude Code or Codex session's context size from its session file."),
+    "assess": ("passdown.cli._observe", "assess", "Observe a session, run the restart gate, record both, say one line."),
     "hook": ("passdown.cli._hook", "hook", "Run a Claude Code hook, or install or uninstall Passdown's hooks."),
     "mcp": ("passdown.cli._mcp", "mcp", "Serve Passdown's tools to any MCP client over stdio."),
 }
