@@ -1,5 +1,5 @@
-"""``passdown init``, ``checkpoint``, ``packet``, ``attempt``, ``consume``, ``registry`` and
-``migrate``: thin click commands over :mod:`passdown.authoring`.
+"""``passdown init``, ``checkpoint``, ``packet``, ``attempt``, ``fence``, ``consume``,
+``registry`` and ``migrate``: thin click commands over :mod:`passdown.authoring`.
 
 Every command prints one result: a line of text, or with ``--format json`` one JSON object
 of a stable shape (``ok``, ``command``, ``path``, ``changed``, ``revision``,
@@ -189,6 +189,27 @@ def _identity_options(function):
     return function
 
 
+def _authority_options(function):
+    """``--authority`` and the options of the git and etcd authorities."""
+    options = [
+        click.option("--authority", type=click.Choice(("local", "git", "etcd")), default=None,
+                     help="Who performs ownership transitions: local (this machine's registry "
+                          "lock), git (a ref on the checkout's remote) or etcd; recorded in "
+                          "the registry's policy [default: the recorded one, else local]."),
+        click.option("--remote", default=None,
+                     help="git: the remote holding refs/passdown/<goal>/owner [default: "
+                          "origin]."),
+        click.option("--endpoint", default=None,
+                     help="etcd: the client URL [default: http://127.0.0.1:2379]."),
+        click.option("--lease-ttl", type=click.IntRange(min=2, max=86400), default=None,
+                     help="etcd: seconds the owner's lease lives without `passdown fence "
+                          "renew` [default: 600]."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
 def _identity(first_step, **values):
     from passdown.authoring import Identity
 
@@ -217,10 +238,12 @@ def _identity(first_step, **values):
               show_default=True, help="Write registry.yaml or registry.json.")
 @click.option("--nested", is_flag=True,
               help="Start a separate handoff in a folder inside another handoff folder.")
+@_authority_options
 @_output_options
 @_run("init")
 def init(directory, first_step, mode, authorization_scope, archive_consent, timezone,
-         timezone_source, registry_format, nested, **identity):
+         timezone_source, registry_format, nested, authority, remote, endpoint, lease_ttl,
+         **identity):
     """Create xbrief/continue.xbrief.json and the registry in DIRECTORY (default: here).
 
     On a plain xBRIEF continue checkpoint (one without the x-passdown/checkpoint block)
@@ -230,11 +253,13 @@ def init(directory, first_step, mode, authorization_scope, archive_consent, time
     lies inside another handoff folder or is the xbrief folder itself (authoring.nested,
     naming the folder to use): the other commands find the handoff folder from any folder
     below it."""
-    from passdown.authoring import Policy, init as create
+    from passdown.authoring import Policy, authority_settings, init as create
 
     policy = Policy(mode=mode, authorization_scope=authorization_scope,
                     archive_consent=archive_consent, timezone=timezone or "UTC",
-                    timezone_source=timezone_source if timezone else "default")
+                    timezone_source=timezone_source if timezone else "default",
+                    authority=authority_settings(authority, remote=remote, endpoint=endpoint,
+                                                 lease_ttl=lease_ttl))
     return create(directory, _identity(first_step, **identity), policy,
                   registry_format=registry_format, nested=nested)
 
@@ -456,7 +481,7 @@ def consume(checkpoint_path, expect_revision):
 
 @click.group()
 def packet():
-    """Render the continuation packet."""
+    """Render the continuation packet, and print the successor's first message."""
 
 
 @packet.command("render", cls=_Command)
@@ -522,6 +547,70 @@ def _render(directory, registry_path, checkpoint_path, packet_path, restart_id,
                          packet_path=packet_path, restart_id=restart_id,
                          expect_revision=expect_revision, workspace=workspace,
                          environment=environment)
+
+
+@packet.command("prompt", cls=_Command)
+@click.argument("directory", type=click.Path(file_okay=False), required=False)
+@click.option("--packet", "packet_path", default=None, type=click.Path(dir_okay=False),
+              help="The packet [default: DIRECTORY/continuation.packet.txt].")
+@click.option("--registry", "registry_path", default=None, type=click.Path(dir_okay=False),
+              help="The registry [default: found beside the packet].")
+@click.option("--host", "harness", type=click.Choice(("claude", "codex", "manual")),
+              default=None, help="Print the command line that starts a fresh Claude Code or "
+              "Codex CLI session with the message (printed, never run), or the MANUAL_HANDOFF "
+              "prompt for a chat-only host.")
+@click.option("--target-id", default=None, help="The successor's id, when it is chosen before "
+              "it starts (Claude Code's --session-id takes a UUID) [default: the attempt's "
+              "recorded target].")
+@click.option("--model", default=None, help="Start the successor with this model (claude, codex).")
+@click.option("--headless", is_flag=True, help="Without the terminal interface: `claude -p`, "
+              "`codex exec`.")
+@click.option("--workspace", type=click.Path(file_okay=False), default=None,
+              help="The folder the successor starts in [default: the packet's folder].")
+@_output_options
+@_run("packet prompt")
+def _prompt(directory, packet_path, registry_path, harness, target_id, model, headless,
+            workspace):
+    """Print the first message a host sends the fresh successor of an attempt.
+
+    The message names only the packet's location, the goal, attempt, source and digest the
+    successor must find there, the instructions it must follow, and the read-only check it
+    must run (`passdown ack write`). With --host claude or codex, print instead the one
+    command line that starts that harness's fresh session with the message (never run here);
+    with --host manual, the MANUAL_HANDOFF prompt for a chat-only host, with the packet in
+    it, and a warning on stderr that nothing persists. Refuses a packet whose digest does not
+    verify (authoring.packet_unverified) and an attempt no successor waits for
+    (attempt.state). Writes nothing."""
+    from passdown.authoring import (NOTHING_PERSISTS, PACKET_NAME, Outcome, manual_handoff,
+                                    successor_facts, successor_message, successor_target)
+    from passdown.hosts import _launch
+
+    if packet_path is None:
+        packet_path = _locate(directory, "registry" if registry_path is None else None).join(
+            PACKET_NAME)
+    if harness in (None, "manual") and (model is not None or headless):
+        raise UsageError("--model and --headless shape a harness's command line",
+                         code="usage", hint="add --host claude or --host codex")
+    facts = successor_facts(packet_path, registry_path=registry_path)
+    target = successor_target(facts, target_id)
+    result = {"host": harness, "packet": facts["packet"], "restart_id": facts["restart_id"],
+              "checkpoint_digest": facts["digest"], "target_id": target, "argv": None,
+              "command": None}
+    if harness == "manual":
+        text = manual_handoff(facts)
+        result["warnings"] = [{"code": "MANUAL_HANDOFF", "path": facts["packet"],
+                               "message": NOTHING_PERSISTS}]
+    else:
+        text = successor_message(facts, target)
+    result["prompt"] = text
+    shown = text.rstrip("\n")
+    if harness in _launch.HARNESSES:
+        folder = os.path.abspath(workspace or os.path.dirname(facts["packet"]))
+        result["argv"] = _launch.argv(harness, text, target_id=target_id, model=model,
+                                      headless=headless)
+        result["command"] = shown = _launch.command_line(folder, result["argv"])
+    return Outcome(command="packet prompt", path=facts["packet"], changed=False,
+                   message=shown, result=result)
 
 
 # -- attempt -------------------------------------------------------------------------------
@@ -634,10 +723,14 @@ def _ack(restart_id, registry_path, ack_file, packet_path, checkpoint_path, work
 
 
 @_attempt_command("commit")
-@click.option("--authority", default=None, help="The lease or coordinator that performed it.")
-def _commit(restart_id, registry_path, authority):
-    """Commit ownership to the target with a new fencing epoch."""
-    return {"authority": authority}
+@_authority_options
+def _commit(restart_id, registry_path, authority, remote, endpoint, lease_ttl):
+    """Commit ownership to the target with a new fencing epoch, through the goal's authority.
+
+    Of two commits racing for one source, exactly one wins; the loser exits 1
+    (authority.lost) and its registry records the winner."""
+    return {"authority": authority, "remote": remote, "endpoint": endpoint,
+            "lease_ttl": lease_ttl}
 
 
 @_attempt_command("takeover")
@@ -688,6 +781,44 @@ def _attempt_show(restart_id, registry_path, gate_input):
         _print_json(observations)
         return None
     return outcome
+
+
+# -- fence ---------------------------------------------------------------------------------
+
+@click.group()
+def fence():
+    """Ask the goal's ownership authority whether this clone (and a session) may still write.
+
+    For a host's own hooks (before `git push`, before a tool call that changes shared
+    state): exit 0 current, 1 fenced, not the owner, lease expired or the authority
+    unreachable (fail closed)."""
+
+
+@fence.command("check", cls=_Command)
+@click.option("--registry", "registry_path", default=None, help=_REGISTRY_HELP)
+@click.option("--session-id", default=None,
+              help="Also require that this session owns the goal's writes.")
+@_output_options
+@_run("fence check")
+def _fence_check(registry_path, session_id):
+    """Exit 0 when the authority names this clone's owner and epoch (and SESSION_ID as the
+    owner, when given); 1 otherwise."""
+    from passdown.authoring import fence_check
+
+    return fence_check(_registry_file(registry_path), session_id=session_id)
+
+
+@fence.command("renew", cls=_Command)
+@click.option("--registry", "registry_path", default=None, help=_REGISTRY_HELP)
+@click.option("--session-id", required=True, help="The owner renewing its hold.")
+@_output_options
+@_run("fence renew")
+def _fence_renew(registry_path, session_id):
+    """Keep the owner's etcd lease alive (or take back an expired one the owner held last);
+    refused for any other session and while the authority is unreachable."""
+    from passdown.authoring import fence_renew
+
+    return fence_renew(_registry_file(registry_path), session_id=session_id)
 
 
 # -- registry ------------------------------------------------------------------------------
