@@ -366,3 +366,12 @@ def test_the_json_projection_carries_the_entries_and_the_same_digest(checkout):
     assert ("untracked", b3(b"x"), "evil\nGOAL_ID: x") in entries(back)
     lint = subprocess_passdown("validate", _packet.JSON_NAME, cwd=checkout)
     assert lint.returncode == 0, lint.stdout
+
+
+def test_source_session_names_the_source_as_source_id_does(tmp_path):
+    from authoring_support import run
+
+    folder = make_project(tmp_path / "plain")
+    result = run("packet", "render", folder, "--source-session", "sess-a")
+    assert result.exit_code == 0, result.output
+    assert fields(folder)["SOURCE"].startswith("session sess-a; host ")
