@@ -65,9 +65,10 @@ def claude(event, **options):
     first safe action as context, a plain xBRIEF checkpoint too, or a hint when only a legacy
     vbrief/continue.vbrief.json exists. PreCompact (a systemMessage for the person) and Stop
     (decision "block", the model continues with the reason): an instruction to update the
-    checkpoint when it is invalid or older than the last commit of work. Exit status 0,
-    except 1 when a SessionStart, PreCompact or Stop hook fails (the host shows it and goes
-    on)."""
+    checkpoint when it is invalid or older than the last commit of work. Each hook answers
+    within a budget inside its installed timeout (6 s for PreToolUse, which then answers
+    `ask`; 20 s for the others, which then fail with hook.timeout). Exit status 0, except 1
+    when a SessionStart, PreCompact or Stop hook fails (the host shows it and goes on)."""
     from passdown.hosts import _claude_hooks
 
     values = _claude_hooks.default_options()
