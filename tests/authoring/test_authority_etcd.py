@@ -7,6 +7,8 @@ one goal per test; the interruption tests stop that server and start it again on
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 import time
 
@@ -42,8 +44,6 @@ def owner_key(server, goal=GOAL):
 
 
 def _b64(text):
-    import base64
-
     return base64.b64encode(text.encode()).decode()
 
 
@@ -130,6 +130,16 @@ def test_a_lease_that_expires_fences_the_owner_until_it_renews(etcd, tmp_path):
     assert code == 0
     assert out["result"]["record"]["lease"] not in (None, lease)
     assert run("checkpoint", "decision", "renewed", "--checkpoint", checkpoint)[0] == 0
+    # the owner gives its hold up: the same as an expiry, and the same way back
+    assert run("fence", "release", "--registry", path, "--session-id", "intruder")[1][
+        "error"]["code"] == "authority.not_owner"
+    assert run("fence", "release", "--registry", path, "--session-id", "tgt")[0] == 0
+    assert owner_key(etcd, goal) is None
+    code, out = run("checkpoint", "decision", "after release", "--checkpoint", checkpoint)
+    assert (code, out["error"]["code"]) == (1, "authority.lease_expired")
+    assert run("fence", "renew", "--registry", path, "--session-id", "tgt")[0] == 0
+    back = json.loads(base64.b64decode(owner_key(etcd, goal)["value"]))
+    assert (back["owner_id"], back["fencing_epoch"]) == ("tgt", 1)  # the same record, held again
 
 
 def test_no_etcd_at_the_endpoint_fails_closed(tmp_path):

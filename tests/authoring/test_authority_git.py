@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from authority_support import (GOAL, acknowledged_registry, bare_with_clones, load, project,
                                race, run)
 from git_support import git
@@ -139,3 +141,36 @@ def test_no_remote_is_a_refusal_that_names_the_fix(tmp_path):
     code, out = run("attempt", "commit", "r1", "--registry", path, "--authority", "git")
     assert (code, out["error"]["code"]) == (1, "authority.no_remote")
     assert "--remote" in out["error"]["hint"]
+
+
+def test_a_ref_passdown_did_not_write_is_refused_and_nothing_is_recorded(tmp_path):
+    bare, (left,) = bare_with_clones(tmp_path, ["left"])
+    git(bare, "update-ref", REF, git(bare, "rev-parse", "main"))  # someone's ordinary commit
+    path = acknowledged_registry(left, source="sess-src", target="tgt", restart_id="r1", epoch=0)
+    before = path.read_bytes()
+    code, out = run("attempt", "commit", "r1", "--registry", path, "--authority", "git")
+    assert (code, out["error"]["code"]) == (1, "authority.bad_record")
+    assert "MANUAL_HANDOFF" in out["error"]["hint"]
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("authority, code", [
+    ("git", "authority.bad_setting"), ([], "authority.bad_setting"),
+    ({"kind": "zookeeper"}, "authority.unknown_kind"),
+    ({"kind": "git", "remote": 7}, "authority.bad_setting"),
+    ({"kind": "etcd", "endpoint": ["x"]}, "authority.bad_setting"),
+    ({"kind": "etcd", "endpoint": "http://127.0.0.1:1", "lease_ttl": "600"},
+     "authority.bad_setting")])
+def test_a_hand_edited_policy_authority_refuses_every_write(tmp_path, authority, code):
+    """Never a silent fall back to the local lock, and never a traceback."""
+    project(tmp_path, "sess-src")
+    path = acknowledged_registry(tmp_path, source="sess-src", target="tgt", restart_id="r1",
+                                 epoch=0, policy_authority=authority)
+    checkpoint = tmp_path / "xbrief" / "continue.xbrief.json"
+    before = checkpoint.read_bytes(), path.read_bytes()
+    for args in (("checkpoint", "decision", "x", "--checkpoint", checkpoint),
+                 ("attempt", "commit", "r1", "--registry", path),
+                 ("fence", "check", "--registry", path)):
+        result = run(*args)
+        assert (result[0], result[1]["error"]["code"]) == (1, code), args
+    assert (checkpoint.read_bytes(), path.read_bytes()) == before

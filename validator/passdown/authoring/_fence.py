@@ -1,6 +1,7 @@
 """Fencing against the ownership authority (spec/authority.md): which authority a registry's
 policy names, the refusal of every write from a clone whose registry the authority has left
-behind (checkpoint, registry, packet, ACK), ``passdown fence check`` and ``fence renew``.
+behind (checkpoint, registry, packet, ACK), ``passdown fence check``, ``renew`` and
+``release``.
 
 A clone is current when the authority names the owner and the fencing epoch its registry
 names; any other answer fences every Passdown write there (``authority.fenced``), an expired
@@ -24,8 +25,15 @@ _MARKERS = (b"authority", )
 
 
 def settings_of(registry: dict) -> dict | None:
+    """The policy's ``authority`` record; None when there is none. Anything else there is
+    ``authority.bad_setting``: a hand-edited registry never silently falls back to local."""
     value = _registry.policy_of(registry).get("authority")
-    return value if isinstance(value, dict) else None
+    if value is not None and not isinstance(value, dict):
+        raise AuthorityError(f"the policy's authority is {shown(value)}, not an object",
+                             code="authority.bad_setting",
+                             hint="run `passdown validate` on the registry and restore "
+                                  "policy.authority (its kind and settings)")
+    return value
 
 
 def authority_of(registry: dict, registry_path: str, settings: dict | None = None):
@@ -94,10 +102,13 @@ def guard(registry_path) -> None:
         return
     try:
         registry = _store.read(registry_path, _store.REGISTRY)
-        settings = settings_of(registry)
+        policy = registry.get("policy")
     except PassdownError:
+        return  # the write's own checks report an unreadable registry
+    if not isinstance(policy, dict) or policy.get("authority") is None:
         return
-    if settings is None or settings.get("kind") == _authority.LOCAL:
+    settings = settings_of(registry)
+    if settings.get("kind") == _authority.LOCAL:
         return
     current(registry, registry_path)
 
@@ -146,6 +157,15 @@ def check(registry_path, *, session_id: str | None = None) -> _store.Outcome:
 def renew(registry_path, *, session_id: str) -> _store.Outcome:
     """``passdown fence renew``: keep ``session_id``'s lease alive (or take back an expired
     one it held last); refused for anyone else and while the authority is away."""
+    return _hold(registry_path, session_id, "renew")
+
+
+def release(registry_path, *, session_id: str) -> _store.Outcome:
+    """``passdown fence release``: ``session_id`` gives its hold up (its lease revoked)."""
+    return _hold(registry_path, session_id, "release")
+
+
+def _hold(registry_path, session_id: str, operation: str) -> _store.Outcome:
     registry_path = os.fspath(registry_path)
     registry = _store.read(registry_path, _store.REGISTRY)
     with _store.shape_guard(_store.REGISTRY, registry_path):
@@ -158,11 +178,15 @@ def renew(registry_path, *, session_id: str) -> _store.Outcome:
                 session_id, None, authority.what)
             record = None
         else:
-            record = authority.renew(session_id, epoch)
-    lease = f" (lease {record.lease}, {authority.settings.get('lease_ttl')} s)" \
-        if record is not None and record.lease else ""
-    return _store.Outcome(command="fence renew", path=registry_path, changed=False,
-                          message=f"{session_id} holds the goal at fencing epoch {epoch}{lease}",
+            record = getattr(authority, operation)(session_id, epoch)
+    if operation == "release":
+        message = f"{session_id} released its hold at fencing epoch {epoch}"
+    else:
+        lease = f" (lease {record.lease}, {authority.settings.get('lease_ttl')} s)" \
+            if record is not None and record.lease else ""
+        message = f"{session_id} holds the goal at fencing epoch {epoch}{lease}"
+    return _store.Outcome(command=f"fence {operation}", path=registry_path, changed=False,
+                          message=message,
                           result={"authority": authority.name, "owner_id": session_id,
                                   "fencing_epoch": epoch,
                                   "record": record.to_dict() if record else None})

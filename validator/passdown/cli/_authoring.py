@@ -794,31 +794,33 @@ def fence():
     unreachable (fail closed)."""
 
 
-@fence.command("check", cls=_Command)
-@click.option("--registry", "registry_path", default=None, help=_REGISTRY_HELP)
-@click.option("--session-id", default=None,
-              help="Also require that this session owns the goal's writes.")
-@_output_options
-@_run("fence check")
-def _fence_check(registry_path, session_id):
-    """Exit 0 when the authority names this clone's owner and epoch (and SESSION_ID as the
-    owner, when given); 1 otherwise."""
-    from passdown.authoring import fence_check
+def _fence_command(name: str, help_text: str, session_help: str, *, required: bool):
+    """``passdown fence NAME [--registry FILE] --session-id ID``: one call of the library's
+    ``fence_NAME``, its outcome printed as every authoring command prints one."""
 
-    return fence_check(_registry_file(registry_path), session_id=session_id)
+    @fence.command(name, cls=_Command, help=help_text)
+    @click.option("--registry", "registry_path", default=None, help=_REGISTRY_HELP)
+    @click.option("--session-id", required=required, default=None, help=session_help)
+    @_output_options
+    @_run(f"fence {name}")
+    def command(registry_path, session_id):
+        import passdown.authoring as authoring
+
+        return getattr(authoring, f"fence_{name}")(_registry_file(registry_path),
+                                                   session_id=session_id)
+
+    return command
 
 
-@fence.command("renew", cls=_Command)
-@click.option("--registry", "registry_path", default=None, help=_REGISTRY_HELP)
-@click.option("--session-id", required=True, help="The owner renewing its hold.")
-@_output_options
-@_run("fence renew")
-def _fence_renew(registry_path, session_id):
-    """Keep the owner's etcd lease alive (or take back an expired one the owner held last);
-    refused for any other session and while the authority is unreachable."""
-    from passdown.authoring import fence_renew
-
-    return fence_renew(_registry_file(registry_path), session_id=session_id)
+_fence_command("check", "Exit 0 when the authority names this clone's owner and epoch (and "
+               "SESSION_ID as the owner, when given); 1 otherwise.",
+               "Also require that this session owns the goal's writes.", required=False)
+_fence_command("renew", "Keep the owner's etcd lease alive (or take back an expired one the "
+               "owner held last); refused for any other session and while the authority is "
+               "unreachable.", "The owner renewing its hold.", required=True)
+_fence_command("release", "Give the owner's hold up (etcd: revoke its lease; the record and "
+               "the epoch stay, and only this owner may take it back with `fence renew`).",
+               "The owner releasing its hold.", required=True)
 
 
 # -- registry ------------------------------------------------------------------------------

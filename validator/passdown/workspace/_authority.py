@@ -251,14 +251,31 @@ class Local(Authority):
 
 def open_authority(settings: dict | None, *, registry_path: str, goal_id: str) -> Authority:
     """The authority the registry policy's ``authority`` member names (``local`` when none)."""
-    settings = settings or {"kind": LOCAL}
-    kind = settings.get("kind") if isinstance(settings, dict) else None
+    settings = {"kind": LOCAL} if settings is None else settings
+    if not isinstance(settings, dict):
+        raise AuthorityError(f"the policy's authority is {type(settings).__name__}, not an "
+                             "object", code="authority.bad_setting",
+                             hint="run `passdown validate` on the registry and restore "
+                                  "policy.authority (kind, and its settings)")
+    kind = settings.get("kind")
     factory = KINDS.get(kind) if isinstance(kind, str) else None
     if factory is None:
         raise AuthorityError(f"the authority {kind!r} is not one of {', '.join(KINDS)}",
                              code="authority.unknown_kind",
                              hint="choose --authority local, git or etcd")
+    for name, wanted in _SETTING_TYPES.get(kind, ()):
+        value = settings.get(name)
+        if value is not None and (type(value) is not wanted or value == ""):
+            raise AuthorityError(f"the {kind} authority's {name} is {value!r}, not a "
+                                 f"{wanted.__name__}", code="authority.bad_setting",
+                                 hint="run `passdown validate` on the registry and restore "
+                                      "policy.authority")
     return factory(settings, registry_path=registry_path, goal_id=goal_id)
+
+
+#: The members of each kind's policy settings and their JSON types.
+_SETTING_TYPES = {"git": (("remote", str),),
+                  "etcd": (("endpoint", str), ("prefix", str), ("lease_ttl", int))}
 
 
 def _local(settings, *, registry_path, goal_id):
