@@ -24,6 +24,7 @@ _COMMANDS = {
     "checkpoint": ("passdown.cli._authoring", "checkpoint", "Update the continue checkpoint (items, narratives, blockers)."),
     "packet": ("passdown.cli._authoring", "packet", "Render the continuation packet and register the restart attempt."),
     "attempt": ("passdown.cli._authoring", "attempt", "Record the later steps of one restart attempt."),
+    "fence": ("passdown.cli._authoring", "fence", "Check that this clone and a session still own the goal's writes."),
     "consume": ("passdown.cli._authoring", "consume", "Mark the checkpoint consumed on resume."),
     "registry": ("passdown.cli._authoring", "registry", "Recover a lost restart registry, or record the owner's restart consent."),
     "migrate": ("passdown.cli._authoring", "migrate", "Convert a legacy vBRIEF checkpoint to xBRIEF."),

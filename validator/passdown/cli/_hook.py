@@ -30,9 +30,11 @@ def _guard_options(function):
         click.option("--restart-tool", default=None,
                      help="The host's restart tool, named in every denial."),
         click.option("--service-unit", default=None,
-                     help="The service unit that supervises the host (e.g. dsh.service)."),
+                     help="The service unit that supervises the host (e.g. dsh.service) "
+                          "[default: the units read from the host's cgroup]."),
         click.option("--host-name", "host_names", multiple=True,
-                     help="A process name of the host, for kills by name (repeatable)."),
+                     help="A process name of the host, for kills by name (repeatable) "
+                          "[default: the host's name and command line, read from /proc]."),
         click.option("--execute-tool", "execute_tools", multiple=True,
                      help="Another tool whose arguments are commands, besides Bash (repeatable)."),
     ]
@@ -54,8 +56,11 @@ def claude(event, **options):
 
     PreToolUse: the guard gate on the call (Bash, PowerShell and MCP tools named
     mcp__<server>__exec... or mcp__<server>__run... as execution channels, other tools as
-    data); a denial is the documented deny JSON naming the restart tool, an allowed call
-    prints nothing, and a call Passdown cannot judge is answered `ask`. SessionStart (every
+    data), judged against the host the hook observes (its pid, parent, group, session, name,
+    command line and units, from /proc; each option overrides what it names): what would
+    stop the host is denied with the documented deny JSON naming the restart tool, a kill or
+    restart of anything else prints nothing, and a call the guard or Passdown cannot read is
+    answered `ask`. SessionStart (every
     source, clear and compact included): a current checkpoint's summary, resume point and
     first safe action as context, a plain xBRIEF checkpoint too, or a hint when only a legacy
     vbrief/continue.vbrief.json exists. PreCompact (a systemMessage for the person) and Stop
@@ -121,7 +126,10 @@ def install(host, scope, dry_run, launcher, **guard):
     """Add Passdown's hooks (PreToolUse, SessionStart, PreCompact, Stop) to a Claude Code
     settings.json, printing the exact change.
 
-    Everything else in the file stays byte for byte; running it again changes nothing."""
+    Everything else in the file stays byte for byte (CRLF line endings too); running it again
+    changes nothing. A settings.json that is a symbolic link is written through the link, at
+    its target. A FIFO, device or folder there, or a file beyond 10 MiB, is refused with its
+    load.* code (exit 2)."""
     from passdown.hosts import _claude_settings as settings
 
     path = settings.settings_path(_scope(scope))
@@ -139,7 +147,9 @@ def install(host, scope, dry_run, launcher, **guard):
 def uninstall(host, scope, dry_run):
     """Remove Passdown's hooks from a Claude Code settings.json, printing the exact change.
 
-    Exactly what `passdown hook install` added goes; everything else stays byte for byte."""
+    Exactly what `passdown hook install` added goes: an entry whose command is a passdown
+    launcher, `hook claude EVENT` and the hook's own options, nothing else. Another tool's
+    command that mentions `hook claude EVENT` stays, as does everything else, byte for byte."""
     from passdown.hosts import _claude_settings as settings
 
     try:
