@@ -411,3 +411,19 @@ def test_a_current_checkpoint_whose_open_attempt_registered_an_earlier_version_i
     assert note.startswith("Passdown: note: ") and "(crossfile.checkpoint_changed)" in note
     assert "render a new packet (`passdown packet render`)" in note
     assert (replies["PreCompact"].stdout, replies["Stop"].stdout) == ("", "")
+
+
+# -- payloads as a host really sent them ---------------------------------------------------
+
+REAL = DATA / "real"
+
+
+@pytest.mark.parametrize("entry", json.loads((REAL / "MANIFEST.json").read_text())["files"],
+                         ids=lambda entry: entry["file"])
+def test_a_real_payload_gets_the_documented_answer(repository, entry):
+    """A payload with only some of the documented fields (the handoff folder then comes from
+    $CLAUDE_PROJECT_DIR) is answered in the event's documented form, never a failure."""
+    commit = _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
+    raw = (REAL / entry["file"]).read_bytes()
+    done = run_hook(entry["event"], raw, env={"CLAUDE_PROJECT_DIR": str(repository)})
+    assert _message(done) == _stale_text(commit, "Migrate reports", "2026-10-14T10:00:00.000Z")
