@@ -72,9 +72,10 @@ def claude(event, **options):
     checkpoint when it is invalid or older than the last commit of work. With a registry in
     the handoff folder, SessionStart and Stop also assess the session from its transcript
     (`passdown assess claude`), Stop saying so only when a restart is recommended for the
-    first time or the decision changed; PreCompact counts the compaction. Exit status 0,
-    except 1 when a SessionStart, PreCompact or Stop hook fails (the host shows it and goes
-    on)."""
+    first time or the decision changed; PreCompact counts the compaction. Each hook answers
+    within a budget inside its installed timeout (6 s for PreToolUse, which then answers
+    `ask`; 20 s for the others, which then fail with hook.timeout). Exit status 0, except 1
+    when a SessionStart, PreCompact or Stop hook fails (the host shows it and goes on)."""
     from passdown.hosts import _claude_hooks
 
     values = _claude_hooks.default_options()
