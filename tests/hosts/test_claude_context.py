@@ -363,7 +363,7 @@ def test_a_legacy_vbrief_checkpoint_alone_gets_a_migrate_hint(tmp_path):
         "Passdown: this project's continue checkpoint is the legacy vbrief/continue.vbrief.json; "
         "there is no xbrief/continue.xbrief.json. Read it before anything else: it records where "
         "the previous session stopped. `passdown migrate vbrief/continue.vbrief.json` converts it "
-        "to xbrief/continue.xbrief.json.")
+        "to xbrief/continue.xbrief.json (`--fix` makes the mechanical fixes it needs, with a diff).")
 
 
 def test_a_legacy_named_file_that_is_not_xbrief_is_called_what_it_is(tmp_path):

@@ -25,7 +25,7 @@ import signal
 import sys
 
 from passdown.formats._fastjson import dumps
-from passdown.gates._table import InputError, parse_input, run_gate
+from passdown.gates._table import InputError, parse_input, read_stream, run_gate
 from passdown.hosts import _host
 
 EVENTS = ("PreToolUse", "SessionStart", "PreCompact", "Stop")
@@ -252,7 +252,7 @@ def main(event, options_or_error):
         reply = cannot_judge(options_or_error, default_options()) if event == "PreToolUse" \
             else failed(options_or_error)
     else:
-        reply = run(event, sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), options_or_error)
+        reply = run(event, read_stream(sys.stdin.buffer, MAX_INPUT_BYTES + 1), options_or_error)
     if reply.stdout:
         sys.stdout.write(reply.stdout)
         sys.stdout.flush()
