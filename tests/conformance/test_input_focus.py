@@ -61,3 +61,12 @@ def test_the_reports_show_the_decisive_value_whole(tmp_path):
                                      "against": "title.focus.base"}
     passed = next(c for c in report["cases"] if c["status"] == "passed")
     assert "input_focus" not in passed
+
+
+def test_input_nested_too_deep_to_walk_has_no_focus():
+    deep = "[" * 100000 + "]" * 100000
+    assert input_focus(_case("g.deep", '{"x": ' + deep + "}", "input_text"), [_case("g.b", {"x": 1})]) is None
+    nested = 1
+    for _ in range(5000):
+        nested = [nested]
+    assert input_focus(_case("g.deep", {"x": nested}), [_case("g.b", {"x": 1})]) is None

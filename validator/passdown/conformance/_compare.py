@@ -170,7 +170,7 @@ def json_input(case):
     if case.input_kind == "input_text":
         try:
             return json.loads(case.input_value)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested too deep to read here
             return None
     return None
 
@@ -185,7 +185,15 @@ def input_focus(case, siblings) -> dict | None:
     """The part of a case's JSON input that makes it this case: each value at a JSON path
     where its input differs from the nearest other case of its fixture file (the one that
     differs at the fewest paths), shown in full; the whole input, value by value, when no
-    other case of the file has a JSON input. ``None`` when the input is not JSON."""
+    other case of the file has a JSON input. ``None`` when the input is not JSON, or nested
+    too deep to walk (the excerpt shows it)."""
+    try:
+        return _focus(case, siblings)
+    except RecursionError:
+        return None
+
+
+def _focus(case, siblings) -> dict | None:
     value = json_input(case)
     if value is None and case.input_kind != "input":
         return None
