@@ -21,7 +21,7 @@ here without click): it runs before every tool call, so like the gates it import
 json, re, typing, dataclasses nor click.
 """
 
-import signal
+import _signal  # the C module: ``signal`` itself loads enum, 5 ms before every tool call
 import sys
 
 from passdown.formats._fastjson import dumps
@@ -209,14 +209,14 @@ def run(event, raw, options):
     """Answer one hook call: ``raw`` is the bytes the host wrote to stdin; within the event's
     :data:`BUDGETS` seconds, or with the answer for running out of time."""
     budget = BUDGETS.get(event)
-    timer = budget is not None and hasattr(signal, "setitimer")
+    timer = budget is not None and hasattr(_signal, "setitimer")
     if timer:
         try:
-            previous = signal.signal(signal.SIGALRM, _out_of_time)
+            previous = _signal.signal(_signal.SIGALRM, _out_of_time)
         except ValueError:  # not the main thread (a caller's thread): no timer
             timer = False
         else:
-            signal.setitimer(signal.ITIMER_REAL, budget)
+            _signal.setitimer(_signal.ITIMER_REAL, budget)
     try:
         return _answer(event, raw, options)
     except _OutOfTime:
@@ -226,8 +226,8 @@ def run(event, raw, options):
         return cannot_judge(late, options) if event == "PreToolUse" else failed(late)
     finally:
         if timer:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+            _signal.setitimer(_signal.ITIMER_REAL, 0)
+            _signal.signal(_signal.SIGALRM, previous)
 
 
 def _answer(event, raw, options):
