@@ -236,7 +236,7 @@ def test_click_answers_exactly_as_the_fast_path(monkeypatch):
     assert (via_click.exit_code, via_click.stdout_bytes) == (fast.returncode, fast.stdout) == (0, _deny(SERVICE_RESTART))
 
 
-HEAVY = ("json", "re", "typing", "dataclasses", "click", "jsonschema", "mcp")
+HEAVY = ("json", "re", "typing", "dataclasses", "click", "jsonschema", "mcp", "enum")
 
 
 @pytest.mark.parametrize("command", ["git status && make test", "kill -1"])

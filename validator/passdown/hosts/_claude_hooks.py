@@ -21,11 +21,11 @@ here without click): it runs before every tool call, so like the gates it import
 json, re, typing, dataclasses nor click.
 """
 
-import signal
+import _signal  # the C module: ``signal`` itself loads enum, 5 ms before every tool call
 import sys
 
 from passdown.formats._fastjson import dumps
-from passdown.gates._table import InputError, parse_input, run_gate
+from passdown.gates._table import InputError, parse_input, read_stream, run_gate
 from passdown.hosts import _host
 
 EVENTS = ("PreToolUse", "SessionStart", "PreCompact", "Stop")
@@ -209,14 +209,14 @@ def run(event, raw, options):
     """Answer one hook call: ``raw`` is the bytes the host wrote to stdin; within the event's
     :data:`BUDGETS` seconds, or with the answer for running out of time."""
     budget = BUDGETS.get(event)
-    timer = budget is not None and hasattr(signal, "setitimer")
+    timer = budget is not None and hasattr(_signal, "setitimer")
     if timer:
         try:
-            previous = signal.signal(signal.SIGALRM, _out_of_time)
+            previous = _signal.signal(_signal.SIGALRM, _out_of_time)
         except ValueError:  # not the main thread (a caller's thread): no timer
             timer = False
         else:
-            signal.setitimer(signal.ITIMER_REAL, budget)
+            _signal.setitimer(_signal.ITIMER_REAL, budget)
     try:
         return _answer(event, raw, options)
     except _OutOfTime:
@@ -226,8 +226,8 @@ def run(event, raw, options):
         return cannot_judge(late, options) if event == "PreToolUse" else failed(late)
     finally:
         if timer:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+            _signal.setitimer(_signal.ITIMER_REAL, 0)
+            _signal.signal(_signal.SIGALRM, previous)
 
 
 def _answer(event, raw, options):
@@ -252,7 +252,7 @@ def main(event, options_or_error):
         reply = cannot_judge(options_or_error, default_options()) if event == "PreToolUse" \
             else failed(options_or_error)
     else:
-        reply = run(event, sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), options_or_error)
+        reply = run(event, read_stream(sys.stdin.buffer, MAX_INPUT_BYTES + 1), options_or_error)
     if reply.stdout:
         sys.stdout.write(reply.stdout)
         sys.stdout.flush()
