@@ -21,6 +21,7 @@ import json
 from pathlib import Path
 
 import pytest
+import shared_reference
 import xbrief_fixtures as xf
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -31,9 +32,12 @@ from passdown.formats._detect import legacy_version
 
 ROOT = Path(__file__).resolve().parents[2]
 UPSTREAM = xf.upstream_dir()
-pytestmark = pytest.mark.skipif(
-    UPSTREAM is None, reason="the upstream xBRIEF 0.8 material is not at "
-                             "../shared/reference/xbrief-upstream/ beside the repository")
+
+
+@pytest.fixture(autouse=True)
+def _needs_the_upstream_material():
+    """Skips without ../shared/reference/xbrief-upstream/, and fails in CI without it."""
+    shared_reference.require("xbrief-upstream", xf.CORE)
 CASES = ROOT / "conformance" / "cases" / "validate"
 
 
