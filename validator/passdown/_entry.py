@@ -4,7 +4,7 @@ The hot commands take fast paths that import neither click nor anything they do 
 because hooks and agents run them on every turn:
 
 - ``passdown gate NAME [FILE|-]`` with no options goes straight to the gate table;
-- ``passdown hook claude EVENT [OPTIONS]`` straight to the hook;
+- ``passdown hook claude|codex EVENT [OPTIONS]`` straight to the hook;
 - ``passdown validate PATH...`` and ``passdown digest FILE...`` with no options straight to the
   library, printing exactly what the click command prints.
 
@@ -32,8 +32,11 @@ def main(argv=None):
         status = run_cli(args[1], args[2] if len(args) == 3 else "-")
         if status is not None:
             return status
-    if len(args) >= 3 and args[0] == "hook" and args[1] == "claude":
-        from passdown.hosts._claude_hooks import run_cli as run_hook
+    if len(args) >= 3 and args[0] == "hook" and args[1] in ("claude", "codex"):
+        if args[1] == "codex":
+            from passdown.hosts._codex_hooks import run_cli as run_hook
+        else:
+            from passdown.hosts._claude_hooks import run_cli as run_hook
 
         status = run_hook(args[2:])
         if status is not None:

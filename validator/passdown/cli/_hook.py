@@ -14,13 +14,18 @@ import click
 from passdown.errors import PassdownError, UsageError
 from passdown.cli._options import fail
 from passdown.hosts._claude_hooks import EVENTS
+from passdown.hosts._codex_hooks import EVENTS as CODEX_EVENTS
 
-_HOSTS = ("claude",)
+_HOSTS = ("claude", "codex")
+#: What Codex CLI says of hooks it has not yet been told to trust.
+_CODEX_TRUST = ("Codex CLI runs a new or changed hook only after you trust it: open /hooks in "
+                "Codex to review and trust Passdown's hooks.")
 
 
 @click.group("hook")
 def hook():
-    """Run a Claude Code hook, or install or uninstall Passdown's hooks in a settings file.
+    """Run a Claude Code or Codex CLI hook, or install or uninstall Passdown's hooks in a
+    settings file.
 
     Nothing is installed unless `passdown hook install` is run, and it prints the exact change."""
 
@@ -84,18 +89,46 @@ def claude(event, **options):
     raise SystemExit(_claude_hooks.main(event, values))
 
 
+@hook.command("codex")
+@click.argument("event", type=click.Choice(CODEX_EVENTS))
+@click.option("--folder", default=None, type=click.Path(file_okay=False),
+              help="The handoff folder [default: the session's cwd].")
+@click.option("--host-pid", type=click.IntRange(min=1), default=None,
+              help="The host's pid [default: found up the hook's parent process chain].")
+@_guard_options
+def codex(event, **options):
+    """Answer one Codex CLI hook call: the hook's JSON on stdin, the output Codex's hook
+    schema gives for the event on stdout.
+
+    PreToolUse: the guard gate on the call, as for Claude Code; what would stop the host is
+    denied (permissionDecision "deny" with a reason naming the restart tool). Codex honours
+    no "ask", so a call the guard would ask about, or one Passdown cannot judge, is denied
+    too, the reason saying the person may run it themselves; an allowed call prints nothing.
+    SessionStart, PreCompact and Stop: as for Claude Code. PostCompact counts the
+    compaction and prints nothing. Exit status 0, except 1 when a hook other than PreToolUse
+    fails (Codex shows it and goes on)."""
+    from passdown.hosts import _claude_hooks, _codex_hooks
+
+    values = _claude_hooks.default_options()
+    values.update({key: list(value) if isinstance(value, tuple) else value
+                   for key, value in options.items()})
+    raise SystemExit(_codex_hooks.main(event, values))
+
+
 def _scope_options(function):
     function = click.option("--dry-run", is_flag=True,
                             help="Print the change and write nothing.")(function)
     function = click.option("--user", "scope", flag_value="user",
                             help="The user's settings: $CLAUDE_CONFIG_DIR/settings.json "
-                                 "(default ~/.claude/settings.json).")(function)
+                                 "(default ~/.claude/settings.json); for codex "
+                                 "$CODEX_HOME/hooks.json (default ~/.codex/hooks.json).")(function)
     return click.option("--project", "scope", flag_value="project",
                         help="The project's settings: .claude/settings.json in "
-                             "$CLAUDE_PROJECT_DIR (default: here).")(function)
+                             "$CLAUDE_PROJECT_DIR (default: here); for codex "
+                             ".codex/hooks.json here.")(function)
 
 
-def _apply(plan, dry_run: bool, nothing: str) -> None:
+def _apply(plan, dry_run: bool, nothing: str, after: str | None = None) -> None:
     from passdown.hosts._claude_settings import shown_path
 
     shown = shown_path(plan.path)
@@ -114,6 +147,8 @@ def _apply(plan, dry_run: bool, nothing: str) -> None:
         fail(PassdownError(f"cannot write {shown}: {error.strerror}", code="hook.unwritable",
                         hint="check the folder's permissions"))
     click.echo(f"{shown}: written")
+    if after:
+        click.echo(after)
 
 
 def _scope(scope):
@@ -129,10 +164,14 @@ def _scope(scope):
 @click.option("--command", "launcher", default=None,
               help="How the hooks run Passdown, e.g. `passdown` [default: this installation's "
                    "launcher, by absolute path].")
+@click.option("--mcp", is_flag=True,
+              help="codex only, with --dry-run: print the config.toml [mcp_servers.passdown] "
+                   "table that runs Passdown's MCP server, and write nothing.")
 @_guard_options
-def install(host, scope, dry_run, launcher, **guard):
+def install(host, scope, dry_run, launcher, mcp, **guard):
     """Add Passdown's hooks (PreToolUse, SessionStart, PreCompact, Stop) to a Claude Code
-    settings.json, printing the exact change.
+    settings.json, or (PreToolUse, SessionStart, PreCompact, PostCompact, Stop) to a Codex CLI
+    hooks.json, printing the exact change. Codex then asks you to trust the new hooks (/hooks).
 
     Everything else in the file stays byte for byte (CRLF line endings too); running it again
     changes nothing. A settings.json that is a symbolic link is written through the link, at
@@ -140,20 +179,36 @@ def install(host, scope, dry_run, launcher, **guard):
     load.* code (exit 2)."""
     from passdown.hosts import _claude_settings as settings
 
-    path = settings.settings_path(_scope(scope))
     words = shlex.split(launcher) if launcher else settings.default_launcher()
+    if mcp:
+        _print_mcp(host, dry_run, words)
+        return
+    path = settings.settings_path(_scope(scope), host=host)
     try:
-        plan = settings.plan_install(path, words, guard)
+        plan = settings.plan_install(path, words, guard, host)
     except PassdownError as error:
         fail(error)
-    _apply(plan, dry_run, "Passdown's hooks are already installed")
+    _apply(plan, dry_run, "Passdown's hooks are already installed",
+           _CODEX_TRUST if host == "codex" else None)
+
+
+def _print_mcp(host, dry_run, launcher):
+    """``--mcp --dry-run``: the config.toml table that runs ``passdown mcp`` (HST-306)."""
+    if host != "codex" or not dry_run:
+        fail(UsageError("--mcp prints Codex CLI's config.toml table and writes nothing",
+                        code="usage", hint="run `passdown hook install codex --mcp --dry-run` "
+                                           "and paste the table into config.toml"))
+    from passdown.hosts._codex_hooks import mcp_table
+
+    click.echo(mcp_table(launcher), nl=False)
 
 
 @hook.command("uninstall")
 @click.argument("host", type=click.Choice(_HOSTS))
 @_scope_options
 def uninstall(host, scope, dry_run):
-    """Remove Passdown's hooks from a Claude Code settings.json, printing the exact change.
+    """Remove Passdown's hooks from a Claude Code settings.json or a Codex CLI hooks.json,
+    printing the exact change.
 
     Exactly what `passdown hook install` added goes: an entry whose command is a passdown
     launcher, `hook claude EVENT` and the hook's own options, nothing else. Another tool's
@@ -161,7 +216,7 @@ def uninstall(host, scope, dry_run):
     from passdown.hosts import _claude_settings as settings
 
     try:
-        plan = settings.plan_uninstall(settings.settings_path(_scope(scope)))
+        plan = settings.plan_uninstall(settings.settings_path(_scope(scope), host=host), host)
     except PassdownError as error:
         fail(error)
     _apply(plan, dry_run, "no Passdown hooks to remove")

@@ -47,11 +47,19 @@ _TRUTH = ("The checkpoint, not the conversation, is the source of truth for this
           "checkpoint, and read the file itself before you act.")
 
 
-def folder_of(hook, options):
-    """The handoff folder: ``--folder``, else ``$CLAUDE_PROJECT_DIR``, else the session's
-    working folder (the input's ``cwd``)."""
+#: The variable in which a host names the project to its hooks, per host.
+PROJECT_VARIABLES = {"claude": "CLAUDE_PROJECT_DIR"}
+#: The event at which each host's compaction is counted: Claude Code has no PostCompact hook;
+#: Codex CLI's PostCompact runs once the compaction happened.
+COMPACTION_EVENTS = {"claude": "PreCompact", "codex": "PostCompact"}
+
+
+def folder_of(hook, options, host="claude"):
+    """The handoff folder: ``--folder``, else the host's project variable
+    (``$CLAUDE_PROJECT_DIR``), else the session's working folder (the input's ``cwd``)."""
     cwd = hook.get("cwd") if isinstance(hook.get("cwd"), str) else None
-    return options["folder"] or os.environ.get("CLAUDE_PROJECT_DIR") or cwd or "."
+    variable = PROJECT_VARIABLES.get(host)
+    return options["folder"] or (variable and os.environ.get(variable)) or cwd or "."
 
 
 class State:
@@ -307,7 +315,14 @@ def stop(state, hook, folder):
     return Reply(_fastjson.dumps({"decision": "block", "reason": text}) + "\n")
 
 
-_EVENTS = {"SessionStart": session_start, "PreCompact": pre_compact, "Stop": stop}
+def post_compact(state, hook, folder):
+    """Nothing to say: the compaction is counted, and SessionStart (source ``compact``) or the
+    next Stop gives the model the instruction."""
+    return Reply()
+
+
+_EVENTS = {"SessionStart": session_start, "PreCompact": pre_compact, "PostCompact": post_compact,
+           "Stop": stop}
 
 
 def _with_line(event, reply, line):
@@ -328,18 +343,21 @@ def _with_line(event, reply, line):
     return Reply(_fastjson.dumps(output) + "\n")
 
 
-def run(event, hook, options):
+def run(event, hook, options, host="claude"):
+    """The reply to ``event`` of ``host`` (``claude``, or ``codex``, whose hooks read and answer
+    the same JSON for these events)."""
     if event == "Stop" and hook.get("stop_hook_active") is True:
         return Reply()  # already continued once: never keep the turn going by itself
     from passdown.hosts import _claude_observing
 
-    folder = folder_of(hook, options)
-    if event == "PreCompact":
-        _claude_observing.pre_compact(hook, folder)
+    folder = folder_of(hook, options, host)
+    if event == COMPACTION_EVENTS.get(host):
+        _claude_observing.pre_compact(hook, folder, host)
     state = read_state(folder)
     reply = _EVENTS[event](state, hook, folder)
     if event == "SessionStart":
-        return _with_line(event, reply, _claude_observing.session_start(hook, folder, options, state))
+        return _with_line(event, reply,
+                          _claude_observing.session_start(hook, folder, options, state, host))
     if event == "Stop":
-        return _with_line(event, reply, _claude_observing.stop(hook, folder, options, state))
+        return _with_line(event, reply, _claude_observing.stop(hook, folder, options, state, host))
     return reply

@@ -193,7 +193,8 @@ def failed(error):
 #: ``passdown hook install`` writes (10 s for PreToolUse, 30 s for the others), with room
 #: for starting Python and reading a 16 MiB input. PreToolUse then answers ``ask``; the
 #: others fail with ``hook.timeout`` (exit 1, never a block).
-BUDGETS = {"PreToolUse": 6.0, "SessionStart": 20.0, "PreCompact": 20.0, "Stop": 20.0}
+BUDGETS = {"PreToolUse": 6.0, "SessionStart": 20.0, "PreCompact": 20.0, "PostCompact": 20.0,
+           "Stop": 20.0}
 
 
 class _OutOfTime(BaseException):
@@ -205,9 +206,12 @@ def _out_of_time(signum, frame):
     raise _OutOfTime()
 
 
-def run(event, raw, options):
+def run(event, raw, options, answer=None, cannot=None):
     """Answer one hook call: ``raw`` is the bytes the host wrote to stdin; within the event's
-    :data:`BUDGETS` seconds, or with the answer for running out of time."""
+    :data:`BUDGETS` seconds, or with the answer for running out of time. ``answer`` and
+    ``cannot`` are another host's adapter (passdown.hosts._codex_hooks): how it answers the
+    event, and how its PreToolUse answers when Passdown cannot judge the call."""
+    answer, cannot = answer or _answer, cannot or cannot_judge
     budget = BUDGETS.get(event)
     timer = budget is not None and hasattr(_signal, "setitimer")
     if timer:
@@ -218,12 +222,12 @@ def run(event, raw, options):
         else:
             _signal.setitimer(_signal.ITIMER_REAL, budget)
     try:
-        return _answer(event, raw, options)
+        return answer(event, raw, options)
     except _OutOfTime:
         late = HookError("hook.timeout", f"the hook did not finish within {budget:g} s",
                          "the input is too large to judge in time: split the change, or "
                          "run the step by hand")
-        return cannot_judge(late, options) if event == "PreToolUse" else failed(late)
+        return cannot(late, options) if event == "PreToolUse" else failed(late)
     finally:
         if timer:
             _signal.setitimer(_signal.ITIMER_REAL, 0)

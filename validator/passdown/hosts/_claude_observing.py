@@ -25,39 +25,39 @@ from passdown.hosts import _assess, _compactions, _observe
 QUIET = ("CONTINUE", "CHECKPOINT_ONLY", "FINISH", "COMPLETE")
 
 
-def _assessed(hook, folder, options, state, *, safe_boundary):
+def _assessed(hook, folder, options, state, *, safe_boundary, host="claude"):
     path = hook.get("transcript_path")
     registry = _assess.registry_of(folder)
     if not isinstance(path, str) or not path or registry is None:
         return None
     try:
-        return _assess.assess("claude", path, folder=folder, registry_path=registry,
+        return _assess.assess(host, path, folder=folder, registry_path=registry,
                               context_capacity=options.get("context_capacity"),
                               safe_boundary=safe_boundary, state=state)
     except (_observe.ObserveError, PassdownError):
         return None
 
 
-def session_start(hook, folder, options, state):
+def session_start(hook, folder, options, state, host="claude"):
     """The line SessionStart adds to the context, or None; ``state`` is the hook's own
     readback of the checkpoint (:func:`passdown.hosts._claude_context.read_state`)."""
-    found = _assessed(hook, folder, options, state, safe_boundary=True)
+    found = _assessed(hook, folder, options, state, safe_boundary=True, host=host)
     return found["line"] if found else None
 
 
-def pre_compact(hook, folder):
+def pre_compact(hook, folder, host="claude"):
     """Count the compaction of the hook's session."""
     session = hook.get("session_id")
     if isinstance(session, str) and session.strip():
         try:
-            _compactions.record(folder, "claude", session, hook.get("trigger"))
+            _compactions.record(folder, host, session, hook.get("trigger"))
         except (OSError, PassdownError):
             pass
 
 
-def stop(hook, folder, options, state):
+def stop(hook, folder, options, state, host="claude"):
     """The line Stop says, only when the decision changed or a first recommendation is due."""
-    found = _assessed(hook, folder, options, state, safe_boundary=True)
+    found = _assessed(hook, folder, options, state, safe_boundary=True, host=host)
     if found is None:
         return None
     if found["recommend"] or (found["changed"] and found["decision"]["action"] not in QUIET):

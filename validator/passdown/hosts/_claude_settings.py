@@ -25,7 +25,7 @@ import sys
 
 from passdown.errors import RefusedError, UnreadableInput
 from passdown.formats import _files
-from passdown.hosts import _jsontext
+from passdown.hosts import _codex_rollout, _jsontext
 from passdown.hosts._claude_hooks import HookError, parse_options
 from passdown.workspace import _atomic, _editing
 
@@ -36,21 +36,41 @@ ENTRIES = (
     ("PreCompact", None, 30),
     ("Stop", None, 30),
 )
+#: Codex CLI's hooks.json has the same shape (spec/hosts.md HST-305); its matchers are
+#: regular expressions, so every entry leaves the matcher out to match every occurrence.
+CODEX_ENTRIES = (
+    ("PreToolUse", None, 10),
+    ("SessionStart", None, 30),
+    ("PreCompact", None, 30),
+    ("PostCompact", None, 30),
+    ("Stop", None, 30),
+)
+ENTRIES_OF = {"claude": ENTRIES, "codex": CODEX_ENTRIES}
 SCOPES = ("project", "user")
 _PASSED_ON = (("--restart-tool", "restart_tool"), ("--service-unit", "service_unit"),
               ("--host-name", "host_names"), ("--execute-tool", "execute_tools"))
 
 
-def settings_path(scope: str, environ=None, cwd: str | None = None) -> str:
+def settings_path(scope: str, environ=None, cwd: str | None = None, host: str = "claude") -> str:
     """``--user``: ``$CLAUDE_CONFIG_DIR/settings.json`` (default ``~/.claude``); ``--project``:
-    ``.claude/settings.json`` in ``$CLAUDE_PROJECT_DIR`` (default: the current folder)."""
+    ``.claude/settings.json`` in ``$CLAUDE_PROJECT_DIR`` (default: the current folder). For
+    Codex CLI: ``$CODEX_HOME/hooks.json`` (default ``~/.codex``), or ``.codex/hooks.json``
+    in the current folder."""
     environ = os.environ if environ is None else environ
+    if host == "codex":
+        return _codex_hooks_path(scope, environ, cwd)
     if scope == "user":
         base = environ.get("CLAUDE_CONFIG_DIR") or os.path.join(
             environ.get("HOME") or os.path.expanduser("~"), ".claude")
         return os.path.join(base, "settings.json")
     project = environ.get("CLAUDE_PROJECT_DIR") or cwd or os.getcwd()
     return os.path.join(project, ".claude", "settings.json")
+
+
+def _codex_hooks_path(scope, environ, cwd):
+    if scope == "user":
+        return os.path.join(_codex_rollout.config_folder(environ), "hooks.json")
+    return os.path.join(cwd or os.getcwd(), ".codex", "hooks.json")
 
 
 def default_launcher() -> list[str]:
@@ -62,10 +82,10 @@ def default_launcher() -> list[str]:
     return [sys.executable, "-m", "passdown"]
 
 
-def hook_command(launcher: list[str], event: str, options: dict) -> str:
+def hook_command(launcher: list[str], event: str, options: dict, host: str = "claude") -> str:
     """The command line of Passdown's hook for ``event``; the guard's options go to PreToolUse,
     the context capacity to SessionStart and Stop (they assess the session)."""
-    words = [*launcher, "hook", "claude", event]
+    words = [*launcher, "hook", host, event]
     if event in ("SessionStart", "Stop") and options.get("context_capacity"):
         words += ["--context-capacity", str(options["context_capacity"])]
     if event == "PreToolUse":
@@ -77,7 +97,7 @@ def hook_command(launcher: list[str], event: str, options: dict) -> str:
     return shlex.join(words)
 
 
-def is_passdown_command(command, event: str) -> bool:
+def is_passdown_command(command, event: str, host: str = "claude") -> bool:
     """Whether a hook command is exactly one Passdown writes for ``event`` (HST-202): a launcher
     (a program named ``passdown``, or ``PYTHON -m passdown``), then ``hook claude EVENT``,
     then only options ``passdown hook claude`` takes, each with its value; nothing else, so
@@ -90,7 +110,7 @@ def is_passdown_command(command, event: str) -> bool:
         return False
     for size in (1, 3):
         launcher, rest = words[:size], words[size:]
-        if len(launcher) < size or rest[:3] != ["hook", "claude", event]:
+        if len(launcher) < size or rest[:3] != ["hook", host, event]:
             continue
         if size == 1 and os.path.basename(launcher[0]) != "passdown":
             continue
@@ -242,12 +262,13 @@ class _Editor:
         return (self.text.replace("\n", "\r\n") if self.crlf else self.text).encode("utf-8")
 
 
-def plan_install(path: str, launcher: list[str], options: dict | None = None) -> Plan:
+def plan_install(path: str, launcher: list[str], options: dict | None = None,
+                 host: str = "claude") -> Plan:
     """The change that adds Passdown's hooks to ``path`` (or brings their commands up to date)."""
     before = _read(path)
     editor = _Editor(path, before)
-    for event, matcher, timeout in ENTRIES:
-        command = hook_command(launcher, event, options or {})
+    for event, matcher, timeout in ENTRIES_OF[host]:
+        command = hook_command(launcher, event, options or {}, host)
         entry = _entry(event, matcher, timeout, command)
         hooks, hooks_node = editor.hooks()
         if hooks is None:
@@ -261,7 +282,7 @@ def plan_install(path: str, launcher: list[str], options: dict | None = None) ->
             hooks[event] = [copy.deepcopy(entry)]
             continue
         ours = [(g, h) for g, group in enumerate(groups) for h, handler in enumerate(group.get("hooks", []))
-                if isinstance(handler, dict) and is_passdown_command(handler.get("command"), event)]
+                if isinstance(handler, dict) and is_passdown_command(handler.get("command"), event, host)]
         if not ours:
             editor.text = _jsontext.add_element(editor.text, groups_node, entry, editor.unit)
             groups.append(copy.deepcopy(entry))
@@ -285,7 +306,7 @@ def plan_install(path: str, launcher: list[str], options: dict | None = None) ->
     return Plan(path, before, editor.result())
 
 
-def plan_uninstall(path: str) -> Plan:
+def plan_uninstall(path: str, host: str = "claude") -> Plan:
     """The change that removes every Passdown hook from ``path``, and each matcher group, event
     list and ``hooks`` object that held nothing else."""
     before = _read(path)
@@ -293,13 +314,13 @@ def plan_uninstall(path: str) -> Plan:
         return Plan(path, None, None)
     editor = _Editor(path, before)
     emptied_any = False
-    for event, _, _ in ENTRIES:
+    for event, _, _ in ENTRIES_OF[host]:
         groups, _ = editor.groups(event)
         removed = False
         for g in reversed(range(len(groups or ()))):
             handlers = groups[g].get("hooks", [])
             mine = [h for h, handler in enumerate(handlers)
-                    if isinstance(handler, dict) and is_passdown_command(handler.get("command"), event)]
+                    if isinstance(handler, dict) and is_passdown_command(handler.get("command"), event, host)]
             if not mine:
                 continue
             removed = True
