@@ -1,0 +1,241 @@
+"""``passdown hook codex EVENT`` and ``passdown hook install|uninstall codex``: every output
+validated against Codex CLI's published output schema for its event
+(``tests/data/codex_hooks/``, see its MANIFEST.json); the guard run under a process standing
+for the Codex host; install then uninstall beside another tool's hooks gives the file back
+byte for byte. The inputs carry exactly the fields Codex's input schemas require."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from passdown.cli import cli
+from passdown.hosts import _claude_hooks, _claude_settings, _codex_hooks, _compactions
+from hosts_support import DATA as CLAUDE_DATA
+
+SCHEMAS = Path(__file__).resolve().parents[1] / "data" / "codex_hooks"
+SCHEMA_OF = {"PreToolUse": "pre-tool-use", "SessionStart": "session-start", "Stop": "stop",
+             "PreCompact": "pre-compact", "PostCompact": "post-compact"}
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "mcp-codex-config.toml"
+SESSION = "019a2b3c-0000-7000-8000-000000000001"
+
+
+def _input(event, cwd, **fields):
+    """A hook input with the fields Codex's input schema for ``event`` requires."""
+    common = {"cwd": str(cwd), "hook_event_name": event, "model": "gpt-5-codex",
+              "session_id": SESSION, "transcript_path": None}
+    turn = {"turn_id": "turn-1"}
+    own = {"PreToolUse": {"permission_mode": "default", "tool_name": "Bash",
+                          "tool_use_id": "call-1", "tool_input": {"command": "ls"}},
+           "SessionStart": {"source": "startup"},
+           "PreCompact": {**turn, "trigger": "auto"}, "PostCompact": {**turn, "trigger": "auto"},
+           "Stop": {**turn, "permission_mode": "default", "stop_hook_active": False,
+                    "last_assistant_message": "Done."}}[event]
+    return {**common, **own, **fields}
+
+
+def _answer(event, payload, **options):
+    values = {**_claude_hooks.default_options(), **options}
+    return _codex_hooks.run(event, json.dumps(payload).encode(), values)
+
+
+def _valid(event, reply):
+    """The reply's stdout, parsed and validated against Codex's schema for ``event``."""
+    schema = json.loads((SCHEMAS / f"{SCHEMA_OF[event]}.command.output.schema.json").read_text())
+    output = json.loads(reply.stdout)
+    jsonschema.Draft7Validator(schema).validate(output)
+    return output
+
+
+@pytest.fixture
+def repository(tmp_path):
+    """A checkout whose checkpoint is older than the last commit of work."""
+    folder = tmp_path / "project"
+    shutil.copytree(CLAUDE_DATA / "project", folder)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.org",
+           "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@example.org"}
+    for when, path in (("2026-10-14T08:00:00Z", "README.md"), ("2026-10-14T10:00:00Z", "reports/monthly.py")):
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text("work\n")
+        dated = {**env, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+        if not (folder / ".git").exists():
+            subprocess.run(["git", "-C", str(folder), "init", "-q"], check=True, env=dated)
+        subprocess.run(["git", "-C", str(folder), "add", "-A"], check=True, env=dated)
+        subprocess.run(["git", "-C", str(folder), "commit", "-q", "-m", f"Add {path}"], check=True, env=dated)
+    return folder
+
+
+# -- each event's output, against Codex's schema ---------------------------------------
+
+def test_session_start_injects_the_checkpoint_as_additional_context(tmp_path):
+    folder = tmp_path / "project"
+    shutil.copytree(CLAUDE_DATA / "project", folder)
+    output = _valid("SessionStart", _answer("SessionStart", _input("SessionStart", folder)))
+    context = output["hookSpecificOutput"]["additionalContext"]
+    assert output["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert context.startswith("Passdown: this project has a continue checkpoint, "
+                              "xbrief/continue.xbrief.json (revision 6")
+    assert "First safe action: Open reports/monthly.py and replace the parse_rows import" in context
+
+
+def test_stop_blocks_with_the_update_instruction_when_work_is_newer(repository):
+    output = _valid("Stop", _answer("Stop", _input("Stop", repository)))
+    assert output["decision"] == "block"
+    assert output["reason"].startswith("Passdown: the checkpoint xbrief/continue.xbrief.json")
+    assert _answer("Stop", _input("Stop", repository, stop_hook_active=True)).stdout == ""
+
+
+def test_pre_compact_shows_the_person_the_instruction_and_counts_nothing(repository):
+    output = _valid("PreCompact", _answer("PreCompact", _input("PreCompact", repository)))
+    assert set(output) == {"systemMessage"}
+    assert _compactions.count(str(repository), "codex", SESSION) is None  # never counted
+
+
+def test_post_compact_counts_the_compaction_and_says_nothing(repository):
+    for expected in (1, 2):
+        reply = _answer("PostCompact", _input("PostCompact", repository))
+        assert (reply.exit_code, reply.stdout, reply.stderr) == (0, "", "")
+        assert _compactions.count(str(repository), "codex", SESSION) == expected
+
+
+def test_a_guard_denial_is_codex_deny_form(tmp_path):
+    call = _input("PreToolUse", tmp_path, tool_input={"command": "systemctl --user restart dsh.service"})
+    reply = _answer("PreToolUse", call, service_unit="dsh.service", restart_tool="restart_dsh")
+    decided = _valid("PreToolUse", reply)["hookSpecificOutput"]
+    assert (reply.exit_code, decided["permissionDecision"]) == (0, "deny")
+    assert decided["permissionDecisionReason"].endswith("(passdown guard: service_restart)")
+
+
+def test_where_the_guard_would_ask_codex_gets_a_deny_saying_so(tmp_path):
+    reply = _answer("PreToolUse", _input("PreToolUse", tmp_path, tool_input={"command": "echo 'open"}),
+                    restart_tool="restart_dsh")
+    decided = _valid("PreToolUse", reply)["hookSpecificOutput"]
+    assert decided["permissionDecision"] == "deny"
+    assert decided["permissionDecisionReason"] == (
+        "Codex hooks cannot ask the person, so Passdown denies this call instead of asking. Ask "
+        "the person: they may run it themselves if it is safe. Ask: the guard cannot read part "
+        "of this command (a single quote is not closed). Allow it only if it does not restart, "
+        "stop or kill the host; to restart the host, use restart_dsh. (passdown guard: unreadable)")
+
+
+@pytest.mark.parametrize(("raw", "code"), [(b"not json", "hook.bad_input"),
+                                           (b'{"hook_event_name": "Stop"}', "hook.wrong_event")])
+def test_input_passdown_cannot_judge_is_denied_with_its_code(raw, code):
+    reply = _codex_hooks.run("PreToolUse", raw, _claude_hooks.default_options())
+    decided = _valid("PreToolUse", reply)["hookSpecificOutput"]
+    assert decided["permissionDecision"] == "deny"
+    assert f"Passdown's guard could not judge this call ({code}: " in decided["permissionDecisionReason"]
+
+
+def test_other_events_fail_with_exit_1_and_the_code():
+    reply = _codex_hooks.run("SessionStart", b"[1]", _claude_hooks.default_options())
+    assert (reply.exit_code, reply.stdout) == (1, "")
+    assert reply.stderr.startswith("passdown hook: hook.bad_input: ")
+
+
+# -- the guard under a process standing for the Codex host ---------------------------------
+
+HOST = r"""
+import json, os, subprocess, sys
+command, calls, base = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+replies = []
+for text in calls:
+    call = dict(base, tool_input={"command": text})
+    done = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(call).encode(), capture_output=True)
+    replies.append([done.returncode, done.stdout.decode(), done.stderr.decode()])
+print(json.dumps(replies))
+"""
+
+
+def test_the_guard_denies_killing_the_observed_codex_host_and_allows_other_kills(tmp_path):
+    if not os.path.isdir("/proc/self"):
+        pytest.skip("the host is observed through /proc, which this system lacks")
+    codex = tmp_path / "codex"
+    codex.symlink_to(os.path.realpath(sys.executable))
+    command = _claude_settings.hook_command(_claude_settings.default_launcher(), "PreToolUse", {}, "codex")
+    calls = ["kill -9 $PPID", "pkill -f pytest"]
+    done = subprocess.run([str(codex), "-c", HOST, command, json.dumps(calls),
+                           json.dumps(_input("PreToolUse", tmp_path))],
+                          capture_output=True, text=True, check=True, timeout=120)
+    denied, allowed = json.loads(done.stdout)
+    schema = json.loads((SCHEMAS / "pre-tool-use.command.output.schema.json").read_text())
+    output = json.loads(denied[1])
+    jsonschema.Draft7Validator(schema).validate(output)
+    assert (denied[0], denied[2], output["hookSpecificOutput"]["permissionDecision"]) == (0, "", "deny")
+    assert output["hookSpecificOutput"]["permissionDecisionReason"].endswith("(passdown guard: host_kill)")
+    assert allowed == [0, "", ""]
+
+
+# -- install and uninstall -----------------------------------------------------------------
+
+OTHER = (b'{\r\n  "hooks": {\r\n    "PreToolUse": [\r\n      {\r\n        "matcher": "Bash",\r\n'
+         b'        "hooks": [{"type": "command", "command": "other-tool check", "timeout": 5}]\r\n'
+         b'      }\r\n    ]\r\n  }\r\n}\r\n')
+
+
+def _invoke(*args, cwd):
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return CliRunner().invoke(cli, list(args))
+    finally:
+        os.chdir(old)
+
+
+def test_install_then_uninstall_gives_back_another_tools_hooks_byte_for_byte(tmp_path):
+    path = tmp_path / ".codex" / "hooks.json"
+    path.parent.mkdir()
+    path.write_bytes(OTHER)
+    installed = _invoke("hook", "install", "codex", "--project", "--command", "passdown", cwd=tmp_path)
+    assert installed.exit_code == 0, installed.output
+    assert "open /hooks in Codex to review and trust Passdown's hooks" in installed.output
+    data = json.loads(path.read_bytes())
+    assert sorted(data["hooks"]) == sorted(SCHEMA_OF)
+    assert data["hooks"]["PreToolUse"][0]["hooks"][0]["command"] == "other-tool check"
+    assert data["hooks"]["PostCompact"] == [
+        {"hooks": [{"type": "command", "command": "passdown hook codex PostCompact", "timeout": 30}]}]
+    assert b"\r\n" in path.read_bytes() and path.read_bytes().count(b"\n") == path.read_bytes().count(b"\r\n")
+    again = _invoke("hook", "install", "codex", "--project", "--command", "passdown", cwd=tmp_path)
+    assert "already installed; nothing changed" in again.output
+    removed = _invoke("hook", "uninstall", "codex", "--project", cwd=tmp_path)
+    assert removed.exit_code == 0, removed.output
+    assert path.read_bytes() == OTHER
+
+
+def test_uninstall_codex_leaves_claude_hooks_alone(tmp_path):
+    path = tmp_path / "hooks.json"
+    claude = _claude_settings.plan_install(str(path), ["passdown"], {})
+    claude.write()
+    before = path.read_bytes()
+    assert _claude_settings.plan_uninstall(str(path), "codex").changed is False
+    assert path.read_bytes() == before
+
+
+def test_user_scope_is_codex_home(tmp_path):
+    assert _claude_settings.settings_path("user", {"CODEX_HOME": str(tmp_path)}, host="codex") == \
+        str(tmp_path / "hooks.json")
+
+
+def test_a_fifo_as_hooks_json_is_refused_with_its_code(tmp_path):
+    (tmp_path / ".codex").mkdir()
+    os.mkfifo(tmp_path / ".codex" / "hooks.json")
+    result = _invoke("hook", "install", "codex", "--project", cwd=tmp_path)
+    assert result.exit_code == 2
+    assert "load.not_regular" in result.output
+
+
+def test_mcp_dry_run_prints_the_config_toml_table():
+    result = CliRunner().invoke(cli, ["hook", "install", "codex", "--mcp", "--dry-run",
+                                      "--command", "passdown"])
+    assert (result.exit_code, result.output) == (0, EXAMPLE.read_text(encoding="utf-8"))
+    refused = CliRunner().invoke(cli, ["hook", "install", "codex", "--mcp"])
+    assert refused.exit_code == 2
+    assert "--mcp prints Codex CLI's config.toml table and writes nothing" in refused.output
