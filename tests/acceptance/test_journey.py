@@ -127,7 +127,7 @@ def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path):
 
     # -- acceptance (the checkout compared by default), commit, takeover --------------------
     accepted = source.json("attempt", "ack", "r1", "ack.json")
-    assert accepted["result"] == {"state": "acknowledged", "skipped": []}
+    assert accepted["result"] == {"state": "acknowledged", "skipped": [], "next": "passdown attempt commit r1"}
     assert source.json("attempt", "commit", "r1")["result"]["fencing_epoch"] == 1
     report = target.json("ack", "write", "--target-id", "sess-tgt", "--status", "TAKEOVER",
                          "--output", tmp_path / "takeover.json")["result"]["ack"]

@@ -19,7 +19,7 @@ import os
 import click
 
 from passdown.errors import PassdownError, UsageError
-from passdown.cli._options import clock_skew_option, fail, output_options, use_color, warn
+from passdown.cli._options import InOrder, clock_skew_option, fail, output_options, use_color, warn
 
 _FORMATS = ("text", "json")
 #: Where a command keeps the handoff folder it located, for its output (click's ctx.meta).
@@ -237,7 +237,7 @@ def init(directory, first_step, mode, authorization_scope, archive_consent, time
 
 # -- checkpoint ----------------------------------------------------------------------------
 
-@click.group()
+@click.group(cls=InOrder)
 def checkpoint():
     """Update the continue checkpoint, one compare-and-swap step per command.
 
@@ -456,7 +456,7 @@ def _render(directory, registry_path, checkpoint_path, packet_path, restart_id,
 
 # -- attempt -------------------------------------------------------------------------------
 
-@click.group()
+@click.group(cls=InOrder)
 def attempt():
     """Record the later steps of one restart attempt in the registry.
 
@@ -572,8 +572,9 @@ def _commit(restart_id, registry_path, authority):
 
 @_attempt_command("takeover")
 @click.option("--target-id", required=True, help="The owner the target read back.")
-@click.option("--fencing-epoch", type=click.IntRange(min=0), required=True,
-              help="The fencing epoch the target read back.")
+@click.option("--fencing-epoch", type=click.IntRange(min=0), default=None,
+              help="The fencing epoch the target read back [default: the committed epoch, "
+                   "read from the attempt's ownership record].")
 @click.option("--source-retired", is_flag=True, help="The source was read back as retired.")
 def _takeover(restart_id, registry_path, target_id, fencing_epoch, source_retired):
     """Record the target's readback of committed ownership (TAKEOVER)."""

@@ -27,7 +27,8 @@ from passdown.cli._options import fail, output_options, use_color
 def validate(paths, kind, output_format, color, strict, quiet, verbose):
     """Validate and lint artifacts: files, or folders searched recursively for artifacts by
     name (a folder holding a handoff also gets the cross-file checks). With no PATH, the
-    current folder. `-` reads stdin and needs --kind. A walk enters at most 64 folder levels
+    handoff folder, found here or in a folder above (said on stderr when it is not this one),
+    else the current folder. `-` reads stdin and needs --kind. A walk enters at most 64 folder levels
     and looks at 100,000 entries, and never follows a link to a folder; a FIFO, socket or
     device is reported, never read.
 
@@ -36,7 +37,7 @@ def validate(paths, kind, output_format, color, strict, quiet, verbose):
     """
     from passdown.engine._validate import Report, validate_bytes, validate_paths
 
-    paths = paths or (".",)
+    paths = paths or (_handoff_folder(quiet or output_format != "text"),)
     if "-" in paths and kind is None:
         raise click.UsageError("reading stdin (-) needs --kind to say what it is")
     files = [path for path in dict.fromkeys(paths) if path != "-"]
@@ -56,3 +57,16 @@ def validate(paths, kind, output_format, color, strict, quiet, verbose):
                          for file in report.files) + output
     click.echo(output, nl=False, color=colored)
     sys.exit(report.exit_code(strict=strict))
+
+
+def _handoff_folder(silent: bool) -> str:
+    """The handoff folder at or above the current one (as the authoring commands find it), or
+    the current folder when there is none."""
+    from passdown.authoring import locate_folder
+
+    located = locate_folder(None)
+    if not located.found:
+        return "."
+    if located.path != "." and not silent:
+        click.echo(f"passdown: using the handoff folder {printable(located.folder)}", err=True)
+    return located.path
