@@ -298,7 +298,7 @@ def test_show_and_gate_input(project):
     restart_id = registered(project)
     code, out = run_json("attempt", "show", "--registry", registry_of(project))
     assert code == 0 and out["result"]["attempt"]["restart_id"] == restart_id
-    assert out["message"] == (f"attempt {restart_id}: registered\n  source: sess-a\n  target: (not created yet)\n"
+    assert out["message"] == (f"attempt {restart_id}: registered (revision {out['revision']})\n  source: sess-a\n  target: (not created yet)\n"
                               "  fencing epoch: 0 (the registry's; none committed by this attempt)")
     assert out["result"]["next"] == (f"passdown attempt created {restart_id} --target-id TARGET (once the host "
                                      "created the target; --unknown if the create call timed out)")

@@ -559,7 +559,7 @@ def show(registry_path, restart_id: str | None = None) -> tuple:
         ownership = chosen.get("ownership") if isinstance(chosen.get("ownership"), dict) else None
         epoch = (f"{ownership.get('fencing_epoch')} (committed)" if ownership
                  else f"{registry.get('fencing_epoch')} (the registry's; none committed by this attempt)")
-        message = "\n".join([f"attempt {chosen.get('restart_id')}: {chosen.get('state')}",
+        message = "\n".join([f"attempt {chosen.get('restart_id')}: {chosen.get('state')} (revision {revision})",
                              f"  source: {chosen.get('source_id')}",
                              f"  target: {chosen.get('target_id') or '(not created yet)'}",
                              f"  fencing epoch: {epoch}"])
