@@ -33,15 +33,15 @@ _COMMANDS = {
     "conformance": ("passdown.cli._conformance", "conformance", "Check the conformance suite or run it against an implementation."),
 }
 
-#: The end of `passdown --help`: the five commands of a first handoff.
+#: The end of `passdown --help`: the five commands of a first handoff, in a git checkout.
 FIRST_HANDOFF = """A first handoff, in five commands (each one's --help says more):
 
 \b
-  passdown init --goal-id GOAL --main-id SESSION --outcome TEXT --next STEP
-  passdown checkpoint add-completed STEP --evidence TEXT
-  passdown packet render --source-id SESSION
+  passdown init --goal-id GOAL --main-id SOURCE --outcome TEXT --next STEP
+  passdown packet render --source-id SOURCE --restart-id RESTART
+  passdown attempt created RESTART --target-id TARGET
   passdown ack write --target-id TARGET
-  passdown ack verify ack.json
+  passdown ack verify ack.json --workspace .
 """
 
 

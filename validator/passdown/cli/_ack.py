@@ -54,14 +54,24 @@ def write(packet_path, target_id, status, registry_path, checkpoint_path, output
     --workspace` reads them (the handoff's own files left out), NEXT_SAFE_ACTION is copied
     exactly and read_at is the clock at full precision. Refuses, writing nothing, when the
     packet cannot be read or its digest does not verify (authoring.packet_unverified), or when the
-    attempt's state does not accept the status (attempt.state)."""
+    attempt's state does not accept the status (attempt.state), and outside a git checkout
+    (git.not_a_repository): the ACK records the checkout it was read from."""
     from passdown.authoring import PACKET_NAME, write_ack
+    from passdown.workspace._git import GitError
 
     if packet_path is None:
         packet_path = _locate(None, "registry").join(PACKET_NAME)
-    return write_ack(packet_path, target_id=target_id, status=status,
-                      registry_path=registry_path, checkpoint_path=checkpoint_path,
-                      output_path=output_path, workspace=workspace)
+    try:
+        return write_ack(packet_path, target_id=target_id, status=status,
+                         registry_path=registry_path, checkpoint_path=checkpoint_path,
+                         output_path=output_path, workspace=workspace)
+    except GitError as error:
+        if error.code != "git.not_a_repository":
+            raise
+        raise GitError(error.message, code=error.code,
+                       hint="the ACK records the git checkout the target read (its branch, HEAD "
+                            "and uncommitted files): run this in the checkout of the work, or "
+                            "name it with --workspace DIR") from None
 
 
 @ack.command("verify")
