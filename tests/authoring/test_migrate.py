@@ -82,7 +82,7 @@ def test_the_changes_are_reported_as_paths(tmp_path):
         '$["x-passdown/checkpoint"] added',
         "$.plan.items[2].narrative.ResumePoint added (placeholder)",
     ]
-    assert out["message"].endswith("is unchanged, and created " + str(project / "registry.yaml") + " (restart policy off) (2 warnings)")
+    assert out["message"].endswith("is unchanged, and created " + str(tmp_path / "registry.yaml") + " (restart policy off) (2 warnings)")
 
 
 def test_the_placeholders_are_marked_and_the_next_action_carries_the_resume_point(tmp_path):
