@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -208,3 +209,64 @@ def test_ack_write_quiet_prints_nothing_and_verbose_names_folder_and_file(handof
         verbose = run("ack", "write", "--target-id", "sess-b", "-v")
     assert verbose.exit_code == 0
     assert verbose.stdout.splitlines()[-2:] == [f"  folder: {handoff}", "  file: ack.json"]
+
+
+# -- the output file: only an untracked ACK of the same handoff is replaced (ACK-135) --------
+
+def _other_ack(repo):
+    """An ACK of another handoff (another attempt) at other.json."""
+    ack = json.loads((repo / "ack.json").read_text())
+    (repo / "other.json").write_text(json.dumps({**ack, "restart_id": "r0"}))
+
+
+@pytest.mark.parametrize("output, prepare, what", [
+    ("app.py", lambda repo: None, "is not an ACK"),
+    (".git/config", lambda repo: None, "is not an ACK"),
+    ("xbrief/continue.xbrief.json", lambda repo: None, "is the handoff's packet"),
+    ("registry.yaml", lambda repo: None, "is the handoff's packet"),
+    ("continuation.packet.txt", lambda repo: None, "is the handoff's packet"),
+    ("notes.txt", lambda repo: None, "is not an ACK"),
+    ("other.json", _other_ack, "is the ACK of another handoff"),
+    ("tracked.json", lambda repo: (git(repo, "add", "tracked.json"),
+                                   git(repo, "commit", "-q", "-m", "ack")), "is tracked by git"),
+    ("link.json", lambda repo: (repo / "link.json").symlink_to(repo / "ack.json"),
+     "is a symbolic link"),
+    ("fifo.json", lambda repo: os.mkfifo(repo / "fifo.json"), "is not a regular file"),
+], ids=["a source file", "the repository's config", "the checkpoint", "the registry",
+        "the packet", "an untracked file", "another handoff's ACK", "a tracked ACK",
+        "a symbolic link", "a FIFO"])
+def test_ack_write_never_replaces_another_file(handoff, output, prepare, what):
+    assert passdown(handoff, "ack", "write", "--target-id", "sess-b")[0] == 0
+    (handoff / "tracked.json").write_bytes((handoff / "ack.json").read_bytes())
+    prepare(handoff)
+    target = handoff / output
+    before = target.read_bytes() if target.is_file() and not target.is_symlink() else None
+    code, out = passdown(handoff, "ack", "write", "--target-id", "sess-b", "--output", output)
+    assert (code, out["error"]["code"]) == (1, "authoring.output_taken"), out
+    assert what in out["error"]["message"] and "wrote nothing" in out["error"]["message"]
+    if before is not None:
+        assert target.read_bytes() == before
+    assert git(handoff, "status", "--porcelain", "--", ".git") == ""
+
+
+def test_ack_write_replaces_its_own_ack_and_writes_a_new_file(handoff):
+    assert passdown(handoff, "ack", "write", "--target-id", "sess-b")[0] == 0
+    first = (handoff / "ack.json").read_text()
+    assert passdown(handoff, "ack", "write", "--target-id", "sess-b")[0] == 0
+    assert json.loads((handoff / "ack.json").read_text())["read_at"] != json.loads(first)["read_at"]
+    assert passdown(handoff, "ack", "write", "--target-id", "sess-b", "--output",
+                    "new/place.json")[0] == 2  # no such folder: an I/O error, nothing made
+    assert passdown(handoff, "ack", "write", "--target-id", "sess-b", "--output",
+                    "second.json")[0] == 0
+
+
+def test_the_mcp_tool_refuses_as_the_command_does(handoff):
+    from passdown.mcp import _tools
+    from passdown.mcp._folder import Folder
+
+    table = {tool.name: tool for tool in _tools.tools()}
+    before = (handoff / "app.py").read_bytes()
+    reply = _tools.call(table["ack_write"], Folder(str(handoff)),
+                        {"target_id": "sess-b", "output": "app.py"})
+    assert reply.is_error and reply.structured["error"]["code"] == "authoring.output_taken", reply
+    assert (handoff / "app.py").read_bytes() == before

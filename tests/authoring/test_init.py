@@ -122,3 +122,51 @@ def test_library_init(tmp_path):
     assert errors_in(tmp_path) == []
     with pytest.raises(UsageError):
         init(tmp_path / "other", Identity(goal_id="g", main_id="m", outcome="o"))
+
+
+def _plain_checkpoint(folder):
+    """A plain xBRIEF continue checkpoint (the continue-here procedure's), with a member and
+    another tool's block of its own."""
+    path = folder / "xbrief" / "continue.xbrief.json"
+    path.parent.mkdir(parents=True)
+    document = {
+        "xBRIEFInfo": {"version": "0.8", "updated": "2026-10-14T09:00:00Z"},
+        "plan": {"title": "Move the CSV parser", "status": "running",
+                 "narratives": {"Decisions": "- Dates use fromisoformat",
+                                "Hazards": "- make golden must not be run"},
+                 "items": [{"id": "extract", "title": "Extract the parser", "status": "completed"},
+                           {"id": "migrate", "title": "Migrate the callers", "status": "pending",
+                            "narrative": {"ResumePoint": "Open reports/monthly.py"}},
+                           {"id": "shim", "title": "Remove the shim", "status": "pending"}]},
+        "x-other/notes": {"kept": True}}
+    path.write_text(json.dumps(document, indent=4))
+    return path, document
+
+
+def test_init_adds_the_block_to_a_plain_checkpoint_keeping_every_item(tmp_path):
+    path, before = _plain_checkpoint(tmp_path)
+    code, out = run_json("init", tmp_path, *ARGS[:-2])
+    assert code == 0, out
+    assert out["result"]["adopted"] is True and out["result"]["changes"] == []
+    after = load(path)
+    block = after.pop("x-passdown/checkpoint")
+    assert after == before
+    assert block["next_action"] == {"item_id": "migrate", "summary": "Open reports/monthly.py",
+                                    "required_inputs": []}
+    assert (block["goal_id"], block["revision"], block["task"]) == (
+        "goal-parser", 1, "Move the CSV parser")
+    assert path.read_text().startswith('{\n    "xBRIEFInfo"')  # the file's own indentation
+    assert (tmp_path / "registry.yaml").is_file()
+    assert errors_in(tmp_path) == []
+
+
+def test_a_command_that_needs_the_block_says_so_and_offers_init(tmp_path):
+    path, _ = _plain_checkpoint(tmp_path)
+    raw = path.read_bytes()
+    code, out = run_json("checkpoint", "add-completed", "Migrate the callers", "--evidence",
+                         "commit 1", "--checkpoint", path)
+    assert (code, out["error"]["code"]) == (1, "authoring.plain_checkpoint")
+    assert out["error"]["hint"] == (
+        "run `passdown init` in the handoff folder: it adds the block to the existing "
+        "checkpoint, keeps every item, and writes the registry")
+    assert path.read_bytes() == raw

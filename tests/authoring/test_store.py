@@ -140,7 +140,7 @@ def test_a_file_over_the_size_bound_is_not_read(project, monkeypatch):
     (lambda d: d["x-passdown/checkpoint"].update(revision="3"), "authoring.no_revision"),
     (lambda d: d["x-passdown/checkpoint"].update(revision=-1), "authoring.no_revision"),
     (lambda d: d["x-passdown/checkpoint"].update(revision=True), "authoring.no_revision"),
-    (lambda d: d.pop("x-passdown/checkpoint"), "authoring.no_revision"),
+    (lambda d: d.pop("x-passdown/checkpoint"), "authoring.plain_checkpoint"),
 ])
 def test_a_document_without_a_usable_revision_is_refused(project, mutate, code):
     path = checkpoint_of(project)

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from hosts_support import DATA, hook_input, run_hook
+from hosts_support import DATA, documented_output, hook_input, run_hook
 
 CHECKPOINT = os.path.join("xbrief", "continue.xbrief.json")
 WRITTEN = "2026-10-14T09:00:00Z"
@@ -67,17 +67,27 @@ def repository(project):
     return project
 
 
-def _context(done, event):
+def _context(done, event="SessionStart"):
+    """The model's context a SessionStart hook gave, in the documented output form."""
     assert (done.returncode, done.stderr) == (0, b"")
-    output = json.loads(done.stdout)
-    assert list(output) == ["hookSpecificOutput"]
-    assert output["hookSpecificOutput"]["hookEventName"] == event
-    return output["hookSpecificOutput"]["additionalContext"]
+    return documented_output(event, done.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def _reason(done):
+    """The instruction a Stop hook continues the turn with, in the documented output form."""
+    assert (done.returncode, done.stderr) == (0, b"")
+    return documented_output("Stop", done.stdout)["reason"]
+
+
+def _message(done):
+    """The warning a PreCompact hook shows the person, in the documented output form."""
+    assert (done.returncode, done.stderr) == (0, b"")
+    return documented_output("PreCompact", done.stdout)["systemMessage"]
 
 
 # -- SessionStart --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("source", ["startup", "resume", "compact"])
+@pytest.mark.parametrize("source", ["startup", "resume", "clear", "compact"])
 def test_session_start_injects_the_checkpoint_as_the_source_of_truth(project, source):
     done = run_hook("SessionStart", hook_input(f"session_start_{source}", cwd=str(project)))
     assert _context(done, "SessionStart") == RESUME
@@ -125,13 +135,22 @@ def test_an_invalid_checkpoint_is_not_trusted_and_the_model_is_told_to_fix_it(pr
 def test_a_stale_checkpoint_is_injected_with_the_instruction_to_update_it(repository):
     commit = _commit(repository, "Migrate reports/monthly.py", "reports/monthly.py",
                      when="2026-10-14T10:00:00Z")
-    done = run_hook("SessionStart", hook_input("session_start_compact", cwd=str(repository)))
+    done = run_hook("SessionStart", hook_input("session_start_resume", cwd=str(repository)))
     assert _context(done, "SessionStart") == RESUME + (
         "\n\nPassdown: the checkpoint xbrief/continue.xbrief.json is older than the last completed "
         f'work (commit {commit[:12]} "Migrate reports/monthly.py", 2026-10-14T10:00:00.000Z; the '
         f"checkpoint was written {WRITTEN}). Update it before anything else: record each "
         "completed step with its evidence (`passdown checkpoint add-completed TITLE --evidence "
         "REF`) and set the resume point (`passdown checkpoint set-resume TEXT`).")
+
+
+def test_after_a_compaction_session_start_carries_the_update_instruction(repository):
+    """PreCompact's stdout reaches neither the model nor the compaction: the instruction
+    reaches the model from SessionStart with source ``compact``, right after it."""
+    commit = _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
+    done = run_hook("SessionStart", hook_input("session_start_compact", cwd=str(repository)))
+    assert _context(done) == RESUME + "\n\n" + _stale_text(
+        commit, "Migrate reports", "2026-10-14T10:00:00.000Z")
 
 
 # -- PreCompact ----------------------------------------------------------------------------
@@ -141,15 +160,14 @@ def _stale_text(commit, subject, when):
             f'work (commit {commit[:12]} "{subject}", {when}; the checkpoint was written '
             f"{WRITTEN}). Update it first thing after this compaction: record each completed "
             "step with its evidence (`passdown checkpoint add-completed TITLE --evidence REF`) and "
-            "set the resume point (`passdown checkpoint set-resume TEXT`).\n").encode()
+            "set the resume point (`passdown checkpoint set-resume TEXT`).")
 
 
 @pytest.mark.parametrize("trigger", ["auto", "manual"])
-def test_pre_compact_puts_the_update_instruction_into_the_compaction_as_plain_text(repository, trigger):
+def test_pre_compact_shows_the_person_the_update_instruction(repository, trigger):
     commit = _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
     done = run_hook("PreCompact", hook_input(f"pre_compact_{trigger}", cwd=str(repository)))
-    assert (done.returncode, done.stdout, done.stderr) == (
-        0, _stale_text(commit, "Migrate reports", "2026-10-14T10:00:00.000Z"), b"")
+    assert _message(done) == _stale_text(commit, "Migrate reports", "2026-10-14T10:00:00.000Z")
 
 
 def test_pre_compact_is_silent_when_the_checkpoint_is_current(repository):
@@ -175,7 +193,7 @@ def test_commits_of_passdown_files_alone_are_not_work(repository, own):
     work = _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
     _commit(repository, "Passdown's bookkeeping", own, when="2026-10-14T10:05:00Z")
     done = run_hook("PreCompact", hook_input("pre_compact_auto", cwd=str(repository)))
-    assert done.stdout == _stale_text(work, "Migrate reports", "2026-10-14T10:00:00.000Z")
+    assert _message(done) == _stale_text(work, "Migrate reports", "2026-10-14T10:00:00.000Z")
 
 
 @pytest.mark.parametrize("users", ["other/continuation.packet.txt", "xbrief/notes.md",
@@ -184,25 +202,25 @@ def test_a_users_file_is_work_even_beside_or_named_like_passdowns(repository, us
     _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
     work = _commit(repository, "Notes", users, when="2026-10-14T10:05:00Z")
     done = run_hook("PreCompact", hook_input("pre_compact_auto", cwd=str(repository)))
-    assert done.stdout == _stale_text(work, "Notes", "2026-10-14T10:05:00.000Z")
+    assert _message(done) == _stale_text(work, "Notes", "2026-10-14T10:05:00.000Z")
 
 
 def test_pre_compact_outside_a_checkout_only_lints(project):
     assert run_hook("PreCompact", hook_input("pre_compact_auto", cwd=str(project))).stdout == b""
     _break(project)
     done = run_hook("PreCompact", hook_input("pre_compact_auto", cwd=str(project)))
-    assert done.stdout == (
-        b"Passdown: the checkpoint xbrief/continue.xbrief.json is not valid "
-        b"(checkpoint.resume_point_missing). Fix it first thing after this compaction: `passdown "
-        b"validate xbrief/continue.xbrief.json` names each finding and how to fix it.\n")
+    assert _message(done) == (
+        "Passdown: the checkpoint xbrief/continue.xbrief.json is not valid "
+        "(checkpoint.resume_point_missing). Fix it first thing after this compaction: `passdown "
+        "validate xbrief/continue.xbrief.json` names each finding and how to fix it.")
 
 
 # -- Stop ----------------------------------------------------------------------------------
 
-def test_stop_asks_for_the_update_through_additional_context(repository):
+def test_stop_continues_the_turn_with_the_update_instruction(repository):
     commit = _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
     done = run_hook("Stop", hook_input("stop", cwd=str(repository)))
-    assert _context(done, "Stop") == (
+    assert _reason(done) == (
         "Passdown: the checkpoint xbrief/continue.xbrief.json is older than the last completed "
         f'work (commit {commit[:12]} "Migrate reports", 2026-10-14T10:00:00.000Z; the checkpoint '
         f"was written {WRITTEN}). Update it now, before you stop: record each completed step "
@@ -219,7 +237,7 @@ def test_stop_never_keeps_a_turn_going_twice(repository):
 def test_stop_is_silent_for_a_current_checkpoint_and_names_the_codes_of_an_invalid_one(project):
     assert run_hook("Stop", hook_input("stop", cwd=str(project))).stdout == b""
     _break(project)
-    assert _context(run_hook("Stop", hook_input("stop", cwd=str(project))), "Stop") == (
+    assert _reason(run_hook("Stop", hook_input("stop", cwd=str(project)))) == (
         "Passdown: the checkpoint xbrief/continue.xbrief.json is not valid "
         "(checkpoint.resume_point_missing). Fix it now, before you stop: `passdown validate "
         "xbrief/continue.xbrief.json` names each finding and how to fix it.")
@@ -261,3 +279,93 @@ def test_no_hook_writes_anything(project, tmp_path):
         run_hook(event, hook_input(fixture, cwd=str(project)), env={"HOME": str(home)})
     assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == before
     assert list(home.iterdir()) == []
+
+
+# -- a plain xBRIEF continue checkpoint (no Passdown block) ---------------------------------
+
+PLAIN_RESUME = (
+    "Passdown: this project has a continue checkpoint, xbrief/continue.xbrief.json (a plain "
+    "xBRIEF continue checkpoint, written 2026-10-14T09:00:00Z). The checkpoint, not the "
+    "conversation, is the source of truth for this work: where the conversation (or a summary "
+    "of it) disagrees with the checkpoint, trust the checkpoint, and read the file itself "
+    "before you act.\n\n"
+    "Move the CSV parser [running] a plain xBRIEF continue checkpoint\n"
+    "  [completed] extract-the-parser-into-ledger-parsing-csv-py: Extract the parser into "
+    "ledger/parsing/csv.py\n"
+    "  [pending] migrate: Migrate the callers\n"
+    "next: migrate: Open reports/monthly.py and replace the parse_rows import\n\n"
+    "Resume point (migrate): Open reports/monthly.py and replace the parse_rows import\n"
+    "First safe action: Open reports/monthly.py and replace the parse_rows import")
+
+
+@pytest.fixture
+def plain(project):
+    """The project's checkpoint as the continue-here procedure writes it: xBRIEF 0.8 alone."""
+    path = project / CHECKPOINT
+    document = json.loads(path.read_text())
+    del document["x-passdown/checkpoint"]
+    path.write_text(json.dumps(document, indent=2))
+    return project
+
+
+@pytest.mark.parametrize("source", ["startup", "resume", "clear", "compact"])
+def test_a_plain_checkpoint_is_handed_to_the_model(plain, source):
+    done = run_hook("SessionStart", hook_input(f"session_start_{source}", cwd=str(plain)))
+    assert _context(done) == PLAIN_RESUME
+
+
+def test_every_hook_exits_0_on_a_plain_checkpoint(plain):
+    for event, fixture in (("PreCompact", "pre_compact_auto"), ("Stop", "stop")):
+        done = run_hook(event, hook_input(fixture, cwd=str(plain)))
+        assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_a_stale_plain_checkpoint_is_told_how_to_update_it_by_hand(plain):
+    _git(plain, "init", "-q")
+    _commit(plain, "Start", "README.md", when="2026-10-14T08:00:00Z")
+    commit = _commit(plain, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
+    done = run_hook("Stop", hook_input("stop", cwd=str(plain)))
+    assert _reason(done) == (
+        "Passdown: the checkpoint xbrief/continue.xbrief.json is older than the last completed "
+        f'work (commit {commit[:12]} "Migrate reports", 2026-10-14T10:00:00.000Z; the checkpoint '
+        f"was written {WRITTEN}). Update it now, before you stop: mark each finished item "
+        "`completed`, record the decisions taken in the plan's `Decisions` narrative, and put "
+        "the exact next step in the `ResumePoint` narrative of the next `pending` item.")
+
+
+def test_a_plain_checkpoint_marked_completed_is_consumed(plain):
+    path = plain / CHECKPOINT
+    document = json.loads(path.read_text())
+    document["plan"]["status"] = "completed"
+    path.write_text(json.dumps(document, indent=2))
+    done = run_hook("SessionStart", hook_input("session_start_startup", cwd=str(plain)))
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+# -- only a legacy checkpoint --------------------------------------------------------------
+
+def _legacy(tmp_path, document):
+    (tmp_path / "vbrief").mkdir()
+    (tmp_path / "vbrief" / "continue.vbrief.json").write_text(json.dumps(document))
+    return run_hook("SessionStart", hook_input("session_start_startup", cwd=str(tmp_path)))
+
+
+def test_a_legacy_vbrief_checkpoint_alone_gets_a_migrate_hint(tmp_path):
+    done = _legacy(tmp_path, {"vBRIEFInfo": {"version": "0.5"},
+                              "plan": {"title": "t", "status": "running", "items": []}})
+    assert _context(done) == (
+        "Passdown: this project's continue checkpoint is the legacy vbrief/continue.vbrief.json; "
+        "there is no xbrief/continue.xbrief.json. Read it before anything else: it records where "
+        "the previous session stopped. `passdown migrate vbrief/continue.vbrief.json` converts it "
+        "to xbrief/continue.xbrief.json.")
+
+
+def test_a_legacy_named_file_that_is_not_xbrief_is_called_what_it_is(tmp_path):
+    """The shape of a real one (``"schema": "vbrief/1.0"``, ``session_summary``,
+    ``known_gaps``): no tool reads it as a checkpoint, and the hint says so."""
+    done = _legacy(tmp_path, {"schema": "vbrief/1.0", "session_summary": {"completed": ["x"]},
+                              "known_gaps": {"a": "b"}})
+    assert _context(done).startswith(
+        "Passdown: this project has a file at the legacy checkpoint path "
+        "vbrief/continue.vbrief.json, but it is not an xBRIEF document (it has no vBRIEFInfo or "
+        "xBRIEFInfo header), so no tool can read it as a checkpoint.")

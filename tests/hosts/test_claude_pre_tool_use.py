@@ -57,8 +57,34 @@ def test_a_commit_message_that_mentions_kill_is_allowed_silently():
     ("pre_tool_use_mcp", {"command": "reboot"}),
 ], ids=["write", "edit", "read", "mcp"])
 def test_data_tools_are_judged_as_data_and_pass(fixture, tool_input):
-    done = run_hook("PreToolUse", hook_input(fixture, tool_input=tool_input))
+    call = hook_input(fixture, tool_input=tool_input)
+    if fixture == "pre_tool_use_mcp":  # the hooks reference's example of an MCP data tool
+        call["tool_name"] = "mcp__memory__create_entities"
+    done = run_hook("PreToolUse", call)
     assert (done.returncode, done.stdout) == (0, b"")
+
+
+SHUTDOWN = ("Denied: this command shuts down or reboots the machine the host runs on. To "
+            "restart the host, use the restart tool instead. (passdown guard: host_shutdown)")
+
+
+@pytest.mark.parametrize("tool_name", ["Bash", "PowerShell", "mcp__ide__executeCode",
+                                       "mcp__shell__run", "mcp__term__exec_command",
+                                       "mcp__box__RunScript"])
+def test_execution_channels_are_judged_as_commands(tool_name):
+    """Bash, the PowerShell tool, and an MCP tool whose name says it executes
+    (``mcp__<server>__exec...``, ``mcp__<server>__run...``) carry commands (HST-024)."""
+    call = hook_input("pre_tool_use_bash", tool_name=tool_name, tool_input={"command": "shutdown -r now"})
+    done = run_hook("PreToolUse", call)
+    assert (done.returncode, done.stdout) == (0, _deny(SHUTDOWN))
+    assert _claude_hooks.is_execution_channel(tool_name)
+
+
+@pytest.mark.parametrize("tool_name", ["mcp__memory__create_entities", "mcp__runner__status",
+                                       "mcp____exec", "mcp_x__exec", "Executor", "runbook",
+                                       "mcp__github__search_repositories"])
+def test_other_tools_are_data_channels(tool_name):
+    assert not _claude_hooks.is_execution_channel(tool_name)
 
 
 SELF_SIGNAL = ("Denied: this code signals the host process, its parent or its process group. "

@@ -88,7 +88,7 @@ def test_install_merges_the_four_entries_and_keeps_everything_else(project):
         original["hooks"]["PreToolUse"][0],
         {"matcher": "*", "hooks": [_ours("passdown hook claude PreToolUse --restart-tool restart_dsh", "PreToolUse")]}]
     assert written["hooks"]["SessionStart"] == [
-        {"matcher": "startup|resume|compact", "hooks": [_ours("passdown hook claude SessionStart", "SessionStart")]}]
+        {"matcher": "startup|resume|clear|compact", "hooks": [_ours("passdown hook claude SessionStart", "SessionStart")]}]
     assert written["hooks"]["PreCompact"] == [{"hooks": [_ours("passdown hook claude PreCompact", "PreCompact")]}]
     assert written["hooks"]["Stop"] == [{"hooks": [_ours("passdown hook claude Stop", "Stop")]}]
     # every original line is still there, in order, untouched
@@ -140,7 +140,7 @@ def test_dry_run_prints_the_exact_change_and_writes_nothing(project):
 +    ],
 +    "SessionStart": [
 +      {{
-+        "matcher": "startup|resume|compact",
++        "matcher": "startup|resume|clear|compact",
 +        "hooks": [
 +          {{
 +            "type": "command",
@@ -215,6 +215,18 @@ def test_new_options_update_only_the_command(project):
         ('            "command": "passdown hook claude PreToolUse --restart-tool restart_dsh",',
          '            "command": "passdown hook claude PreToolUse --service-unit dsh.service",')]
     assert "-            \"command\": \"passdown hook claude PreToolUse --restart-tool restart_dsh\"," in result.output
+
+
+def test_an_install_with_the_older_session_start_matcher_is_brought_up_to_date(project):
+    """Installed before `clear` was among the sources: reinstalling changes that line only."""
+    path = project / ".claude" / "settings.json"
+    _install("--project")
+    old = path.read_text().replace('"startup|resume|clear|compact"', '"startup|resume|compact"')
+    path.write_text(old)
+    _install("--project")
+    changed = [(a, b) for a, b in zip(old.splitlines(), path.read_text().splitlines()) if a != b]
+    assert changed == [('        "matcher": "startup|resume|compact",',
+                        '        "matcher": "startup|resume|clear|compact",')]
 
 
 def test_uninstall_finds_passdown_hooks_whatever_their_options_and_leaves_a_shared_group(project):

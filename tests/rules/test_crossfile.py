@@ -152,3 +152,31 @@ def test_after_the_commit_the_checkpoint_is_the_new_owners_to_change(folder, sta
     _replace(folder / "registry.yaml", "    state: acknowledged\n", f"    state: {state}\n")
     assert not {row for row in found(folder) if row[0] in ("crossfile.checkpoint_changed", "ack.stale",
                                                           "ack.checkpoint_changed")}
+
+
+def _plain(folder):
+    path = folder / "xbrief" / "continue.xbrief.json"
+    document = json.loads(path.read_text())
+    del document["x-passdown/checkpoint"]
+    path.write_text(json.dumps(document, indent=2))
+
+
+def test_a_plain_checkpoint_beside_the_restart_machinery_needs_the_block(folder):
+    _plain(folder)
+    report = validate_paths([str(folder)])
+    plain = [f for f in report.findings if f.code == "crossfile.checkpoint_plain"]
+    assert [(Path(f.file).name, f.json_path, f.severity) for f in plain] == [
+        ("continue.xbrief.json", '$["x-passdown/checkpoint"]', "error")]
+    assert plain[0].message == (
+        "the checkpoint is a plain xBRIEF continue checkpoint, but a packet and a registry beside "
+        "it use the restart machinery, which reads the session identity from its "
+        "x-passdown/checkpoint block")
+
+
+def test_a_plain_checkpoint_alone_is_valid(folder, tmp_path):
+    alone = tmp_path / "alone"
+    (alone / "xbrief").mkdir(parents=True)
+    (alone / "xbrief" / "continue.xbrief.json").write_bytes(
+        (folder / "xbrief" / "continue.xbrief.json").read_bytes())
+    _plain(alone)
+    assert validate_paths([str(alone)]).findings == ()

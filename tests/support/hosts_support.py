@@ -60,3 +60,24 @@ def run_hook(event: str, payload, *options: str, env: dict | None = None, cwd=No
     environment = {**os.environ, **(env or {})}
     return subprocess.run(command, input=raw, capture_output=True, cwd=cwd, env=environment,
                           timeout=120, check=False)
+
+
+def documented_output(event: str, stdout: bytes) -> dict:
+    """``stdout`` parsed, checked to have exactly the shape Claude Code's hooks reference
+    documents for ``event`` (``tests/data/claude_hooks/output_forms.json``): the same members
+    at every level, strings where it has strings, its constants equal; the parsed output."""
+    form = json.loads((DATA / "output_forms.json").read_text(encoding="utf-8"))["forms"][event]
+    output = json.loads(stdout)
+
+    def same(value, documented, path):
+        if isinstance(documented, dict):
+            assert isinstance(value, dict) and set(value) == set(documented), (path, value)
+            for key in documented:
+                same(value[key], documented[key], f"{path}.{key}".lstrip("."))
+        else:
+            assert isinstance(value, str) and value, (path, value)
+            if path in form["constants"]:
+                assert value == documented, (path, value)
+
+    same(output, form["documented"], "")
+    return output

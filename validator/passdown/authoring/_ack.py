@@ -13,12 +13,13 @@ verifier's to reject.
 from __future__ import annotations
 
 import os
+import stat
 
 from passdown.formats._clock import utc_now
 from passdown.errors import RefusedError, UsageError
-from passdown.formats import _ackcheck, _digest, _packet
+from passdown.formats import _ackcheck, _digest, _loading, _packet
 from passdown.formats._fastjson import shown
-from passdown.workspace import _atomic, _editing, _readback
+from passdown.workspace import _atomic, _editing, _git, _readback
 from passdown.authoring import _registry, _store
 
 PACKET = "packet"
@@ -82,8 +83,11 @@ def write(packet_path: str | os.PathLike = _packet.TEXT_NAME, *, target_id: str,
         ack["takeover"] = _takeover_readback(attempt, checkpoint, read_at)
     data = _editing.render(ack, syntax="json")
     _store.check_valid("ack", data, output_path)
+    handoff = (packet_path, registry_path, checkpoint_path)
+    _output_free(output_path, ack, handoff)
     try:
         with _atomic.file_lock(output_path):
+            _output_free(output_path, ack, handoff)  # still, under the lock
             _atomic.atomic_write(output_path, data, scratch=True)
     except OSError as error:
         raise _store.io_error(output_path, error) from None
@@ -93,6 +97,45 @@ def write(packet_path: str | os.PathLike = _packet.TEXT_NAME, *, target_id: str,
                  f"{output_path} ({len(dirty)} dirty path{'s' if len(dirty) != 1 else ''})"),
         result={"ack": ack, "registry": registry_path, "checkpoint": checkpoint_path,
                 "packet": packet_path})
+
+
+def _output_free(output_path, ack, handoff):
+    """Refuse (``authoring.output_taken``, writing nothing) unless ``output_path`` is absent,
+    or is already an ACK of the same handoff (its goal and attempt) that git does not track
+    (ACK-135): never another artifact of the handoff, a tracked file, a link or a folder."""
+    try:
+        info = os.lstat(output_path)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise _store.io_error(output_path, error) from None
+    real = os.path.realpath(output_path)
+    if stat.S_ISLNK(info.st_mode):
+        raise _taken(output_path, "is a symbolic link")
+    if not stat.S_ISREG(info.st_mode):
+        raise _taken(output_path, "is not a regular file")
+    if any(real == os.path.realpath(path) for path in handoff):
+        raise _taken(output_path, "is the handoff's packet, registry or checkpoint")
+    loaded, findings = _loading.load_path(output_path, syntax="json")
+    existing = loaded.data if loaded is not None else None
+    if not isinstance(existing, dict) or existing.get("kind") != "ack":
+        reason = f" ({findings[0].code})" if findings else ""
+        raise _taken(output_path, f"is not an ACK{reason}")
+    same = (existing.get("goal_id"), existing.get("restart_id")) == (ack["goal_id"],
+                                                                      ack["restart_id"])
+    if not same:
+        raise _taken(output_path, f"is the ACK of another handoff (goal "
+                                  f"{shown(existing.get('goal_id'))}, attempt "
+                                  f"{shown(existing.get('restart_id'))})")
+    if _git.is_tracked(real):
+        raise _taken(output_path, "is tracked by git",
+                     "write the ACK elsewhere with --output, or stop tracking it "
+                     "(git rm --cached)")
+
+
+def _taken(output_path, what, hint="remove it, or name another file with --output"):
+    return RefusedError(f"{output_path} {what}; `ack write` replaces only an ACK of the same "
+                        "handoff, and wrote nothing", code="authoring.output_taken", hint=hint)
 
 
 def _verified_attempt(text, fields, registry, packet_path):

@@ -60,14 +60,18 @@ _ITEM_ID = re.compile(r"[a-zA-Z0-9_-]+(\.[a-zA-Z0-9_-]+)*")
 
 
 def block_of(document) -> dict:
-    """The checkpoint's ``x-passdown/checkpoint`` block; refused (``authoring.no_revision``)
+    """The checkpoint's ``x-passdown/checkpoint`` block; refused (``authoring.plain_checkpoint``)
     when the document has none."""
     block = document.get(BLOCK)
     if not isinstance(block, dict):
-        raise RefusedError(f"the checkpoint has no {BLOCK!r} block",
-                           code="authoring.no_revision",
-                           hint="run `passdown migrate` for a legacy checkpoint, or `passdown init`")
+        raise _store.plain_checkpoint("the checkpoint")
     return block
+
+
+def block_or_none(document) -> dict | None:
+    """The block, or ``None`` for a plain checkpoint (readers that work without it)."""
+    block = document.get(BLOCK) if isinstance(document, dict) else None
+    return block if isinstance(block, dict) else None
 
 
 def new_document(*, title: str, block: dict, first_step: str,
@@ -627,7 +631,8 @@ def show(path) -> _store.Outcome:
     """Read the checkpoint at ``path`` without changing it: its summary as the message, the
     whole document as the result (``passdown checkpoint show``)."""
     document = _store.read(path, _store.CHECKPOINT)
-    revision = _store.revision_of(document, _store.CHECKPOINT, path)
+    plain = _store.is_plain(document)  # a plain checkpoint has no revision to show
+    revision = None if plain else _store.revision_of(document, _store.CHECKPOINT, path)
     with _store.shape_guard(_store.CHECKPOINT, os.fspath(path)):
         message = "\n".join(filter(None, (summary(document, revision), details(document))))
     return _store.Outcome(command="checkpoint show", path=os.fspath(path), changed=False,
@@ -639,15 +644,23 @@ def show(path) -> _store.Outcome:
 
 def summary(document, revision: int | None = None) -> str:
     """A few lines for people: the plan (with its revision, when given), its steps, the next
-    action, open blockers."""
-    block = block_of(document)
+    action, open blockers. A plain checkpoint (no block) shows its plan and the next pending
+    item's resume point."""
+    block = block_or_none(document)
+    plain = block is None
+    block = block or {}
     plan = document.get("plan") or {}
-    lines = [f"{plan.get('title')} [{plan.get('status')}] goal {block.get('goal_id')}"
+    lines = [f"{plan.get('title')} [{plan.get('status')}] "
+             + ("a plain xBRIEF continue checkpoint" if plain else f"goal {block.get('goal_id')}")
              + (f", revision {revision}" if revision is not None else "")
              + (f", consumed at {block['consumed_at']}" if block.get("consumed_at") else "")]
     for _, item in _walk(_items(document)):
         lines.append(f"  [{item.get('status')}] {item.get('id')}: {item.get('title')}")
     action = block.get("next_action")
+    if plain and pending_items(document):
+        first = pending_items(document)[0]
+        narrative = first.get("narrative") if isinstance(first.get("narrative"), dict) else {}
+        action = {"item_id": first.get("id"), "summary": narrative.get(RESUME, first.get("title"))}
     if isinstance(action, dict):
         lines.append(f"next: {action.get('item_id')}: {action.get('summary')}")
     for entry in block.get("blockers") or ():
@@ -660,7 +673,7 @@ def details(document) -> str:
     """What ``passdown checkpoint show`` prints after the :func:`summary`: the next action's
     inputs, the decisions and hazards, and the failed attempts (each recorded so that the
     next session neither re-debates nor repeats it)."""
-    block = block_of(document)
+    block = block_or_none(document) or {}
     plan = document.get("plan") or {}
     lines = []
     action = block.get("next_action")

@@ -77,10 +77,8 @@ def init(directory: str | os.PathLike, identity: Identity, policy: Policy = Poli
     registry_path = os.path.join(directory, REGISTRY_FORMATS[registry_format])
     registries = [os.path.join(directory, name) for name in _registry.NAMES]
     if os.path.lexists(checkpoint_path) and not any(map(os.path.lexists, registries)):
-        raise RefusedError(f"{checkpoint_path} already exists, without a registry",
-                           code="authoring.exists",
-                           hint="rebuild the lost registry from the packet and the checkpoint "
-                                "with `passdown registry recover`")
+        return _adopt(directory, checkpoint_path, identity, policy,
+                      registry_format=registry_format, nested=nested)
     for path in (checkpoint_path, *registries):
         if os.path.lexists(path):
             raise _store.exists_error(path)
@@ -118,3 +116,57 @@ def init(directory: str | os.PathLike, identity: Identity, policy: Policy = Poli
                           revision=1, previous_revision=None,
                           result={"checkpoint": checkpoint_path, "registry": registry_path,
                                   "incarnation_id": checkpoint[_checkpoint.BLOCK]["incarnation_id"]})
+
+
+def _adopt(directory: str, checkpoint_path: str, identity: Identity, policy: Policy, *,
+           registry_format: str, nested: bool) -> _store.Outcome:
+    """``init`` on a plain xBRIEF continue checkpoint (CKP-028): the block is added, every
+    item, narrative and other member kept, the next action taken from the next pending item,
+    and the registry created beside it. A checkpoint that already has a block lost its
+    registry: ``passdown registry recover`` rebuilds that."""
+    exists = RefusedError(f"{checkpoint_path} already exists, without a registry",
+                          code="authoring.exists",
+                          hint="rebuild the lost registry from the packet and the checkpoint "
+                               "with `passdown registry recover`")
+    raw = _store.read_bytes(checkpoint_path, _store.CHECKPOINT)
+    try:
+        document = _editing.parse(raw, source=checkpoint_path, syntax="json")
+    except PassdownError:
+        raise exists from None
+    if not isinstance(document, dict) or not _store.is_plain(document):
+        raise exists
+    _store.require_valid_bytes(_store.CHECKPOINT, raw, checkpoint_path)
+    if not nested:
+        _where.check_not_nested(directory)
+    plan = document.get("plan") if isinstance(document.get("plan"), dict) else {}
+    title = identity.title or plan.get("title") or identity.goal_id
+    document[_checkpoint.BLOCK] = new_block(identity, title=title)
+    added = _checkpoint.adopt_plan(document)
+    checkpoint_bytes = _editing.render(document, syntax="json", original=raw)
+    registry_path = os.path.join(directory, REGISTRY_FORMATS[registry_format])
+    registry = _registry.new_registry(
+        goal_id=identity.goal_id, main_id=identity.main_id,
+        checkpoint_path=_checkpoint.PATH.replace(os.sep, "/"), mode=policy.mode,
+        authorization_scope=policy.authorization_scope, archive_consent=policy.archive_consent,
+        timezone=policy.timezone, timezone_source=policy.timezone_source)
+    registry_bytes = _editing.render(registry, syntax=registry_format)
+    _store.check_valid(_store.CHECKPOINT, checkpoint_bytes, checkpoint_path, before=raw)
+    _store.check_valid(_store.REGISTRY, registry_bytes, registry_path)
+    _store.create(registry_path, registry_bytes)
+    try:
+        with _atomic.file_lock(checkpoint_path):
+            if _store.read_bytes(checkpoint_path, _store.CHECKPOINT) != raw:
+                raise RefusedError(f"{checkpoint_path} changed while init was adding its block",
+                                   code="authoring.revision_conflict",
+                                   hint="run `passdown init` again")
+            _atomic.atomic_write(checkpoint_path, checkpoint_bytes)
+    except PassdownError:
+        os.unlink(registry_path)  # created by us a moment ago: nothing else relies on it yet
+        raise
+    return _store.Outcome(command="init", path=directory, changed=True,
+                          message=f"added the {_checkpoint.BLOCK} block to {checkpoint_path}, "
+                                  f"keeping every item, and created {registry_path}",
+                          revision=1, previous_revision=None,
+                          result={"checkpoint": checkpoint_path, "registry": registry_path,
+                                  "adopted": True, "changes": added,
+                                  "incarnation_id": document[_checkpoint.BLOCK]["incarnation_id"]})

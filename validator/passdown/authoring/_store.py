@@ -118,6 +118,24 @@ class Refusals:
 _AUTHORING = Refusals()
 
 
+def plain_checkpoint(path: str) -> RefusedError:
+    """The refusal of a command that needs the ``x-passdown/checkpoint`` block, for a plain
+    xBRIEF continue checkpoint without it (spec/checkpoint.md, CKP-028)."""
+    return RefusedError(f"{path} is a plain xBRIEF continue checkpoint, without the "
+                        "'x-passdown/checkpoint' block this command needs (the session identity "
+                        "the restart machinery reads)", code="authoring.plain_checkpoint",
+                        hint="run `passdown init` in the handoff folder: it adds the block to the "
+                             "existing checkpoint, keeps every item, and writes the registry")
+
+
+def is_plain(document) -> bool:
+    """Whether ``document`` is an xBRIEF 0.8 checkpoint with no Passdown block at all (a legacy
+    one without it is told to migrate instead)."""
+    info = document.get("xBRIEFInfo") if isinstance(document, dict) else None
+    return (isinstance(info, dict) and info.get("version") == "0.8"
+            and _REVISION_AT[CHECKPOINT][0] not in document)
+
+
 def revision_of(document, kind: str, path: str, refusals: Refusals = _AUTHORING) -> int:
     """The document's revision: a non-negative integer, or a refusal saying how to fix it."""
     node = document
@@ -125,6 +143,8 @@ def revision_of(document, kind: str, path: str, refusals: Refusals = _AUTHORING)
         node = node.get(key) if isinstance(node, dict) else None
     # not ``type(node) is int``: round-trip YAML reads ``0`` as an int subclass
     if not isinstance(node, int) or isinstance(node, bool) or node < 0:
+        if node is None and kind == CHECKPOINT and is_plain(document):
+            raise plain_checkpoint(path)
         raise refusals.no_revision(kind, path, node)
     return int(node)
 

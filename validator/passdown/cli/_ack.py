@@ -41,7 +41,8 @@ def ack():
 @click.option("--checkpoint", "checkpoint_path", default=None, type=click.Path(dir_okay=False),
               help="The continue checkpoint [default: the registry policy's checkpoint_path].")
 @click.option("--output", "output_path", default=None, type=click.Path(dir_okay=False),
-              help="Where to write the ACK [default: ack.json beside the packet].")
+              help="Where to write the ACK [default: ack.json beside the packet]; only a "
+                   "missing file or an untracked ACK of the same handoff is replaced.")
 @click.option("--workspace", default=None, type=click.Path(file_okay=False),
               help="The git checkout to fingerprint [default: the one holding the packet].")
 @_output_options
@@ -54,7 +55,9 @@ def write(packet_path, target_id, status, registry_path, checkpoint_path, output
     --workspace` reads them (the handoff's own files left out), NEXT_SAFE_ACTION is copied
     exactly and read_at is the clock at full precision. Refuses, writing nothing, when the
     packet cannot be read or its digest does not verify (authoring.packet_unverified), or when the
-    attempt's state does not accept the status (attempt.state), and outside a git checkout
+    attempt's state does not accept the status (attempt.state), when the output file exists
+    and is not an untracked ACK of the same handoff (authoring.output_taken): never another
+    artifact, a tracked file, a link or a folder, and outside a git checkout
     (git.not_a_repository): the ACK records the checkout it was read from."""
     from passdown.authoring import PACKET_NAME, write_ack
     from passdown.workspace._git import GitError

@@ -200,8 +200,9 @@ def _identity(first_step, **values):
 @click.command(cls=_Command)
 @click.argument("directory", type=click.Path(file_okay=False), default=".")
 @_identity_options
-@click.option("--next", "first_step", required=True,
-              help="The first remaining step; it becomes the resume point.")
+@click.option("--next", "first_step", default=None,
+              help="The first remaining step; it becomes the resume point (needed unless "
+                   "DIRECTORY holds a plain checkpoint, whose next pending item is kept).")
 @click.option("--mode", type=click.Choice(("off", "adaptive", "daily")), default="off",
               show_default=True, help="Restart policy mode (off: checkpoint only).")
 @click.option("--scope", "authorization_scope", default=None,
@@ -221,6 +222,9 @@ def _identity(first_step, **values):
 def init(directory, first_step, mode, authorization_scope, archive_consent, timezone,
          timezone_source, registry_format, nested, **identity):
     """Create xbrief/continue.xbrief.json and the registry in DIRECTORY (default: here).
+
+    On a plain xBRIEF continue checkpoint (one without the x-passdown/checkpoint block)
+    and no registry, adds the block to it, keeping every item, and creates the registry.
 
     Refuses (exit 1, nothing written) when either file already exists, and when DIRECTORY
     lies inside another handoff folder or is the xbrief folder itself (authoring.nested,

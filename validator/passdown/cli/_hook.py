@@ -52,13 +52,17 @@ def claude(event, **options):
     """Answer one Claude Code hook call: the hook's JSON on stdin, the event's documented
     output on stdout.
 
-    PreToolUse: the guard gate on the call (Bash as an execution tool, other tools as data);
-    a denial is the documented deny JSON naming the restart tool, an allowed call prints
-    nothing, and a call Passdown cannot judge is answered `ask`. SessionStart: a current
-    checkpoint's summary, resume point and first safe action as context. PreCompact and Stop:
-    an instruction to update the checkpoint when it is invalid or older than the last
-    commit of work. Exit status 0, except 1 when a SessionStart, PreCompact or Stop hook
-    fails (the host shows it and goes on)."""
+    PreToolUse: the guard gate on the call (Bash, PowerShell and MCP tools named
+    mcp__<server>__exec... or mcp__<server>__run... as execution channels, other tools as
+    data); a denial is the documented deny JSON naming the restart tool, an allowed call
+    prints nothing, and a call Passdown cannot judge is answered `ask`. SessionStart (every
+    source, clear and compact included): a current checkpoint's summary, resume point and
+    first safe action as context, a plain xBRIEF checkpoint too, or a hint when only a legacy
+    vbrief/continue.vbrief.json exists. PreCompact (a systemMessage for the person) and Stop
+    (decision "block", the model continues with the reason): an instruction to update the
+    checkpoint when it is invalid or older than the last commit of work. Exit status 0,
+    except 1 when a SessionStart, PreCompact or Stop hook fails (the host shows it and goes
+    on)."""
     from passdown.hosts import _claude_hooks
 
     values = _claude_hooks.default_options()

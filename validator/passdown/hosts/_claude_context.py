@@ -1,26 +1,31 @@
-"""The Claude Code hooks that read the handoff folder's continue checkpoint (spec/hosts.md):
+"""The Claude Code hooks that read the handoff folder's continue checkpoint (spec/hosts.md),
+a plain xBRIEF continue checkpoint or one with Passdown's block alike:
 
-- ``SessionStart``: a current, unconsumed checkpoint's summary, resume point and first safe
-  action go into the model's context, with the rule that the checkpoint, not the
-  conversation, is the source of truth;
+- ``SessionStart`` (every source: ``startup``, ``resume``, ``clear``, ``compact``): a current,
+  unconsumed checkpoint's summary, resume point and first safe action go into the model's
+  context, with the rule that the checkpoint, not the conversation, is the source of truth;
+  when the folder holds only a legacy ``vbrief/continue.vbrief.json``, a hint saying what it
+  is and what to do;
 - ``PreCompact`` and ``Stop``: the checkpoint is linted and compared with the last completed
   work the hook can see (the newest commit of the checkout that changes more than Passdown's own
-  files); when it is invalid, or older than that work, a short instruction to update it goes
-  into the model's context.
+  files); when it is invalid, or older than that work, an instruction to update it.
 
-Each event answers in the form the host documents for it: ``SessionStart`` and ``Stop`` the
-JSON ``hookSpecificOutput.additionalContext``, ``PreCompact`` plain text (the host hands a
-PreCompact hook's stdout to the compaction as its instructions; that event takes no
-``hookSpecificOutput``). A Stop hook that already made the model continue once
-(``stop_hook_active``) stays silent, so it never keeps a turn going by itself.
+Each event answers in the form the host's hook reference documents for it: ``SessionStart``
+the JSON ``hookSpecificOutput.additionalContext`` (its stdout is the model's context);
+``Stop`` the top-level ``decision: "block"`` with the instruction as its ``reason`` (the model
+continues with it); ``PreCompact`` a ``systemMessage`` shown to the person, since a PreCompact
+hook's stdout reaches neither the model nor the compaction: the model gets the same
+instruction from ``SessionStart`` with source ``compact``, right after the compaction. A Stop
+hook that already made the model continue once (``stop_hook_active``) stays silent, so it
+never keeps a turn going by itself.
 """
 
 from __future__ import annotations
 
 import os
 
-from passdown.authoring import (CHECKPOINT_PATH, RESUME_NARRATIVE, checkpoint_block,
-                             checkpoint_summary, pending_items)
+from passdown.authoring import (CHECKPOINT_PATH, RESUME_NARRATIVE, checkpoint_summary,
+                             pending_items)
 from passdown.engine._validate import validate_paths
 from passdown.formats import _clock, _fastjson, _loading
 from passdown.hosts._claude_hooks import Reply
@@ -31,8 +36,12 @@ MAX_SUMMARY_CHARS = 4000
 #: Commits looked at, newest first, for the last completed work.
 MAX_COMMITS = 20
 #: When each event asks for the update.
-_WHEN = {"SessionStart": "before anything else", "PreCompact": "first thing after this "
-         "compaction", "Stop": "now, before you stop"}
+_WHEN = {"SessionStart": "before anything else", "compact": "first thing after this "
+         "compaction", "PreCompact": "first thing after this compaction",
+         "Stop": "now, before you stop"}
+#: The legacy checkpoint a SessionStart hint names when it is the folder's only one.
+LEGACY_PATH = os.path.join("vbrief", "continue.vbrief.json")
+_BLOCK = "x-passdown/checkpoint"
 _TRUTH = ("The checkpoint, not the conversation, is the source of truth for this work: where "
           "the conversation (or a summary of it) disagrees with the checkpoint, trust the "
           "checkpoint, and read the file itself before you act.")
@@ -55,12 +64,33 @@ class State:
 
     @property
     def block(self):
-        block = checkpoint_block(self.document) if isinstance(self.document, dict) else None
+        """Passdown's block, or ``{}`` for a plain xBRIEF continue checkpoint."""
+        block = self.document.get(_BLOCK) if isinstance(self.document, dict) else None
         return block if isinstance(block, dict) else {}
 
     @property
+    def plain(self):
+        return not self.block
+
+    @property
     def consumed(self):
-        return self.block.get("consumed_at") is not None
+        """Consumed: ``consumed_at`` set, or the plan status ``completed`` (the continue-here
+        mark a plain checkpoint carries, CKP-022)."""
+        plan = self.document.get("plan") if isinstance(self.document, dict) else None
+        return (self.block.get("consumed_at") is not None
+                or (isinstance(plan, dict) and plan.get("status") == "completed"))
+
+    @property
+    def written_at(self):
+        """When the checkpoint was written: the block's ``written_at``, else the xBRIEF
+        ``updated`` stamp of the document, else of its plan."""
+        if self.block.get("written_at") is not None:
+            return self.block["written_at"]
+        for member in ("xBRIEFInfo", "plan"):
+            node = self.document.get(member) if isinstance(self.document, dict) else None
+            if isinstance(node, dict) and isinstance(node.get("updated"), str):
+                return node["updated"]
+        return None
 
 
 def read_state(folder):
@@ -74,7 +104,7 @@ def read_state(folder):
     document = loaded.data if loaded is not None else None
     state = State(path, os.path.relpath(path, folder), document, errors, None)
     if not state.consumed:
-        state.work = _newer_work(folder, path, state.block.get("written_at"))
+        state.work = _newer_work(folder, path, state.written_at)
     return state
 
 
@@ -134,10 +164,19 @@ def instruction(state, event):
     if state.work is not None:
         return (f"Passdown: the checkpoint {state.shown} is older than the last completed work "
                 f"({state.work.describe()}; the checkpoint was written "
-                f"{state.block.get('written_at')}). Update it {when}: record each completed "
-                f"step with its evidence (`passdown checkpoint add-completed TITLE --evidence "
-                f"REF`) and set the resume point (`passdown checkpoint set-resume TEXT`).")
+                f"{state.written_at}). Update it {when}: {_HOW_TO_UPDATE[state.plain]}")
     return None
+
+
+#: How to update a checkpoint, with Passdown's commands or, for a plain one, by hand.
+_HOW_TO_UPDATE = {
+    False: "record each completed step with its evidence (`passdown checkpoint add-completed "
+           "TITLE --evidence REF`) and set the resume point (`passdown checkpoint set-resume "
+           "TEXT`).",
+    True: "mark each finished item `completed`, record the decisions taken in the plan's "
+          "`Decisions` narrative, and put the exact next step in the `ResumePoint` narrative of "
+          "the next `pending` item.",
+}
 
 
 def _summary(document):
@@ -158,21 +197,30 @@ def _next_item(document, item_id):
     return (named or pending or [{}])[0]
 
 
-def resume_context(state):
+def _described(state):
+    block = state.block
+    if state.plain:
+        written = f", written {state.written_at}" if state.written_at else ""
+        return f"a plain xBRIEF continue checkpoint{written}"
+    return f"revision {block.get('revision')}, written {block.get('written_at')}"
+
+
+def resume_context(state, when="SessionStart"):
     """The SessionStart context of a current, unconsumed checkpoint."""
     block = state.block
     action = block.get("next_action") if isinstance(block.get("next_action"), dict) else {}
     item = _next_item(state.document, action.get("item_id"))
     narrative = item.get("narrative") if isinstance(item.get("narrative"), dict) else {}
-    parts = [f"Passdown: this project has a continue checkpoint, {state.shown} (revision "
-             f"{block.get('revision')}, written {block.get('written_at')}). {_TRUTH}",
+    resume = narrative.get(RESUME_NARRATIVE, "none recorded")
+    parts = [f"Passdown: this project has a continue checkpoint, {state.shown} "
+             f"({_described(state)}). {_TRUTH}",
              _summary(state.document),
-             f"Resume point ({item.get('id')}): {narrative.get(RESUME_NARRATIVE, 'none recorded')}"
-             f"\nFirst safe action: {action.get('summary', 'none recorded')}"]
+             f"Resume point ({item.get('id', item.get('title'))}): {resume}"
+             f"\nFirst safe action: {action.get('summary', resume)}"]
     inputs = [str(entry) for entry in action.get("required_inputs") or ()]
     if inputs:
         parts[-1] += f"\nRequired inputs: {', '.join(inputs)}"
-    update = instruction(state, "SessionStart")
+    update = instruction(state, when)
     if update:
         parts.append(update)
     return "\n\n".join(parts)
@@ -183,24 +231,55 @@ def _additional_context(event, text):
     return Reply(_fastjson.dumps(output) + "\n")
 
 
-def session_start(state, hook):
-    if state is None or state.consumed:
+def _when(hook):
+    return "compact" if hook.get("source") == "compact" else "SessionStart"
+
+
+def legacy_hint(folder):
+    """The SessionStart context when the folder holds only a legacy checkpoint, or ``None``."""
+    path = os.path.join(folder, LEGACY_PATH)
+    if not os.path.isfile(path):
+        return None
+    loaded, _ = _loading.load_path(path, syntax="json")
+    data = loaded.data if loaded is not None else None
+    shown = LEGACY_PATH.replace(os.sep, "/")
+    if isinstance(data, dict) and ("vBRIEFInfo" in data or "xBRIEFInfo" in data):
+        return (f"Passdown: this project's continue checkpoint is the legacy {shown}; there is "
+                f"no {CHECKPOINT_PATH}. Read it before anything else: it records where the "
+                f"previous session stopped. `passdown migrate {shown}` converts it to "
+                f"{CHECKPOINT_PATH}.")
+    return (f"Passdown: this project has a file at the legacy checkpoint path {shown}, but it is "
+            f"not an xBRIEF document (it has no vBRIEFInfo or xBRIEFInfo header), so no tool can "
+            f"read it as a checkpoint. Read it as notes left by an earlier session, then record "
+            f"the state in a continue checkpoint at {CHECKPOINT_PATH} (an xBRIEF 0.8 document: "
+            f"completed and pending items, Decisions, a ResumePoint on the next pending item).")
+
+
+def session_start(state, hook, folder):
+    if state is None:
+        hint = legacy_hint(folder)
+        return _additional_context("SessionStart", hint) if hint else Reply()
+    if state.consumed:
         return Reply()
     if state.errors:
-        return _additional_context("SessionStart", instruction(state, "SessionStart"))
-    return _additional_context("SessionStart", resume_context(state))
+        return _additional_context("SessionStart", instruction(state, _when(hook)))
+    return _additional_context("SessionStart", resume_context(state, _when(hook)))
 
 
-def pre_compact(state, hook):
+def pre_compact(state, hook, folder):
+    """A systemMessage for the person: PreCompact's stdout reaches neither the model nor the
+    compaction; SessionStart (source ``compact``) gives the model the same instruction."""
     text = None if state is None or state.consumed else instruction(state, "PreCompact")
-    return Reply(text + "\n") if text else Reply()
+    return Reply(_fastjson.dumps({"systemMessage": text}) + "\n") if text else Reply()
 
 
-def stop(state, hook):
+def stop(state, hook, folder):
     if state is None or state.consumed or hook.get("stop_hook_active") is True:
         return Reply()
     text = instruction(state, "Stop")
-    return _additional_context("Stop", text) if text else Reply()
+    if not text:
+        return Reply()
+    return Reply(_fastjson.dumps({"decision": "block", "reason": text}) + "\n")
 
 
 _EVENTS = {"SessionStart": session_start, "PreCompact": pre_compact, "Stop": stop}
@@ -209,4 +288,5 @@ _EVENTS = {"SessionStart": session_start, "PreCompact": pre_compact, "Stop": sto
 def run(event, hook, options):
     if event == "Stop" and hook.get("stop_hook_active") is True:
         return Reply()  # already continued once: never keep the turn going by itself
-    return _EVENTS[event](read_state(folder_of(hook, options)), hook)
+    folder = folder_of(hook, options)
+    return _EVENTS[event](read_state(folder), hook, folder)

@@ -1,8 +1,10 @@
 """Claude Code command hooks: ``passdown hook claude EVENT`` reads the hook's JSON on stdin and
 answers in the output form the host documents for that event (spec/hosts.md).
 
-- ``PreToolUse`` asks the guard gate about the call: ``Bash`` (and any ``--execute-tool``) as
-  an execution tool, every other tool as data. A denial is the documented JSON
+- ``PreToolUse`` asks the guard gate about the call: the execution channels (``Bash``,
+  ``PowerShell``, an MCP tool whose name says it executes, ``mcp__<server>__exec...`` or
+  ``mcp__<server>__run...``, and any ``--execute-tool``) as an execution tool, every other
+  tool as data. A denial is the documented JSON
   (``permissionDecision: "deny"``, exit 0) whose reason names the restart tool; an allowed
   call prints nothing, so the host's own permission rules still apply. When Passdown cannot
   judge the call (unreadable input, a bad option, an internal error) it answers ``ask``: the
@@ -24,7 +26,10 @@ from passdown.gates._table import InputError, parse_input, run_gate
 
 EVENTS = ("PreToolUse", "SessionStart", "PreCompact", "Stop")
 #: Tools whose arguments the guard judges as commands; every other tool's are data.
-EXECUTE_TOOLS = ("Bash",)
+EXECUTE_TOOLS = ("Bash", "PowerShell")
+#: How an MCP tool's name (``mcp__<server>__<tool>``) says it executes: its tool part starts
+#: with one of these, in any case (``mcp__ide__executeCode``, ``mcp__shell__run_command``).
+EXECUTE_MCP_PREFIXES = ("exec", "run")
 #: The largest hook input read (a Write of a large file arrives whole).
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 #: Process names walked past when looking for the host above the hook: the shell the host
@@ -135,13 +140,23 @@ def cannot_judge(error, options):
                             f"{error.hint}.")
 
 
+def is_execution_channel(tool_name, extra=()):
+    """Whether the guard judges ``tool_name``'s arguments as commands (spec/hosts.md HST-024)."""
+    if tool_name in EXECUTE_TOOLS or tool_name in extra:
+        return True
+    prefix, _, rest = tool_name.partition("__")
+    server, _, tool = rest.partition("__")
+    return (prefix == "mcp" and bool(server) and
+            tool.lower().startswith(EXECUTE_MCP_PREFIXES))
+
+
 def pre_tool_use(hook, options):
     """The guard's verdict on one tool call, as the hook's reply."""
     tool_name = hook.get("tool_name")
     if not isinstance(tool_name, str) or not tool_name or "tool_input" not in hook:
         raise HookError("hook.bad_input", "the PreToolUse input lacks tool_name or tool_input",
                         "register this hook for PreToolUse only")
-    execute = tool_name in EXECUTE_TOOLS or tool_name in options["execute_tools"]
+    execute = is_execution_channel(tool_name, options["execute_tools"])
     pid = options["host_pid"] or host_pid()
     value = {"tool": "execute" if execute else "data", "arguments": hook["tool_input"],
              "host_pid": pid}

@@ -27,7 +27,7 @@ from passdown.workspace import _atomic, _editing
 #: What gets installed: (event, matcher or None for every occurrence, timeout in seconds).
 ENTRIES = (
     ("PreToolUse", "*", 10),
-    ("SessionStart", "startup|resume|compact", 30),
+    ("SessionStart", "startup|resume|clear|compact", 30),
     ("PreCompact", None, 30),
     ("Stop", None, 30),
 )
@@ -211,6 +211,15 @@ def plan_install(path: str, launcher: list[str], options: dict | None = None) ->
             editor.text = _jsontext.add_element(editor.text, groups_node, entry, editor.unit)
             groups.append(copy.deepcopy(entry))
         for g, h in ours:
+            group = groups[g]
+            if matcher is not None and group.get("matcher") != matcher \
+                    and len(group.get("hooks", [])) == 1:
+                # a matcher group of Passdown's alone, installed with an older matcher
+                matcher_node = groups_node.child(g).member("matcher")[1]
+                if matcher_node is not None:
+                    editor.text = _jsontext.replace(editor.text, matcher_node, matcher, editor.unit)
+                    group["matcher"] = matcher
+                    groups_node = editor.groups(event)[1]
             handler = groups[g]["hooks"][h]
             if handler.get("command") != command:
                 group_node = groups_node.child(g).member("hooks")[1].child(h)

@@ -273,7 +273,8 @@ def tools() -> tuple[Tool, ...]:
                          "description": "Default: READY_READONLY."},
               "packet": {**_TEXT, "description": "Default: continuation.packet.txt."},
               "registry": {**_TEXT, "description": "Default: the folder's registry."},
-              "output": {**_TEXT, "description": "Default: ack.json."}},
+              "output": {**_TEXT, "description": "Default: ack.json. Only a missing file or "
+                         "an untracked ACK of the same handoff is replaced."}},
              ("target_id",), _ack_write),
         Tool("ack_verify", "Verify an ACK against a fresh readback of the packet, the registry "
              "and the checkpoint (as `passdown ack verify`).",

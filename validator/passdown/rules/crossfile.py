@@ -108,6 +108,27 @@ def _no_registry(folder):
                   line=_line_of(parsed, "RESTART_ID"))
 
 
+@rule(KIND, "crossfile.checkpoint_plain", requirement="CKP-027",
+      summary="a checkpoint the restart machinery uses carries the Passdown block",
+      hint="`passdown init` adds the x-passdown/checkpoint block to a plain checkpoint and keeps "
+           "every item; with a registry already beside it, rebuild the registry after it with "
+           "`passdown registry recover`")
+def _checkpoint_plain(folder):
+    checkpoint, packet, registry, _ = _artifacts(folder)
+    if checkpoint is None or not isinstance(checkpoint.data, dict) \
+            or "x-passdown/checkpoint" in checkpoint.data:
+        return
+    info = checkpoint.data.get("xBRIEFInfo")
+    if not isinstance(info, dict) or info.get("version") != "0.8":
+        return  # a legacy checkpoint: its own warning says to migrate it
+    beside = [name for name, found in (("a packet", packet), ("a registry", registry)) if found]
+    if beside:
+        yield Hit(("checkpoint", "x-passdown/checkpoint"),
+                  f"the checkpoint is a plain xBRIEF continue checkpoint, but {' and '.join(beside)} "
+                  "beside it use the restart machinery, which reads the session identity from "
+                  "its x-passdown/checkpoint block")
+
+
 @rule(KIND, "crossfile.unknown_attempt", requirement="DIG-051",
       summary="the packet's RESTART_ID names one attempt in the registry",
       hint="register the attempt before transport (`passdown packet`), or fix the RESTART_ID")

@@ -2,17 +2,22 @@
 branch, HEAD) and the dirty-artifact fingerprint (every uncommitted path with the digest of
 its content on disk).
 
-Reading a checkout executes nothing from it (spec/ack.md, ACK-127). ``git`` runs as a
-subprocess with a time and an output bound, stdin closed, and an environment of Passdown's own:
-no inherited ``GIT_*`` variable (``GIT_DIR``, ``GIT_EXTERNAL_DIFF``, ``GIT_CONFIG_PARAMETERS``...),
-no pager, editor or askpass program, no system configuration. Every configured command git
-could start while reading is switched off on the command line, which outranks the
-repository's own configuration and its includes: the fsmonitor hook, hooks, the pager, and
-each clean/smudge/process filter driver the configuration defines. Submodules are compared by
-their recorded commit only, so no git process starts inside one under its own configuration.
-A file whose attributes name a filter driver is compared with the index by its raw bytes, so
-a lying clean filter cannot hide a change. Only local plumbing runs (no network), and no
-optional lock is taken (a read never rewrites the index).
+Reading a checkout executes nothing from it (spec/input-safety.md, INP-018; spec/ack.md,
+ACK-127), and every git command the product runs goes through the one runner here,
+:class:`_Reader`. It runs ``git`` as a subprocess with a time and an output bound, stdin
+closed, and an environment of Passdown's own: no inherited ``GIT_*`` variable (``GIT_DIR``,
+``GIT_EXTERNAL_DIFF``, ``GIT_CONFIG_COUNT``, ``GIT_CONFIG_PARAMETERS``...), no pager, editor or
+askpass program, no system configuration. Every configuration key through which a read
+could start a program or read something other than the checkout (:data:`SAFE_CONFIG`,
+:data:`DRIVER_KEYS`) is set on the command line, which outranks the repository's own
+configuration and every file it includes; the keys with a name of the configuration's
+choosing (filter, diff and merge drivers, per-command pagers, per-URL credential helpers)
+are listed first, through those includes, and each is switched off. Submodules are compared
+by their recorded commit only, so no git process starts inside one under its own
+configuration. A file whose attributes name a filter driver is compared with the index by
+its raw bytes, so a lying clean filter cannot hide a change. Only local plumbing runs (no
+transport is allowed, so no network), and no optional lock is taken (a read never rewrites
+the index).
 
 Dirty files are hashed here, over the bytes on disk, opened one folder at a time without
 following a symbolic link, so no path leads outside the checkout; a FIFO, socket or device
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import selectors
 import stat
 import subprocess
@@ -43,15 +49,68 @@ MAX_FILE_BYTES = 1 << 30
 DETACHED = "HEAD"
 _HEADS = "refs/heads/"
 _CHUNK = 1 << 20
-#: Configuration that could make a read start a program, switched off for every git call.
-_SAFE_CONFIG = ("core.fsmonitor=false", "core.useBuiltinFSMonitor=false", "core.quotepath=false",
-                "core.hooksPath=/dev/null", "core.pager=cat", "core.untrackedCache=false",
-                "diff.external=", "status.submoduleSummary=false", "submodule.recurse=false",
-                "gc.auto=0", "maintenance.auto=false")
-#: Environment variables (besides ``GIT_*``) through which git could start a program.
+#: Every configuration key a read could act on, set on git's command line (which outranks
+#: every configuration file and the files they include), with why (INP-018).
+SAFE_CONFIG = (
+    ("core.fsmonitor", "false", "names a program status runs to learn which files changed"),
+    ("core.useBuiltinFSMonitor", "false", "starts git's file-system monitor daemon (older git)"),
+    ("core.hooksPath", "/dev/null", "points git's hooks at a folder of programs"),
+    ("core.pager", "cat", "names the program git pipes its output through"),
+    ("core.editor", "", "names the program git starts to edit a message"),
+    ("sequence.editor", "", "names the program git starts to edit a todo list"),
+    ("core.askPass", "", "names the program git asks for a password"),
+    ("credential.helper", "", "names a program git asks for credentials (empty clears the list)"),
+    ("core.sshCommand", "", "names the program git runs to reach an ssh remote"),
+    ("protocol.allow", "never", "lets git reach a remote (a partial clone fetches missing "
+     "objects on demand, through ssh, a proxy or a remote helper)"),
+    ("diff.external", "", "names a program git runs to show a diff"),
+    ("log.showSignature", "false", "makes git log run the signature program for every signed "
+     "commit it shows"),
+    ("gpg.program", "", "the OpenPGP signature program"),
+    ("gpg.openpgp.program", "", "the OpenPGP signature program"),
+    ("gpg.x509.program", "", "the X.509 signature program"),
+    ("gpg.ssh.program", "", "the ssh signature program"),
+    ("gpg.ssh.defaultKeyCommand", "", "a program that prints the ssh signing key"),
+    ("core.useReplaceRefs", "false", "makes git read other objects in place of the ones "
+     "named (refs/replace/)"),
+    ("status.submoduleSummary", "false", "runs git log inside each submodule"),
+    ("submodule.recurse", "false", "runs git inside each submodule, under its own "
+     "configuration"),
+)
+#: Keys whose middle name the configuration chooses (``filter.<driver>.clean``): each one the
+#: configuration defines, through its includes, is found first and switched off (INP-018).
+DRIVER_KEYS = (
+    ("filter.<driver>.clean", r"filter\..+\.clean", "", "a filter driver's program, run on "
+     "file content"),
+    ("filter.<driver>.smudge", r"filter\..+\.smudge", "", "a filter driver's program, run on "
+     "file content"),
+    ("filter.<driver>.process", r"filter\..+\.process", "", "a filter driver's long-running "
+     "program"),
+    ("filter.<driver>.required", r"filter\..+\.required", "false", "makes a switched-off "
+     "filter an error"),
+    ("diff.<driver>.command", r"diff\..+\.command", "", "a diff driver's program"),
+    ("diff.<driver>.textconv", r"diff\..+\.textconv", "", "a diff driver's program, run on "
+     "file content"),
+    ("merge.<driver>.driver", r"merge\..+\.driver", "", "a merge driver's program"),
+    ("pager.<command>", r"pager\..+", "false", "the pager of one git command"),
+    ("credential.<url>.helper", r"credential\..+\.helper", "", "a credential helper for one "
+     "URL"),
+)
+#: Options before git's command name: no pager at all, no replace refs, a path is a path
+#: (never a pattern).
+_GLOBAL_OPTIONS = ("--no-pager", "--no-replace-objects", "--literal-pathspecs")
+#: Settings besides: path bytes printed raw; no cache, collection or maintenance that would
+#: write to the checkout (ACK-125).
+_PLAIN_CONFIG = ("core.quotepath=false", "core.untrackedCache=false", "gc.auto=0",
+                 "maintenance.auto=false")
+#: Environment variables (besides every ``GIT_*``) through which git could start a program.
 _PROGRAM_VARIABLES = ("PAGER", "EDITOR", "VISUAL", "SSH_ASKPASS", "LESSOPEN", "LESSCLOSE")
-#: The filter driver keys that name a program.
-_FILTER_KEYS = ("clean", "smudge", "process")
+#: The environment git runs with: on top of the inherited one without ``GIT_*`` and
+#: :data:`_PROGRAM_VARIABLES`.
+_SAFE_VARIABLES = (("GIT_OPTIONAL_LOCKS", "0"), ("GIT_TERMINAL_PROMPT", "0"), ("LC_ALL", "C"),
+                   ("LANGUAGE", "C"), ("GIT_CONFIG_NOSYSTEM", "1"), ("GIT_PAGER", "cat"),
+                   ("GIT_ASKPASS", "/bin/false"), ("GIT_NO_REPLACE_OBJECTS", "1"),
+                   ("GIT_NO_LAZY_FETCH", "1"))
 
 
 class GitError(PassdownError):
@@ -72,21 +131,34 @@ class GitError(PassdownError):
 def _environment():
     env = {key: value for key, value in os.environ.items()
            if not key.startswith("GIT_") and key not in _PROGRAM_VARIABLES}
-    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C", LANGUAGE="C",
-               GIT_CONFIG_NOSYSTEM="1", GIT_PAGER="cat", GIT_ASKPASS="/bin/false")
+    env.update(_SAFE_VARIABLES)
     return env
 
 
 class _Reader:
-    """git calls in one checkout, with the configuration overrides that keep them inert."""
+    """The one runner of git in the product: git calls in one checkout, with every override
+    that keeps them inert (:data:`SAFE_CONFIG`, and each :data:`DRIVER_KEYS` key the
+    configuration defines, found before the first call)."""
 
     def __init__(self, workspace):
         self.workspace = os.fspath(workspace)
-        self.overrides = list(_SAFE_CONFIG)
+        self.overrides = None
+        #: The filter drivers the configuration defines (each switched off).
+        self.filters = set()
 
     def run(self, *args, check=True, input_bytes=None):
-        command = ["git"]
-        for override in self.overrides:
+        return self._run(args, self._prepare(), check, input_bytes)
+
+    def _prepare(self):
+        if self.overrides is None:
+            self.overrides = [f"{key}={value}" for key, value, _ in SAFE_CONFIG] + list(
+                _PLAIN_CONFIG)
+            self.overrides += self._driver_overrides()
+        return self.overrides
+
+    def _run(self, args, overrides, check, input_bytes):
+        command = ["git", *_GLOBAL_OPTIONS]
+        for override in overrides:
             command += ["-c", override]
         command += ["-C", self.workspace, *args]
         returncode, out, err = _run_bounded(command, args[0], self.workspace, input_bytes, TIMEOUT)
@@ -102,25 +174,38 @@ class _Reader:
                            hint="run the same git command by hand to see what is wrong")
         return returncode, out
 
-    def neutralise_filters(self):
-        """Switch off every filter driver the configuration defines; the names of those
-        drivers (their ``clean``, ``smudge`` or ``process`` command is never run)."""
-        _, out = self.run("config", "-z", "--name-only", "--get-regexp",
-                          r"^filter\..*\.(clean|smudge|process)$", check=False)
-        names = set()
-        for key in out.split(b"\0"):
-            key = os.fsdecode(key.strip())
-            if key.count(".") >= 2:
-                names.add(key[len("filter."):key.rindex(".")])
-        for name in sorted(names):
-            if "=" in name:  # `-c filter.a=b.clean=` would set another key: fail closed
-                raise GitError(f"the filter driver {name!r} in {self.workspace} cannot be "
+    def _driver_overrides(self):
+        """``key=value`` switching off each :data:`DRIVER_KEYS` key the configuration (with
+        its includes) defines; a key git's command line cannot name is refused."""
+        pattern = "^(" + "|".join(expression for _, expression, _, _ in DRIVER_KEYS) + ")$"
+        static = [f"{key}={value}" for key, value, _ in SAFE_CONFIG]
+        _, out = self._run(("config", "-z", "--name-only", "--get-regexp", pattern), static,
+                           False, None)
+        overrides = []
+        for raw in sorted(set(out.split(b"\0"))):
+            key = os.fsdecode(raw.strip())
+            for _, expression, value, _ in DRIVER_KEYS:
+                if key and re.fullmatch(expression, key, re.IGNORECASE | re.DOTALL):
+                    break
+            else:
+                continue
+            if "=" in key:  # `-c filter.a=b.clean=` would set another key: fail closed
+                raise GitError(f"the configuration key {key!r} in {self.workspace} cannot be "
                                "switched off on git's command line; the checkout is not read",
                                code="git.failed",
-                               hint="rename the filter driver (no `=` in its name)")
-            self.overrides += [f"filter.{name}.{key}=" for key in _FILTER_KEYS]
-            self.overrides.append(f"filter.{name}.required=false")
-        return names
+                               hint="rename the driver (no `=` in its name)")
+            overrides.append(f"{key}={value}")
+            if key.lower().startswith("filter."):
+                name = key[len("filter."):key.rindex(".")]
+                self.filters.add(name)
+                overrides.append(f"filter.{name}.required=false")
+        return overrides
+
+    def neutralise_filters(self):
+        """The names of the filter drivers the configuration defines (each switched off:
+        its ``clean``, ``smudge`` or ``process`` command is never run)."""
+        self._prepare()
+        return self.filters
 
 
 def _run_bounded(command, name, workspace, input_bytes, timeout):
@@ -218,6 +303,17 @@ def log(workspace, *args):
     """``git log ARGS`` in the checkout, as inert as every other read here (no pager, hook,
     filter or other configured command); ``(returncode, stdout)``."""
     return _Reader(workspace).run("log", *args, check=False)
+
+
+def is_tracked(path):
+    """Whether git tracks the file ``path`` in the checkout holding it; ``False`` when no
+    checkout holds it (or git cannot tell)."""
+    folder, name = os.path.split(os.path.abspath(path))
+    try:
+        code, out = _Reader(folder).run("ls-files", "-z", "--", name, check=False)
+    except GitError:
+        return False
+    return code == 0 and bool(out.strip(b"\0"))
 
 
 def checkout_fingerprint(workspace):
