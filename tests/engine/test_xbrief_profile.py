@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 import xbrief_fixtures as xf
+from ci_support import missing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, FormatChecker
@@ -31,9 +32,16 @@ from passdown.formats._detect import legacy_version
 
 ROOT = Path(__file__).resolve().parents[2]
 UPSTREAM = xf.upstream_dir()
-pytestmark = pytest.mark.skipif(
-    UPSTREAM is None, reason="the upstream xBRIEF 0.8 material is not at "
-                             "../shared/reference/xbrief-upstream/ beside the repository")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _upstream_material():
+    """Every test here compares with upstream: without its material it skips, or fails in CI."""
+    if UPSTREAM is None:
+        missing("the upstream xBRIEF 0.8 material is not at ../shared/reference/xbrief-upstream/ "
+                "beside the repository")
+
+
 CASES = ROOT / "conformance" / "cases" / "validate"
 
 
