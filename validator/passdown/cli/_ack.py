@@ -11,7 +11,7 @@ import os
 import click
 
 from passdown.errors import PassdownError
-from passdown.cli._authoring import _Command, _locate, _output_options, _run
+from passdown.cli._authoring import _Command, _locate, _outside_a_checkout, _output_options, _run
 from passdown.cli._options import InOrder, clock_skew_option, fail, output_options, use_color
 
 _SKIPPED_BECAUSE = {
@@ -60,21 +60,15 @@ def write(packet_path, target_id, status, registry_path, checkpoint_path, output
     artifact, a tracked file, a link or a folder, and outside a git checkout
     (git.not_a_repository): the ACK records the checkout it was read from."""
     from passdown.authoring import PACKET_NAME, write_ack
-    from passdown.workspace._git import GitError
 
     if packet_path is None:
         packet_path = _locate(None, "registry").join(PACKET_NAME)
-    try:
+    with _outside_a_checkout("the ACK records the git checkout the target read (its branch, HEAD "
+                             "and uncommitted files): run this in the checkout of the work, or "
+                             "name it with --workspace DIR"):
         return write_ack(packet_path, target_id=target_id, status=status,
                          registry_path=registry_path, checkpoint_path=checkpoint_path,
                          output_path=output_path, workspace=workspace)
-    except GitError as error:
-        if error.code != "git.not_a_repository":
-            raise
-        raise GitError(error.message, code=error.code,
-                       hint="the ACK records the git checkout the target read (its branch, HEAD "
-                            "and uncommitted files): run this in the checkout of the work, or "
-                            "name it with --workspace DIR") from None
 
 
 @ack.command("verify")

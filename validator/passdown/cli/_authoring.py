@@ -12,6 +12,7 @@ stderr when it is not the current folder. ``-q``, ``--color`` and ``-v`` shape t
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -552,19 +553,25 @@ def _ack(restart_id, registry_path, ack_file, packet_path, checkpoint_path, work
         packet_path = os.path.join(os.path.dirname(registry_path), PACKET_NAME)
     if not skip_workspace and workspace is None:
         workspace = os.path.dirname(os.path.abspath(registry_path))
+    with _outside_a_checkout("pass the checkout the target read with --workspace DIR, or "
+                             "--no-workspace to accept without comparing a checkout (the skip "
+                             "is reported and recorded in the registry)"):
+        return verify_attempt_ack(ack_file, packet_path=packet_path,
+                                  registry_path=registry_path, checkpoint_path=checkpoint_path,
+                                  workspace=workspace, clock_skew=clock_skew)
+
+
+@contextlib.contextmanager
+def _outside_a_checkout(hint: str):
+    """``git.not_a_repository`` raised inside, given ``hint``: what the command needs instead."""
     from passdown.workspace._git import GitError
 
     try:
-        return verify_attempt_ack(ack_file, packet_path=packet_path,
-                                   registry_path=registry_path, checkpoint_path=checkpoint_path,
-                                   workspace=workspace, clock_skew=clock_skew)
+        yield
     except GitError as error:
         if error.code != "git.not_a_repository":
             raise
-        raise GitError(error.message, code=error.code,
-                       hint="pass the checkout the target read with --workspace DIR, or "
-                            "--no-workspace to accept without comparing a checkout (the skip "
-                            "is reported and recorded in the registry)") from None
+        raise GitError(error.message, code=error.code, hint=hint) from None
 
 
 @_attempt_command("commit")
