@@ -18,6 +18,7 @@
 # stdout: ack.json: accepted
 # stdout: ACK of sess-tgt accepted for rst-csv-1
 # stdout:  M parse.py
+# stdout: - modified blake3:
 set -euo pipefail
 export GIT_AUTHOR_NAME=dev GIT_AUTHOR_EMAIL=dev@example.invalid \
   GIT_COMMITTER_NAME=dev GIT_COMMITTER_EMAIL=dev@example.invalid \
@@ -38,6 +39,7 @@ passdown checkpoint add-pending "Test quoted fields in tests/test_parse.py"
 passdown checkpoint add-completed "Read quoted fields with the csv module" \
   --evidence "parse.py (not committed yet)"
 passdown packet render --source-id sess-src --restart-id rst-csv-1
+sed -n '/^WORKING_STATE:/,/^PROGRESS:/p' continuation.packet.txt | sed '$d'
 passdown attempt created rst-csv-1 --target-id sess-tgt
 # --8<-- [end:source]
 # --8<-- [start:target]

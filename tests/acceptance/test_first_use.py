@@ -40,7 +40,7 @@ def handoff(tmp_path, monkeypatch):
     return folder
 
 
-# -- validate and ack verify find the handoff folder upward (AUT-088, AUT-095) --------------
+# -- validate and ack verify find the handoff folder upward (AUT-096, AUT-095) --------------
 
 def test_validate_with_no_path_checks_the_handoff_folder_above(handoff):
     result = passdown("validate")
@@ -247,8 +247,9 @@ def test_help_lists_the_commands_in_handoff_order_and_ends_with_a_first_handoff(
     shown = passdown("--help").stdout
     listed = [line.split()[0] for line in shown.split("Commands:\n")[1].split("\n\n")[0].splitlines()
               if line.startswith("  ") and not line.startswith("    ")]
-    assert listed == ["init", "checkpoint", "validate", "packet", "attempt", "ack", "consume", "registry",
-                      "migrate", "digest", "gate", "hook", "mcp", "schema", "conformance"]
+    assert listed == ["init", "checkpoint", "validate", "observe", "assess", "packet", "attempt", "ack",
+                      "consume", "registry", "migrate", "digest", "gate", "hook", "mcp", "schema",
+                      "conformance"]
     ending = [line.strip() for line in shown.rstrip("\n").splitlines()[-5:]]
     assert ending == [line.strip() for line in cli_module.FIRST_HANDOFF.splitlines()[-5:]]
     rows = passdown("attempt", "--help").stdout.split("Commands:\n")[1].splitlines()

@@ -269,15 +269,21 @@ def test_a_crash_while_reading_the_checkpoint_is_reported_not_swallowed(project,
                             "  hint: report this as a Passdown bug, with the hook input\n")
 
 
-def test_no_hook_writes_anything(project, tmp_path):
-    """The hooks read: the folder and the home folder are byte for byte as they were."""
+def test_the_hooks_write_only_the_compaction_count(project, tmp_path):
+    """The hooks read, except PreCompact, which counts the compaction in .passdown/ (HST-104):
+    every other file of the folder and the home folder are byte for byte as they were."""
     home = tmp_path / "home"
     home.mkdir()
     before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
     for event, fixture in (("SessionStart", "session_start_resume"), ("PreCompact", "pre_compact_auto"),
                            ("Stop", "stop"), ("PreToolUse", "pre_tool_use_bash")):
         run_hook(event, hook_input(fixture, cwd=str(project)), env={"HOME": str(home)})
-    assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == before
+    after = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
+    state = project / ".passdown" / "compactions.json"
+    counted = json.loads(after.pop(state))
+    assert [entry["count"] for entry in counted["sessions"].values()] == [1]
+    assert {p: b for p, b in after.items() if p.parent.name != ".passdown"} == \
+        {p: b for p, b in before.items() if p.parent.name != ".passdown"}
     assert list(home.iterdir()) == []
 
 

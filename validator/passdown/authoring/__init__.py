@@ -23,6 +23,8 @@ their key order. Errors are :class:`~passdown.errors.PassdownError` subclasses w
   found upward as git finds its repository, and its registry;
 - the checkpoint read for people and hooks: :func:`checkpoint_block`,
   :func:`checkpoint_summary`, :func:`pending_items`, :func:`checkpoint_value`;
+- the registry's observation records: :func:`record_assessment`, :func:`record_calibration`,
+  :func:`calibration_factor`, :func:`set_policy`, :func:`read_registry`;
 - the file names: ``CHECKPOINT_PATH``, ``PACKET_NAME``, ``ACK_NAME``, ``RESUME_NARRATIVE``.
 
 The command line, the MCP server and the hooks use these names only, never the private
@@ -44,6 +46,7 @@ _LAZY = {
     "init": ("passdown.authoring._project", "init"),
     "SourceFacts": ("passdown.authoring._render", "SourceFacts"),
     "render_packet": ("passdown.authoring._render", "render"),
+    "host_environment": ("passdown.authoring._working", "from_environment"),
     "Outcome": ("passdown.authoring._store", "Outcome"),
     "write_ack": ("passdown.authoring._ack", "write"),
     "recover_registry": ("passdown.authoring._recover", "recover"),
@@ -54,6 +57,11 @@ _LAZY = {
     "locate_folder": ("passdown.authoring._where", "locate"),
     "require_folder": ("passdown.authoring._where", "require"),
     "locate_registry": ("passdown.authoring._registry", "locate"),
+    "record_assessment": ("passdown.authoring._observation", "record_assessment"),
+    "record_calibration": ("passdown.authoring._observation", "record_calibration"),
+    "calibration_factor": ("passdown.authoring._observation", "calibration_factor"),
+    "set_policy": ("passdown.authoring._observation", "set_policy"),
+    "read_registry": ("passdown.authoring._observation", "read"),
     "checkpoint_block": ("passdown.authoring._checkpoint", "block_of"),
     "checkpoint_summary": ("passdown.authoring._checkpoint", "summary"),
     "pending_items": ("passdown.authoring._checkpoint", "pending_items"),

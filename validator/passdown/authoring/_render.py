@@ -4,7 +4,10 @@ Owns what goes into each of the twelve fields and the order of the steps that ma
 safe to send: the restart attempt (RESTART_ID and the packet's digest) is registered in the
 registry first, then the packet is written atomically, then it is read back from disk and its
 digest checked. Fields are bounded: long lists keep their newest entries and link the
-checkpoint for the rest, long texts are cut with a link, never copied whole.
+checkpoint for the rest, long texts are cut with a link, never copied whole. SOURCE and
+WORKING_STATE come from a fresh readback of the checkout (:mod:`passdown.authoring._working`),
+taken before the locked step; the list of every uncommitted path, when WORKING_STATE cannot
+hold them, is written in it, before the packet that names its digest.
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ from dataclasses import dataclass
 from passdown.workspace import _atomic
 from passdown.formats import _digest, _files, _packet
 from passdown.workspace._testpoints import point
-from passdown.errors import RefusedError
-from passdown.authoring import _attempt, _checkpoint, _registry, _store
+from passdown.errors import RefusedError, UsageError
+from passdown.authoring import _attempt, _checkpoint, _registry, _store, _working
 from passdown.authoring._ids import new_ulid
 
 #: The largest value of one field, in characters, before it is shortened with a link.
@@ -92,8 +95,12 @@ def _wrap(key: str, value: str) -> str:
 
 
 def field_values(checkpoint: dict, registry: dict, source: SourceFacts, *,
-                 checkpoint_ref: str) -> dict[str, str]:
-    """The first ten fields (GOAL_ID ... NEXT_SAFE_ACTION) as text, each non-blank."""
+                 checkpoint_ref: str, checkout: _working.Checkout | None = None,
+                 environment: _working.Environment | None = None,
+                 list_ref: str = _packet.WORKING_STATE_NAME) -> dict[str, str]:
+    """The first ten fields (GOAL_ID ... NEXT_SAFE_ACTION) as text, each non-blank.
+    ``checkout`` is the readback SOURCE and WORKING_STATE state (without one, only the
+    options and the registry's session row speak, and WORKING_STATE is unknown)."""
     block = _checkpoint.block_of(checkpoint)
     policy = _registry.policy_of(registry)
     plan = checkpoint.get("plan") or {}
@@ -114,16 +121,26 @@ def field_values(checkpoint: dict, registry: dict, source: SourceFacts, *,
 
     row = next((s for s in registry.get("sessions") or () if isinstance(s, dict)
                 and s.get("thread_id") == source.source_id), {})
-    facts = [
-        ("session", source.source_id),
-        ("host", source.host or row.get("host_id")),
-        ("harness", source.harness or row.get("harness")),
-        ("repository", source.repository or row.get("repository")),
-        ("checkout", source.checkout or row.get("checkout")),
-        ("branch", source.branch or row.get("branch")),
-        ("HEAD", source.head or row.get("head_commit")),
-    ]
-    source_text = "; ".join(f"{name} {value if value else UNKNOWN}" for name, value in facts)
+    if checkout is None:
+        facts = [
+            ("session", source.source_id),
+            ("host", source.host or row.get("host_id")),
+            ("harness", source.harness or row.get("harness")),
+            ("repository", source.repository or row.get("repository")),
+            ("checkout", source.checkout or row.get("checkout")),
+            ("branch", source.branch or row.get("branch")),
+            ("HEAD", source.head or row.get("head_commit")),
+        ]
+        working = _cut(source.working_state or f"{UNKNOWN}: inspect the checkout before "
+                       "writing; never reset, clean or commit to restart", link)
+    else:
+        facts = _working.source_facts(checkout, environment or _working.Environment(), row,
+                                      source)
+        notes = _one_line(_cut(source.working_state, link, MAX_FIELD_CHARS // 2)) \
+            if source.working_state else None
+        working = _working.working_state(checkout, notes, list_ref)
+    source_text = "; ".join(f"{name} {_shown(value) if value else UNKNOWN}"
+                            for name, value in facts)
 
     completed = [f"{w.get('summary')} (evidence: {'; '.join(map(str, w.get('evidence_refs') or ()))})"
                  for w in block.get("completed_work") or () if isinstance(w, dict)]
@@ -164,8 +181,7 @@ def field_values(checkpoint: dict, registry: dict, source: SourceFacts, *,
         "AUTHORITY": "\n".join(authority),
         "POLICY": policy_text,
         "SOURCE": source_text,
-        "WORKING_STATE": _cut(source.working_state or f"{UNKNOWN}: inspect the checkout "
-                              "before writing; never reset, clean or commit to restart", link),
+        "WORKING_STATE": working,
         "PROGRESS": "\n".join(progress),
         "DECISIONS": "\n".join(decisions) or "None recorded.",
         "LIVE_WORK": "\n".join(live) or "No leases or external operations recorded.",
@@ -173,10 +189,36 @@ def field_values(checkpoint: dict, registry: dict, source: SourceFacts, *,
     }
 
 
+def _shown(value) -> str:
+    """A SOURCE fact on one line: a path or name with a line break or a control character is
+    written as a JSON string (PKT-020), so it cannot open a line or a field of its own."""
+    return _packet.shown_path(str(value)) if _packet.forbidden_char(str(value)) or "\n" in str(
+        value) else str(value)
+
+
+def _entries_kept(key: str, value: str) -> str:
+    """``value`` wrapped, but for WORKING_STATE's ``- `` lines (its entries and the line
+    naming the list file), kept whole (PKT-019): a path or digest never breaks over two lines."""
+    if key != "WORKING_STATE":
+        return _wrap(key, value)
+    out, prose = [], []
+    for line in value.split("\n"):
+        if not line.startswith("- "):
+            prose.append(line)
+            continue
+        if prose:
+            out.append(_wrap(key if not out else "", "\n".join(prose)))
+            prose = []
+        out.append(line)
+    if prose:
+        out.append(_wrap(key if not out else "", "\n".join(prose)))
+    return "\n".join(out)
+
+
 def packet_text(values: dict[str, str], restart_id: str) -> tuple[str, str]:
     """The packet with its digest: ``(text, digest)``; the digest covers every field but
     CHECKPOINT_DIGEST, which carries it."""
-    fields = [(key, _wrap(key, values[key])) for key in _packet.KEYS[:10]]
+    fields = [(key, _entries_kept(key, values[key])) for key in _packet.KEYS[:10]]
     fields.append(("RESTART_ID", restart_id))
     unsigned = _packet.render(fields)
     digest = _digest.digest_bytes(_digest.canonical_packet(unsigned))
@@ -186,8 +228,14 @@ def packet_text(values: dict[str, str], restart_id: str) -> tuple[str, str]:
 def render(directory: str | os.PathLike = ".", *, source: SourceFacts,
            registry_path: str | None = None, checkpoint_path: str | None = None,
            packet_path: str | None = None, restart_id: str | None = None,
-           expect_revision: int | None = None) -> _store.Outcome:
+           expect_revision: int | None = None, workspace: str | os.PathLike | None = None,
+           environment: _working.Environment | None = None) -> _store.Outcome:
     """Register the attempt, write the packet atomically, read it back and check its digest.
+
+    SOURCE and WORKING_STATE are read fresh from the checkout ``workspace`` lies in (default:
+    the packet's folder, as ``passdown ack write`` reads it), with the environment's harness
+    (``environment``, default: this process's); a ``source`` branch, HEAD or checkout the
+    readback contradicts is refused (``authoring.source_mismatch``) before anything changes.
 
     One locked step (AUT-080): the checkpoint's lock and the packet's are held from the
     checkpoint's read to the packet's readback, so the packet, the registered
@@ -200,20 +248,32 @@ def render(directory: str | os.PathLike = ".", *, source: SourceFacts,
     packet_path = os.fspath(packet_path or os.path.join(directory, _packet.TEXT_NAME))
     if not os.path.lexists(checkpoint_path):
         raise _store.missing_error(_store.CHECKPOINT, checkpoint_path)
+    checkout = _working.read(os.fspath(workspace or os.path.dirname(os.path.abspath(packet_path))),
+                             registry_path=registry_path,
+                             given=[packet_path, registry_path, checkpoint_path])
+    contradicted = _working.disagreements(checkout, source)
+    if contradicted:
+        raise UsageError(f"the checkout read at {checkout.folder} has "
+                         f"{'; '.join(contradicted)}", code="authoring.source_mismatch",
+                         hint="leave out --branch, --head and --checkout: they are read from "
+                              "the checkout (give them only where there is no checkout)")
+    environment = environment if environment is not None else _working.from_environment()
     try:
         with _atomic.file_lock(checkpoint_path), _atomic.file_lock(packet_path):
             return _render_locked(registry_path, checkpoint_path, packet_path, source,
-                                  restart_id, expect_revision)
+                                  restart_id, expect_revision, checkout, environment)
     except OSError as error:  # a lock that cannot be taken (the folder is not writable)
         raise _store.io_error(packet_path, error) from None
 
 
 def _render_locked(registry_path, checkpoint_path, packet_path, source, restart_id,
-                   expect_revision):
+                   expect_revision, checkout, environment):
     checkpoint = _store.read(checkpoint_path, _store.CHECKPOINT, valid=True)
     _checkpoint.check_open(checkpoint)
     _store.read(registry_path, _store.REGISTRY, valid=True)  # refused before anything changes
-    checkpoint_ref = os.path.relpath(checkpoint_path, os.path.dirname(os.path.abspath(packet_path)))
+    packet_folder = os.path.dirname(os.path.abspath(packet_path))
+    checkpoint_ref = os.path.relpath(checkpoint_path, packet_folder)
+    list_path = os.path.join(packet_folder, _packet.WORKING_STATE_NAME)
     # the digest of the very document read above, never of a second read of the file
     continue_digest = _digest.digest_bytes(_digest.canonical_json(checkpoint))
     point("render.checkpoint_read")
@@ -226,7 +286,8 @@ def _render_locked(registry_path, checkpoint_path, packet_path, source, restart_
             raise RefusedError(f"the checkpoint's goal {goal!r} is not the registry's "
                                f"{policy.get('goal_id')!r}", code="authoring.goal_mismatch",
                                hint="point --registry and --checkpoint at the same goal's files")
-        values = field_values(checkpoint, registry, source, checkpoint_ref=checkpoint_ref)
+        values = field_values(checkpoint, registry, source, checkpoint_ref=checkpoint_ref,
+                              checkout=checkout, environment=environment)
         reuse = None if restart_id else _open_attempt_id(registry, source.source_id)
         candidate = restart_id or reuse or new_ulid()
         text, digest = packet_text(values, candidate)
@@ -249,6 +310,7 @@ def _render_locked(registry_path, checkpoint_path, packet_path, source, restart_
     except (OSError, _files.FileRefused):  # missing, or no file to keep: written anew
         unchanged = False
     try:
+        _write_list(list_path, checkout)
         if not unchanged:
             _atomic.atomic_write(packet_path, data, scratch=True)
         check = _readback(packet_path, made["digest"])
@@ -263,7 +325,33 @@ def _render_locked(registry_path, checkpoint_path, packet_path, source, restart_
         result={"restart_id": restart, "checkpoint_digest": check, "registry": registry_path,
                 "checkpoint": checkpoint_path, _attempt.CONTINUE_DIGEST: continue_digest,
                 "superseded": registered.result.get("superseded", []),
-                "bytes": len(data)})
+                "bytes": len(data), **_state_result(checkout, list_path)})
+
+
+def _state_result(checkout: _working.Checkout, list_path: str) -> dict:
+    """What the outcome says of the working state: the paths read, those the packet lists,
+    and the list file when there is one (or why no checkout was read)."""
+    if checkout.missing is not None:
+        return {"working_state": {"checkout": None, "reason": checkout.missing}}
+    return {"working_state": {"checkout": checkout.fingerprint, "paths": len(checkout.rows),
+                              "listed": len(checkout.inline),
+                              "list": list_path if checkout.overflow else None}}
+
+
+def _write_list(list_path: str, checkout: _working.Checkout) -> None:
+    """Write the list of every uncommitted path atomically when the packet links it, else
+    remove a list an earlier render left (it no longer describes the checkout)."""
+    if checkout.fingerprint is not None and checkout.overflow:
+        data = _working.list_bytes(checkout)
+        try:
+            if _files.read_prefix(list_path, len(data) + 1) == data:
+                return
+        except (OSError, _files.FileRefused):
+            pass
+        with _atomic.file_lock(list_path):
+            _atomic.atomic_write(list_path, data, scratch=True)
+    elif os.path.lexists(list_path) and not os.path.isdir(list_path):
+        os.unlink(list_path)
 
 
 def _open_attempt_id(registry: dict, source_id: str) -> str | None:

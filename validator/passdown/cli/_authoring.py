@@ -419,7 +419,9 @@ def packet():
 
 @packet.command("render", cls=_Command)
 @click.argument("directory", type=click.Path(file_okay=False), required=False)
-@click.option("--source-id", required=True, help="The exact session handing over.")
+@click.option("--source-id", "--source-session", "source_id", default=None,
+              help="The exact session handing over [default: $CODEX_THREAD_ID inside Codex "
+                   "CLI; Claude Code exposes none to commands: pass it].")
 @click.option("--registry", "registry_path", default=None, help="The registry [default: found "
               "in DIRECTORY].")
 @click.option("--checkpoint", "checkpoint_path", default=None,
@@ -428,14 +430,22 @@ def packet():
               help="The packet [default: DIRECTORY/continuation.packet.txt].")
 @click.option("--restart-id", default=None,
               help="Use this RESTART_ID [default: reuse the open attempt's, or a new ULID].")
-@click.option("--host", default=None, help="The source's host.")
-@click.option("--harness", default=None, help="The source's harness.")
-@click.option("--repository", default=None, help="The repository.")
-@click.option("--checkout", default=None, help="The checkout path.")
-@click.option("--branch", default=None, help="The checked-out branch.")
-@click.option("--head", default=None, help="The HEAD commit.")
+@click.option("--workspace", type=click.Path(file_okay=False), default=None,
+              help="The checkout SOURCE and WORKING_STATE are read from [default: the "
+                   "packet's folder, as `passdown ack write` reads it].")
+@click.option("--host", default=None,
+              help="The machine, container or service [default: this machine's name].")
+@click.option("--harness", default=None, help="The source's harness [default: claude-code "
+              "or codex when their environment says so].")
+@click.option("--repository", default=None,
+              help="The repository [default: the checkout's top-level folder].")
+@click.option("--checkout", default=None, help="The checkout path (only where there is no "
+              "checkout to read; else it must agree).")
+@click.option("--branch", default=None, help="The checked-out branch (likewise).")
+@click.option("--head", default=None, help="The HEAD commit (likewise).")
 @click.option("--working-state", default=None,
-              help="Dirty paths, fingerprints, untracked work and their owner.")
+              help="Notes on the working state: who owns which untracked work (the paths and "
+                   "digests are read from the checkout).")
 @click.option("--live-work", default=None, help="Workers, processes, pending sends, jobs.")
 @click.option("--model-policy", default=None, help="Model and effort preference.")
 @click.option("--budget", default=None, help="Hard budget requirements.")
@@ -443,20 +453,33 @@ def packet():
 @_output_options
 @_run("packet render")
 def _render(directory, registry_path, checkpoint_path, packet_path, restart_id,
-            expect_revision, **facts):
+            expect_revision, workspace, source_id, **facts):
     """Register the restart attempt, then write the packet and read it back.
 
     The attempt (RESTART_ID and the packet digest) is in the registry before the packet is
     written; calling again for unchanged content reuses the attempt. --expect-revision
     applies to the registry. DIRECTORY defaults to the handoff folder, found here or in a
-    folder above."""
-    from passdown.authoring import SourceFacts, render_packet
+    folder above.
 
+    SOURCE and WORKING_STATE are read from the checkout: repository, branch, HEAD and every
+    uncommitted path with its blake3 digest (the handoff's own files left out, as the ACK
+    leaves them out). Beyond 16 paths the packet links continuation.working-state.txt, which
+    lists them all. Outside a git checkout both say UNKNOWN, and why."""
+    from passdown.authoring import SourceFacts, host_environment, render_packet
+
+    environment = host_environment()
+    source_id = source_id or environment.session
+    if not source_id or not source_id.strip():
+        raise UsageError("no source session: give --source-id", code="usage",
+                         hint="pass the session's exact id with --source-id (Codex CLI "
+                              "exposes it as $CODEX_THREAD_ID; Claude Code gives it to hooks "
+                              "as session_id, never to commands)")
     directory = _locate(directory, "registry" if registry_path is None else None).path
-    return render_packet(directory, source=SourceFacts(**facts),
+    return render_packet(directory, source=SourceFacts(source_id=source_id, **facts),
                          registry_path=registry_path, checkpoint_path=checkpoint_path,
                          packet_path=packet_path, restart_id=restart_id,
-                         expect_revision=expect_revision)
+                         expect_revision=expect_revision, workspace=workspace,
+                         environment=environment)
 
 
 # -- attempt -------------------------------------------------------------------------------
@@ -636,7 +659,32 @@ def _attempt_show(restart_id, registry_path, gate_input):
 
 @click.group()
 def registry():
-    """Recover the restart registry."""
+    """Recover the restart registry, or record the owner's restart consent."""
+
+
+@registry.command("policy", cls=_Command)
+@click.option("--mode", type=click.Choice(("off", "adaptive", "daily")), required=True,
+              help="off: checkpoint only; adaptive or daily: restarts are authorized.")
+@click.option("--scope", default=None,
+              help="What the owner's consent covers (needed unless off).")
+@click.option("--archive-consent/--no-archive-consent", default=None,
+              help="Whether the owner consents to archiving the source after takeover "
+                   "[default: unchanged].")
+@click.option("--registry", "registry_path", default=None,
+              help="The registry [default: the handoff folder's].")
+@_revision_options
+@_output_options
+@_run("registry policy")
+def _policy(mode, scope, archive_consent, registry_path, expect_revision):
+    """Record the owner's restart consent in the registry's policy (mode and scope).
+
+    Run it only on the owner's word: a restart recommended by `passdown assess` waits for it.
+    Recording the same policy again changes nothing."""
+    from passdown.authoring import locate_registry, set_policy
+
+    path = registry_path or locate_registry(_locate(None, "registry").path)
+    return set_policy(path, mode=mode, scope=scope, archive_consent=archive_consent,
+                      expect_revision=expect_revision)
 
 
 @registry.command("recover", cls=_Command)

@@ -69,12 +69,14 @@ FOLDER_CODES = tuple(code for code in CODES if code not in (
 #: How far (seconds) a read_at may lie after the verifier's clock before it is
 #: ``ack.read_in_future`` (ACK-112): two hosts' clocks disagree by this much in practice.
 CLOCK_SKEW_SECONDS = 5
-#: The file names of a handoff's own files in its folder (the artifact kinds packet,
-#: registry, ACK, handoff record, pending confirmation and relaunch receipt): the dirty-artifact
-#: fingerprint leaves them out (ACK-128). A ``*`` stands for any text.
-OWN_FILE_NAMES = ("continuation.packet.txt", "continuation.packet.json", "registry.json",
-                  "registry.yaml", "registry.yml", "ack.json", "handoff.json",
-                  "handoff.pending.json", "relaunch-receipt.json", "*.relaunch-receipt.json")
+#: The file names of a handoff's own files in its folder (the artifact kinds packet and its
+#: working-state list, registry, ACK, handoff record, pending confirmation and relaunch
+#: receipt): the dirty-artifact fingerprint leaves them out (ACK-128). A ``*`` stands for
+#: any text.
+OWN_FILE_NAMES = ("continuation.packet.txt", "continuation.packet.json",
+                  "continuation.working-state.txt", "registry.json", "registry.yaml",
+                  "registry.yml", "ack.json", "handoff.json", "handoff.pending.json",
+                  "relaunch-receipt.json", "*.relaunch-receipt.json")
 #: The folder beside a file that holds Passdown's locks and temporary files.
 BOOKKEEPING_FOLDER = ".passdown"
 

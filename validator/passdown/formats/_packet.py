@@ -13,6 +13,7 @@ Parsing never raises: anything else becomes a :class:`Problem`.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -38,6 +39,11 @@ KEY_BY_MEMBER = {member: key for key, member in FIELDS}
 #: The file names a packet is found under, text form first.
 TEXT_NAME = "continuation.packet.txt"
 JSON_NAME = "continuation.packet.json"
+#: The list of every uncommitted path, written beside the packet when WORKING_STATE cannot
+#: hold them all (PKT-021).
+WORKING_STATE_NAME = "continuation.working-state.txt"
+#: What a WORKING_STATE entry says changed (PKT-019), as ``git status`` tells them apart.
+PATH_STATUSES = ("modified", "added", "deleted", "untracked", "conflicted")
 
 INDENT = "  "
 
@@ -48,6 +54,13 @@ _KEY_LINE = re.compile(r"([A-Z][A-Z0-9_]*(?:[ \t]*/[ \t]*[A-Z][A-Z0-9_]*)*):(?: 
 # C0 controls other than tab, DEL, C1 controls, and the bidirectional overrides and isolates
 # that make text display in an order other than the one it is read in.
 _FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# A path written as it is: no character a line cannot show as itself (controls, line and
+# paragraph separators, bidirectional and zero-width format characters, a backslash), no
+# blank at either end, no opening double quote.
+_PLAIN_PATH = re.compile("(?![\"\\s])[^\x00-\x1f\x7f-\x9f\\\\\u200b-\u200f\u2028-\u202e"
+                         "\u2060-\u206f\ufeff]*(?<!\\s)\\Z")
+# One WORKING_STATE entry (PKT-019): `- STATUS DIGEST PATH`, the path plain or a JSON string.
+_ENTRY = re.compile(r"- ([a-z]+) (\S+) (.+)\Z", re.S)
 
 
 @dataclass(frozen=True)
@@ -214,3 +227,32 @@ def from_projection(data) -> Parsed:
 def is_projection(text: str) -> bool:
     """Whether packet content is the JSON projection rather than the text form."""
     return isinstance(text, str) and text.lstrip(" \t\r\n").startswith("{")
+
+
+def shown_path(path: str) -> str:
+    """``path`` as a WORKING_STATE entry writes it (PKT-020): as it is when every character
+    shows as itself, else as a JSON string with every non-ASCII character escaped."""
+    import json
+
+    return path if _PLAIN_PATH.match(path) else json.dumps(path, ensure_ascii=True)
+
+
+def entry_line(status: str, digest: str, path: str) -> str:
+    """One WORKING_STATE entry: ``- STATUS DIGEST PATH`` (PKT-019)."""
+    return f"- {status} {digest} {shown_path(path)}"
+
+
+def parse_entry(line: str) -> tuple[str, str, str] | None:
+    """``(status, digest, path)`` of one WORKING_STATE entry line, or None when the line is
+    not one (prose, a line naming the list file)."""
+    match = _ENTRY.match(line)
+    if match is None or match.group(1) not in PATH_STATUSES:
+        return None
+    status, digest, shown = match.groups()
+    if not shown.startswith('"'):
+        return status, digest, shown
+    try:
+        path = json.loads(shown)
+    except ValueError:
+        return None
+    return (status, digest, path) if isinstance(path, str) else None

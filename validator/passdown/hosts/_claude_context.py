@@ -285,8 +285,35 @@ def stop(state, hook, folder):
 _EVENTS = {"SessionStart": session_start, "PreCompact": pre_compact, "Stop": stop}
 
 
+def _with_line(event, reply, line):
+    """``reply`` with the observer's ``line`` (passdown.hosts._claude_observing) added in the
+    event's form: SessionStart's context, Stop's ``reason`` to continue with."""
+    if not line:
+        return reply
+    if event == "Stop":
+        if not reply.stdout:
+            return Reply(_fastjson.dumps({"decision": "block", "reason": line}) + "\n")
+        output = _fastjson.loads(reply.stdout)
+        output["reason"] += "\n\n" + line
+        return Reply(_fastjson.dumps(output) + "\n")
+    if not reply.stdout:
+        return _additional_context(event, line)
+    output = _fastjson.loads(reply.stdout)
+    output["hookSpecificOutput"]["additionalContext"] += "\n\n" + line
+    return Reply(_fastjson.dumps(output) + "\n")
+
+
 def run(event, hook, options):
     if event == "Stop" and hook.get("stop_hook_active") is True:
         return Reply()  # already continued once: never keep the turn going by itself
+    from passdown.hosts import _claude_observing
+
     folder = folder_of(hook, options)
-    return _EVENTS[event](read_state(folder), hook, folder)
+    if event == "PreCompact":
+        _claude_observing.pre_compact(hook, folder)
+    reply = _EVENTS[event](read_state(folder), hook, folder)
+    if event == "SessionStart":
+        return _with_line(event, reply, _claude_observing.session_start(hook, folder, options))
+    if event == "Stop":
+        return _with_line(event, reply, _claude_observing.stop(hook, folder, options))
+    return reply

@@ -47,6 +47,7 @@ _OPTIONS = {
     "--restart-tool": ("restart_tool", str),
     "--host-name": ("host_names", list),
     "--execute-tool": ("execute_tools", list),
+    "--context-capacity": ("context_capacity", int),
 }
 
 
@@ -72,7 +73,7 @@ class HookError(Exception):
 
 def default_options():
     return {"folder": None, "host_pid": None, "service_unit": None, "restart_tool": None,
-            "host_names": [], "execute_tools": []}
+            "host_names": [], "execute_tools": [], "context_capacity": None}
 
 
 def parse_options(args):
@@ -97,7 +98,8 @@ def parse_options(args):
         elif kind is int:
             if not (value.isascii() and value.isdigit() and int(value) >= 1):
                 raise HookError("hook.bad_option", f"{name} must be a positive integer, not {value!r}",
-                                "pass the host's process id")
+                                "pass the host's process id" if name == "--host-pid"
+                                else "pass the context capacity in tokens")
             options[key] = int(value)
         else:
             options[key] = value

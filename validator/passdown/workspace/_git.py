@@ -338,18 +338,39 @@ def dirty_paths(workspace, *, budget=None):
     excluded; both sides of a rename; a submodule whose checked-out commit moved), and every
     tracked file stored through a filter driver whose bytes differ from the index, relative
     to the top level, as raw bytes, sorted."""
+    top, statuses = _dirty_statuses(workspace, budget)
+    return top, sorted(statuses)
+
+
+#: What a path's two-letter ``git status --porcelain`` code says, in words, first match wins
+#: (``??`` untracked; a ``U`` or both sides added or deleted: a merge conflict).
+_STATUS_WORDS = ((lambda xy: xy == b"??", "untracked"),
+                 (lambda xy: b"U" in xy or xy in (b"AA", b"DD"), "conflicted"),
+                 (lambda xy: b"D" in xy, "deleted"),
+                 (lambda xy: b"A" in xy, "added"))
+#: The word for every other change (content, type or a submodule's commit).
+MODIFIED = "modified"
+
+
+def _status_word(xy):
+    return next((word for test, word in _STATUS_WORDS if test(xy)), MODIFIED)
+
+
+def _dirty_statuses(workspace, budget):
+    """``(top, {raw path: status word})`` for :func:`dirty_paths`' paths."""
     top = toplevel(workspace)
     reader = _Reader(top)
     filters = reader.neutralise_filters()
     _, out = reader.run("status", "--porcelain=v1", "-z", "--untracked-files=all",
                         "--ignore-submodules=dirty", "--no-renames")
-    paths = set()
+    statuses = {}
     for entry in out.split(b"\0"):
         if len(entry) >= 4:
-            paths.add(entry[3:])
+            statuses[entry[3:]] = _status_word(entry[:2])
     if filters:
-        paths.update(_filtered_changes(reader, top, paths, budget or _Budget()))
-    return top, sorted(paths)
+        for path in _filtered_changes(reader, top, statuses, budget or _Budget()):
+            statuses[path] = MODIFIED
+    return top, statuses
 
 
 def _filtered_changes(reader, top, known, budget):
@@ -380,24 +401,29 @@ def _filtered_changes(reader, top, known, budget):
 
 
 def dirty_fingerprint(workspace, algorithm=_digest.DEFAULT_ALGORITHM, *, algorithms=None,
-                      leave_out=None):
+                      leave_out=None, with_status=False):
     """``[{"path", "digest"}, ...]`` for every dirty path, sorted by path.
 
     A file is hashed over its raw bytes; a symbolic link over its target text (what git
     stores); a path absent from disk (deleted) over zero bytes; a submodule folder over the
     text of its HEAD commit id. ``algorithms`` maps a path to the algorithm to use for it
     (to reproduce a fingerprint someone wrote with another algorithm); ``leave_out(path)``
-    says which paths the fingerprint does not cover (the handoff's own files)."""
+    says which paths the fingerprint does not cover (the handoff's own files). With
+    ``with_status`` each row also says what changed (``status``: ``untracked``, ``added``,
+    ``deleted``, ``conflicted`` or ``modified``), which the fingerprint itself leaves out."""
     budget = _Budget()
-    top, paths = dirty_paths(workspace, budget=budget)
+    top, statuses = _dirty_statuses(workspace, budget)
     rows = []
     with _Tree(top) as tree:
-        for raw_path in paths:
+        for raw_path in sorted(statuses):
             name = raw_path.decode("utf-8", "backslashreplace")
             if leave_out is not None and leave_out(name):
                 continue
             chosen = (algorithms or {}).get(name, algorithm)
-            rows.append({"path": name, "digest": _path_digest(tree, raw_path, chosen, budget)})
+            row = {"path": name, "digest": _path_digest(tree, raw_path, chosen, budget)}
+            if with_status:
+                row["status"] = statuses[raw_path]
+            rows.append(row)
     return rows
 
 

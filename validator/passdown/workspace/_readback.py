@@ -16,7 +16,7 @@ import os
 
 from passdown.formats._clock import utc_now
 from passdown.errors import UnreadableInput
-from passdown.formats import _ackcheck, _digest, _loading
+from passdown.formats import _ackcheck, _digest, _loading, _packet
 from passdown.formats._values import is_relative_path
 
 
@@ -77,7 +77,8 @@ def own_files(top, folder, given):
     files, left out of the dirty-artifact fingerprint (ACK-128): in the handoff ``folder``
     (the registry's), every file named as a handoff artifact (:data:`_ackcheck.OWN_FILE_NAMES`);
     the files ``given`` (the packet, registry, checkpoint and ACK read or written); and
-    everything in the ``.passdown/`` bookkeeping folder beside any of them. Their integrity is
+    everything in the ``.passdown/`` bookkeeping folder, and the packet's working-state list,
+    beside any of them. Their integrity is
     covered by their own digests and revisions. Returns a predicate on a path."""
     top = os.path.realpath(top)
 
@@ -100,15 +101,18 @@ def own_files(top, folder, given):
         if name in exact or name.startswith(bookkeeping):
             return True
         parent, _, base = name.rpartition("/")
+        if base == _packet.WORKING_STATE_NAME and parent in parents:
+            return True
         return home is not None and parent == home and _ackcheck.is_own_file_name(base)
 
     return leave_out
 
 
-def workspace_readback(workspace, ack=None, *, leave_out=None):
+def workspace_readback(workspace, ack=None, *, leave_out=None, with_status=False):
     """``(checkout, dirty)`` read fresh from the git checkout ``workspace``. Each dirty path is
     hashed with the algorithm ``ack`` used for it (blake3 where it names none); ``leave_out``
-    is :func:`own_files`' predicate."""
+    is :func:`own_files`' predicate; ``with_status`` adds each path's ``status``
+    (``packet render`` states it, the ACK does not)."""
     from passdown.workspace import _git
 
     algorithms = {}
@@ -122,7 +126,8 @@ def workspace_readback(workspace, ack=None, *, leave_out=None):
     checkout = _git.checkout_fingerprint(workspace)
     return checkout, _git.dirty_fingerprint(workspace, algorithms=algorithms,
                                             leave_out=leave_out(checkout["repository"])
-                                            if leave_out is not None else None)
+                                            if leave_out is not None else None,
+                                            with_status=with_status)
 
 
 def read_handoff(packet_path, registry_path, checkpoint_path=None):

@@ -1,0 +1,227 @@
+"""Claude Code's session transcripts (spec/hosts.md, "Observing a session"): where they are
+and what their two ends say.
+
+A transcript is ``<projects>/<escaped working folder>/<session id>.jsonl`` under
+``$CLAUDE_CONFIG_DIR/projects`` (default ``~/.claude/projects``), one JSON record a line. The
+records read here, as real transcripts carry them (tests/data/hosts/MANIFEST.md):
+
+- every conversation record: ``type``, ``sessionId``, ``timestamp``, ``isSidechain``;
+- ``assistant`` records: ``message.model`` and ``message.usage`` with ``input_tokens``,
+  ``cache_creation_input_tokens`` and ``cache_read_input_tokens``;
+- ``system`` records with ``subtype`` ``compact_boundary`` (a compaction happened here);
+- ``user`` records (``message.content`` a string, or blocks of ``text`` and ``tool_result``);
+- ``TodoWrite`` tool calls (``input.todos`` of ``content``/``status``), ``Write``, ``Edit``,
+  ``MultiEdit`` and ``NotebookEdit`` calls (``input.file_path`` / ``notebook_path``).
+
+The context size of the latest main-thread call is the sum of the three input counts of the
+last assistant record that is not a sidechain, found from the end before any
+``compact_boundary`` (after a compaction with no call since, the size is unknown).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+
+HOST = "claude"
+NAME = "Claude Code"
+#: The usage counts that together are the input of one call.
+INPUT_COUNTS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+#: The instruction files Claude Code loads, looked for in the working folder and each folder
+#: above it, and in the user's configuration folder.
+INSTRUCTION_FILES = ("CLAUDE.md", "CLAUDE.local.md", os.path.join(".claude", "CLAUDE.md"))
+USER_INSTRUCTION_FILES = ("CLAUDE.md",)
+#: What a fresh session loads before any project file: the host's system prompt and its tool
+#: definitions. Stated, not measured: the first call of a real fresh session with a short
+#: project CLAUDE.md read 26,450 input tokens (tests/data/hosts/MANIFEST.md), of which this
+#: allowance is the host's part. Calibration (PRC-101) corrects it.
+PROMPT_ALLOWANCE_TOKENS = 20000
+#: Tools whose ``input`` names a file the session wrote.
+WRITE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path",
+               "NotebookEdit": "notebook_path"}
+
+
+def config_folder(environ=None):
+    environ = os.environ if environ is None else environ
+    return environ.get("CLAUDE_CONFIG_DIR") or os.path.join(
+        environ.get("HOME") or os.path.expanduser("~"), ".claude")
+
+
+def projects_folder(environ=None):
+    return os.path.join(config_folder(environ), "projects")
+
+
+def escaped(folder):
+    """The names Claude Code may give the transcript folder of ``folder``: every character
+    that is not a letter or digit as ``-``, and the older form with only ``/``, ``.``, space
+    and ``~`` replaced."""
+    absolute = os.path.abspath(folder)
+    return list(dict.fromkeys([re.sub(r"[^A-Za-z0-9]", "-", absolute),
+                               re.sub(r"[/. ~]", "-", absolute)]))
+
+
+def find(*, session=None, project=None, environ=None):
+    """The transcript of ``session`` (any project), or the newest of ``project``, by the
+    files' modification times only (no file is read); ``None`` when there is none."""
+    root = projects_folder(environ)
+    if session is not None:
+        if not re.fullmatch(r"[A-Za-z0-9_-]{1,128}", session):
+            return None
+        found = sorted(glob.glob(os.path.join(glob.escape(root), "*", session + ".jsonl")))
+        return found[0] if found else None
+    newest = None
+    for name in escaped(project or os.getcwd()):
+        for path in glob.glob(os.path.join(glob.escape(os.path.join(root, name)), "*.jsonl")):
+            try:
+                mtime = os.stat(path).st_mtime
+            except OSError:
+                continue
+            if newest is None or mtime > newest[0]:
+                newest = (mtime, path)
+    return newest[1] if newest else None
+
+
+def _count(value):
+    return value if type(value) is int and value >= 0 else None
+
+
+def call_size(record):
+    """``(tokens, model)`` of a main-thread assistant record with usable usage, else None."""
+    if record.get("type") != "assistant" or record.get("isSidechain") is True:
+        return None
+    message = record.get("message")
+    if not isinstance(message, dict) or not isinstance(message.get("usage"), dict):
+        return None
+    counts = [_count(message["usage"].get(name, 0)) for name in INPUT_COUNTS]
+    if None in counts:
+        return None
+    model = message.get("model") if isinstance(message.get("model"), str) else None
+    return sum(counts), model
+
+
+def is_compaction(record):
+    return record.get("type") == "system" and record.get("subtype") == "compact_boundary"
+
+
+def session_of(record):
+    value = record.get("sessionId")
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def recognised(records):
+    """Whether the records are a Claude Code transcript's: some carry a ``sessionId``."""
+    return any(session_of(record) for record in records)
+
+
+def started(records):
+    """The first record's timestamp, as it is written."""
+    for record in records:
+        if isinstance(record.get("timestamp"), str):
+            return record["timestamp"]
+    return None
+
+
+def latest_call(tail):
+    """From the tail (last record first): ``(tokens, model, timestamp)`` of the latest
+    main-thread call, ``"compacted"`` when a compaction came after it, or ``None``."""
+    for record in tail:
+        if is_compaction(record):
+            return "compacted"
+        size = call_size(record)
+        if size is not None:
+            return size[0], size[1], record.get("timestamp")
+    return None
+
+
+def first_call(records):
+    """``(tokens, timestamp)`` of the first main-thread call among ``records`` (the head):
+    the observed start-up of the session, or ``None``."""
+    for record in records:
+        size = call_size(record)
+        if size is not None:
+            return size[0], record.get("timestamp")
+    return None
+
+
+def capacity(tail):
+    """Claude Code's transcripts do not state the context capacity."""
+    return None
+
+
+# -- what a dead session leaves: its latest plan, writes, request and answer ----------------
+
+def _text_blocks(content):
+    if isinstance(content, str):
+        return [content]
+    if isinstance(content, list):
+        return [block.get("text") for block in content
+                if isinstance(block, dict) and block.get("type") == "text"
+                and isinstance(block.get("text"), str)]
+    return []
+
+
+def _tool_calls(record):
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return []
+    return [block for block in content if isinstance(block, dict)
+            and block.get("type") == "tool_use" and isinstance(block.get("input"), dict)]
+
+
+#: The user records that are the host's, not the person's: command echoes and reminders.
+_HOST_TEXT = ("<local-command-", "<command-name>", "<command-message>", "<system-reminder>",
+              "Caveat: ")
+
+
+def request_text(record):
+    """The person's words in a main-thread ``user`` record, or None (tool results, meta
+    records and the host's own echoes are not a request)."""
+    if record.get("type") != "user" or record.get("isSidechain") is True \
+            or record.get("isMeta") is True or record.get("isCompactSummary") is True:
+        return None
+    message = record.get("message")
+    texts = [text.strip() for text in _text_blocks(message.get("content")
+                                                   if isinstance(message, dict) else None)]
+    texts = [text for text in texts if text and not text.startswith(_HOST_TEXT)]
+    return "\n".join(texts) or None
+
+
+def answer_text(record):
+    if record.get("type") != "assistant" or record.get("isSidechain") is True:
+        return None
+    message = record.get("message")
+    texts = [text.strip() for text in _text_blocks(message.get("content")
+                                                   if isinstance(message, dict) else None)]
+    return "\n".join(text for text in texts if text) or None
+
+
+def plan(record):
+    """The todo list of a main-thread ``TodoWrite`` call: ``[(text, status)]``, or None."""
+    if record.get("isSidechain") is True:
+        return None
+    for call in reversed(_tool_calls(record)):
+        if call.get("name") == "TodoWrite" and isinstance(call["input"].get("todos"), list):
+            return [(todo.get("content"), todo.get("status")) for todo in call["input"]["todos"]
+                    if isinstance(todo, dict) and isinstance(todo.get("content"), str)]
+    return None
+
+
+def written(record):
+    """The files a main-thread record's tool calls wrote or edited."""
+    if record.get("isSidechain") is True:
+        return []
+    paths = []
+    for call in _tool_calls(record):
+        key = WRITE_TOOLS.get(call.get("name"))
+        if key and isinstance(call["input"].get(key), str):
+            paths.append(call["input"][key])
+    return paths
+
+
+def working_folder(records):
+    for record in records:
+        if isinstance(record.get("cwd"), str):
+            return record["cwd"]
+    return None
