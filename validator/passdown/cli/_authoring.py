@@ -489,7 +489,8 @@ def attempt():
     """Record the later steps of one restart attempt in the registry.
 
     Each step is refused (exit 1, code attempt.*) when the attempt's state does not allow it;
-    the same step again with the same values changes nothing."""
+    the same step again with the same values changes nothing. Each ends with a `next:` line,
+    the command to run next."""
 
 
 _REGISTRY_HELP = ("The registry [default: registry.yaml or registry.json of the handoff "
@@ -645,7 +646,8 @@ def _abandon(restart_id, registry_path, note):
 @_output_options
 @_run("attempt show")
 def _attempt_show(restart_id, registry_path, gate_input):
-    """Show one attempt (or all) and the restart gate input the registry implies."""
+    """Show one attempt (or the one in progress): its state, source, target, fencing epoch and
+    the command to run next; --gate-input prints the restart gate input the registry implies."""
     from passdown.authoring import show_attempt
 
     outcome, observations = show_attempt(_registry_file(registry_path), restart_id)
