@@ -21,6 +21,10 @@ digest     ``passdown digest big.bin`` (256 MiB of random bytes, warm)    ``blak
 gate       ``passdown gate restart < obs.json`` (the README example)      ``python -c pass``: <= 1.5x
 memory     peak RSS of ``passdown digest`` on 1 GiB (<= 64 MiB) and of    -
            ``passdown validate`` on the 2,000 folders (<= 200 MiB)
+registry   ``passdown validate registry.yaml`` (10,000 attempts, the      ``check-jsonschema
+           example's completed attempt repeated); beside it the same      --schemafile <registry
+           command with libyaml's parser hidden (the pure loader, as      schema, its shared defs
+           before), and peak RSS (<= 100 MiB)                             inlined>``: >= 3x faster
 =========  ==========================================================  ==========================
 
 The baseline schema is the upstream, self-contained xBRIEF core 0.8 schema
@@ -30,7 +34,7 @@ beside the checkout). The checkpoint is ``examples/handoff``'s. Peak memory is t
 one), started from a small launcher so the figure is the command's own, and the sum of the
 process tree's resident sets sampled every few milliseconds.
 
-    python bench/speed_bench.py [--runs 15] [--only lint,bulk,digest,gate,memory]
+    python bench/speed_bench.py [--runs 15] [--only lint,bulk,digest,gate,memory,registry]
 """
 
 from __future__ import annotations
@@ -330,7 +334,71 @@ def memory(args, work: Path) -> None:
     big.unlink()
 
 
-SECTIONS = {"lint": lint, "bulk": bulk, "digest": digest, "gate": gate, "memory": memory}
+REGISTRY = ROOT / "examples" / "handoff" / "registry.yaml"
+REGISTRY_SCHEMA = ROOT / "schemas" / "v1" / "registry.schema.json"
+#: Runs the command with libyaml's parser hidden: the loader as it was before it took the C path.
+_PURE_YAML = ("import sys; from passdown.formats import _loading; "
+              "_loading.c_yaml_available = lambda: False; from passdown._entry import main; "
+              "sys.argv[0] = 'passdown'; sys.exit(main())")
+
+
+def _large_registry(path: Path, attempts: int) -> None:
+    """The example registry with its completed attempt repeated ``attempts`` times, each with
+    its own restart id: a real shape, repeated."""
+    text = REGISTRY.read_text(encoding="utf-8")
+    head, rest = text.split("attempts:\n", 1)
+    first, _ = rest.split("  # The current attempt", 1)
+    body = "".join(first.replace("rst-20261012-0938-parser", f"rst-20261012-0938-p{number:05d}")
+                   .replace("      fencing_epoch: 4\n", f"      fencing_epoch: {number + 1}\n")
+                   for number in range(attempts))
+    head = head.replace("\nfencing_epoch: 4\n", f"\nfencing_epoch: {attempts}\n")
+    tail = rest[rest.index("\n# The restart gate's latest input"):]
+    path.write_text(head + "attempts:\n" + body + tail, encoding="utf-8")
+
+
+def _bundled_registry_schema(path: Path) -> None:
+    """The registry schema with the shared definitions it refers to inlined, so the baseline
+    reads one self-contained file and fetches nothing (``$id``s are identifiers only)."""
+    import json
+
+    schema = json.loads(REGISTRY_SCHEMA.read_text(encoding="utf-8"))
+    shared = json.loads((REGISTRY_SCHEMA.parent / "defs.schema.json").read_text(encoding="utf-8"))
+    text = json.dumps(schema).replace('"defs.schema.json#/$defs/', '"#/$defs/shared_')
+    schema = json.loads(text)
+    schema.setdefault("$defs", {}).update(
+        {f"shared_{name}": json.loads(json.dumps(value).replace('"#/$defs/', '"#/$defs/shared_'))
+         for name, value in shared.get("$defs", {}).items()})
+    path.write_text(json.dumps(schema), encoding="utf-8")
+
+
+def registry(args, work: Path) -> None:
+    schema = work / "registry.bundled.schema.json"
+    _bundled_registry_schema(schema)
+    path = work / "reg" / "registry.yaml"
+    path.parent.mkdir(exist_ok=True)
+    _large_registry(path, args.attempts)
+    passdown = f"passdown validate registry.yaml ({args.attempts:,} attempts)"
+    pure = "the same, libyaml's parser hidden (pure loader)"
+    check = "check-jsonschema --schemafile registry.schema.json"
+    clean = subprocess.run([_bin("passdown"), "validate", "-q", str(path)], capture_output=True, text=True)
+    if clean.returncode != 0:
+        sys.exit(f"speed_bench: the large registry is not clean: {clean.stdout[-500:]}")
+    times = _section("registry", f"one registry of {path.stat().st_size / MIB:.1f} MiB", {
+        passdown: ([_bin("passdown"), "validate", str(path)], None),
+        pure: ([_bin("python"), "-c", _PURE_YAML, "validate", str(path)], None),
+        check: ([_bin("check-jsonschema"), "--schemafile", str(schema), str(path)], None),
+    }, args.bulk_runs)
+    speedup = _median(times[check]) / _median(times[passdown])
+    print(f"  check-jsonschema / passdown (medians): {speedup:.2f}x faster  target >= 3x: "
+          f"{_verdict(speedup >= 3)}  {_cpu_note(times[passdown], times[check])}")
+    print(f"  pure loader / passdown (medians): {_median(times[pure]) / _median(times[passdown]):.2f}x")
+    maxrss, tree = peak_memory([_bin("passdown"), "validate", str(path)])
+    print(f"  peak memory of passdown validate: {max(maxrss, tree) / 1024:.1f} MiB  target <= 100 MiB: "
+          f"{_verdict(max(maxrss, tree) <= 100 * 1024)}")
+
+
+SECTIONS = {"lint": lint, "bulk": bulk, "digest": digest, "gate": gate, "memory": memory,
+            "registry": registry}
 
 
 def main(argv=None) -> int:
@@ -339,6 +407,7 @@ def main(argv=None) -> int:
     parser.add_argument("--bulk-runs", type=int, default=10, help="interleaved runs of the bulk lint")
     parser.add_argument("--gate-runs", type=int, default=60, help="interleaved runs of the gate start-up")
     parser.add_argument("--files", type=int, default=2000, help="checkpoint folders of the bulk set")
+    parser.add_argument("--attempts", type=int, default=10_000, help="attempts of the large registry")
     parser.add_argument("--size-mib", type=int, default=256, help="size of the digest file")
     parser.add_argument("--schema", type=Path, default=DEFAULT_SCHEMA,
                         help="the baseline's schema (the upstream xBRIEF core 0.8)")

@@ -97,6 +97,9 @@ def test_observe_decide_record_hand_over_and_calibrate(tmp_path):
     rendered = json.loads(run(repo, env, "packet", "render", "--source-id", SOURCE, "--restart-id",
                               "r1", "--format", "json").stdout)
     assert rendered["ok"] is True
+    packet = " ".join((repo / "continuation.packet.txt").read_text().split())
+    head = git(repo, "rev-parse", "HEAD")
+    assert f"session {SOURCE};" in packet and f"HEAD {head}" in packet  # the real working state
     run(repo, env, "attempt", "created", "r1", "--target-id", TARGET)
     run(repo, env, "ack", "write", "--target-id", TARGET)
     run(repo, env, "ack", "verify", "ack.json", "--packet", "continuation.packet.txt",

@@ -214,9 +214,9 @@ def test_ack_write_quiet_prints_nothing_and_verbose_names_folder_and_file(handof
 # -- the output file: only an untracked ACK of the same handoff is replaced (ACK-135) --------
 
 def _other_ack(repo):
-    """An ACK of another handoff (another attempt) at other.json."""
+    """An ACK of another handoff (another goal) at other.json."""
     ack = json.loads((repo / "ack.json").read_text())
-    (repo / "other.json").write_text(json.dumps({**ack, "restart_id": "r0"}))
+    (repo / "other.json").write_text(json.dumps({**ack, "goal_id": "goal-other"}))
 
 
 @pytest.mark.parametrize("output, prepare, what", [

@@ -6,6 +6,7 @@ read or written."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from click.testing import CliRunner
@@ -323,3 +324,79 @@ def test_install_then_uninstall_is_the_identity_on_any_settings(tmp_path_factory
     assert not _claude_settings.plan_install(str(path), ["passdown"], {"restart_tool": "restart_dsh"}).changed
     _claude_settings.plan_uninstall(str(path)).write()
     assert path.read_bytes() == text.encode("utf-8")
+
+
+# -- the settings file as the owner keeps it (HST-200 to HST-203) ---------------------------
+
+def test_a_symlinked_settings_file_is_written_through_the_link(project, tmp_path):
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    (dotfiles / "claude.json").write_text(EXISTING)
+    link = project / ".claude" / "settings.json"
+    link.symlink_to(dotfiles / "claude.json")
+    assert _install("--project").exit_code == 0
+    assert link.is_symlink() and os.readlink(link) == str(dotfiles / "claude.json")
+    installed = json.loads((dotfiles / "claude.json").read_text())
+    assert set(installed["hooks"]) >= set(EVENTS)
+    assert _passdown("hook", "uninstall", "claude", "--project").exit_code == 0
+    assert link.is_symlink() and (dotfiles / "claude.json").read_text() == EXISTING
+
+
+@pytest.mark.parametrize("make, code", [
+    (lambda path: path.symlink_to("/dev/zero"), "load.not_regular"),
+    (lambda path: os.mkfifo(path), "load.not_regular"),
+    (lambda path: path.mkdir(), "load.unreadable"),
+    (lambda path: path.symlink_to(path), "load.symlink_loop"),
+    (lambda path: path.write_bytes(b"{" + b" " * (10 * 1024 * 1024) + b"}"), "load.too_large"),
+], ids=["/dev/zero", "a FIFO", "a folder", "a link loop", "beyond 10 MiB"])
+def test_a_settings_file_that_is_not_a_readable_file_is_refused_with_its_code(project, make, code):
+    path = project / ".claude" / "settings.json"
+    make(path)
+    for command in (("install", "claude", "--project", "--command", "passdown"),
+                    ("uninstall", "claude", "--project")):
+        result = CliRunner().invoke(cli, ["hook", *command])
+        assert result.exit_code == 2, result.output
+        assert f"passdown: {code}: " in result.output and "hint: " in result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("command", [
+    "other-tool hook claude Stop",
+    "/usr/bin/audit --wrap passdown hook claude Stop",
+    "passdown hook claude Stop && curl example.invalid",
+    "passdown hook claude Stop --unknown x",
+    "sh -c 'passdown hook claude Stop'",
+    "passdown-fork hook claude Stop",
+])
+def test_uninstall_leaves_other_tools_hooks_that_mention_the_hook(project, command):
+    path = project / ".claude" / "settings.json"
+    settings_ = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": command}]}]}}
+    path.write_text(json.dumps(settings_, indent=2) + "\n")
+    before = path.read_bytes()
+    assert _passdown("hook", "uninstall", "claude", "--project").exit_code == 0
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", [
+    "passdown hook claude Stop",
+    "/opt/venv/bin/passdown hook claude Stop --folder /work",
+    "'/path with space/passdown' hook claude Stop",
+    "/usr/bin/python3.11 -m passdown hook claude Stop",
+])
+def test_uninstall_removes_each_command_passdown_writes(project, command):
+    path = project / ".claude" / "settings.json"
+    path.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": command}]}]}}) + "\n")
+    assert _passdown("hook", "uninstall", "claude", "--project").exit_code == 0
+    assert json.loads(path.read_text()) == {}
+
+
+def test_crlf_line_endings_are_kept(project):
+    path = project / ".claude" / "settings.json"
+    original = EXISTING.replace("\n", "\r\n").encode()
+    path.write_bytes(original)
+    assert _install("--project").exit_code == 0
+    installed = path.read_bytes()
+    assert installed.count(b"\n") == installed.count(b"\r\n") > original.count(b"\r\n")
+    assert _passdown("hook", "uninstall", "claude", "--project").exit_code == 0
+    assert path.read_bytes() == original

@@ -72,7 +72,7 @@ def test_validate_answers_the_json_reporter_document(project):
     broken = _call(project, "validate", {"path": "xbrief/continue.xbrief.json", "strict": True})
     assert not broken.is_error  # findings are an answer, not a refusal
     assert broken.structured["exit_code"] == 1 and broken.structured["ok"] is False
-    assert "schema.required" in {finding["code"] for finding in broken.structured["findings"]}
+    assert "checkpoint.not_xbrief" in {finding["code"] for finding in broken.structured["findings"]}
 
 
 @pytest.mark.parametrize(("name", "arguments", "problem"), [

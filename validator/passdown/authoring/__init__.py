@@ -25,6 +25,7 @@ their key order. Errors are :class:`~passdown.errors.PassdownError` subclasses w
   :func:`checkpoint_summary`, :func:`pending_items`, :func:`checkpoint_value`;
 - the registry's observation records: :func:`record_assessment`, :func:`record_calibration`,
   :func:`calibration_factor`, :func:`set_policy`, :func:`read_registry`;
+- :func:`write_draft`: a draft checkpoint reconstructed from a dead session, written once;
 - the file names: ``CHECKPOINT_PATH``, ``PACKET_NAME``, ``ACK_NAME``, ``RESUME_NARRATIVE``.
 
 The command line, the MCP server and the hooks use these names only, never the private
@@ -47,6 +48,11 @@ _LAZY = {
     "SourceFacts": ("passdown.authoring._render", "SourceFacts"),
     "render_packet": ("passdown.authoring._render", "render"),
     "host_environment": ("passdown.authoring._working", "from_environment"),
+    "successor_facts": ("passdown.authoring._prompt", "read"),
+    "successor_target": ("passdown.authoring._prompt", "target_of"),
+    "successor_message": ("passdown.authoring._prompt", "message"),
+    "manual_handoff": ("passdown.authoring._prompt", "manual"),
+    "NOTHING_PERSISTS": ("passdown.authoring._prompt", "NOTHING_PERSISTS"),
     "Outcome": ("passdown.authoring._store", "Outcome"),
     "write_ack": ("passdown.authoring._ack", "write"),
     "recover_registry": ("passdown.authoring._recover", "recover"),
@@ -62,6 +68,7 @@ _LAZY = {
     "calibration_factor": ("passdown.authoring._observation", "calibration_factor"),
     "set_policy": ("passdown.authoring._observation", "set_policy"),
     "read_registry": ("passdown.authoring._observation", "read"),
+    "write_draft": ("passdown.authoring._draft", "write_draft"),
     "checkpoint_block": ("passdown.authoring._checkpoint", "block_of"),
     "checkpoint_summary": ("passdown.authoring._checkpoint", "summary"),
     "pending_items": ("passdown.authoring._checkpoint", "pending_items"),

@@ -101,7 +101,7 @@ def write(packet_path: str | os.PathLike = _packet.TEXT_NAME, *, target_id: str,
 
 def _output_free(output_path, ack, handoff):
     """Refuse (``authoring.output_taken``, writing nothing) unless ``output_path`` is absent,
-    or is already an ACK of the same handoff (its goal and attempt) that git does not track
+    or is already an ACK of the same handoff (its goal; any attempt) that git does not track
     (ACK-135): never another artifact of the handoff, a tracked file, a link or a folder."""
     try:
         info = os.lstat(output_path)
@@ -121,12 +121,9 @@ def _output_free(output_path, ack, handoff):
     if not isinstance(existing, dict) or existing.get("kind") != "ack":
         reason = f" ({findings[0].code})" if findings else ""
         raise _taken(output_path, f"is not an ACK{reason}")
-    same = (existing.get("goal_id"), existing.get("restart_id")) == (ack["goal_id"],
-                                                                      ack["restart_id"])
-    if not same:
+    if existing.get("goal_id") != ack["goal_id"]:
         raise _taken(output_path, f"is the ACK of another handoff (goal "
-                                  f"{shown(existing.get('goal_id'))}, attempt "
-                                  f"{shown(existing.get('restart_id'))})")
+                                  f"{shown(existing.get('goal_id'))})")
     if _git.is_tracked(real):
         raise _taken(output_path, "is tracked by git",
                      "write the ACK elsewhere with --output, or stop tracking it "

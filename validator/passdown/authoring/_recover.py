@@ -4,8 +4,13 @@ still holds, the continuation packet and the continue checkpoint (spec/authoring
 
 Only what those files prove is recorded; nothing is guessed in the protocol's favour. The
 packet's own digest must verify. Its source session becomes MAIN (only the owner of the
-goal's writes renders a packet), its policy line gives the mode and archive consent, and the
-checkpoint's epoch the fencing epoch. The packet's attempt is recorded as ``creation_unknown``:
+goal's writes renders a packet), and its policy line gives the mode and archive consent. The
+fencing epoch starts above every epoch the surviving files show (REG-029): the checkpoint's
+``epoch`` and its leases' epochs, the epochs the packet's LIVE_WORK names, and the committed
+epoch of every TAKEOVER ACK of the goal in the folder; an attempt in flight may have been
+committed one above them, so a new commit can never hand out an epoch some session already
+holds. The registry says it was recovered (``recovered``: when, and the evidence). The
+packet's attempt is recorded as ``creation_unknown``:
 whether a successor was created is not known, so it is reconciled from what the host shows,
 never retried; and it records no continue checkpoint digest, because the checkpoint the
 packet was rendered from is not known either, so no ACK of it can be accepted (ACK-110).
@@ -18,13 +23,19 @@ import os
 import re
 
 from passdown.errors import RefusedError, UsageError
-from passdown.formats import _digest, _packet
+from passdown.formats import _digest, _loading, _packet
 from passdown.formats._values import is_relative_path
 from passdown.workspace import _editing, _readback
 from passdown.authoring import _attempt, _checkpoint, _project, _registry, _store
 from passdown.formats._clock import utc_now
 
 _MODE = re.compile(r"\bmode (off|adaptive|daily)\b")
+#: A lease's epoch as ``packet render`` writes it into LIVE_WORK.
+_LEASE_EPOCH = re.compile(r"\bat fencing epoch (\d+)\b")
+#: The longest epoch read from the packet (JSON's safe integers have 16 digits).
+_MAX_DIGITS = 16
+#: The most files looked at for ACKs in the handoff folder.
+_MAX_FILES = 1000
 _SCOPE = "Restart consent covers: "
 
 
@@ -72,9 +83,11 @@ def recover(directory: str | os.PathLike = ".", *, packet_path: str | None = Non
         archive_consent="archive consent granted" in policy_line,
         timezone=info.get("timezone") or "UTC",
         timezone_source="task" if info.get("timezone") else "default")
-    epoch = block.get("epoch")
-    registry["fencing_epoch"] = epoch if type(epoch) is int and epoch >= 0 else 0
     now = utc_now()
+    evidence = _epoch_evidence(directory, checkpoint_path, block, packet_path, fields)
+    highest = max((row["epoch"] for row in evidence), default=None)
+    registry["fencing_epoch"] = 0 if highest is None else highest + 1
+    registry["recovered"] = {"recovered_at": now, "epoch_evidence": evidence}
     restart_id = None
     if fields is not None:
         restart_id = fields.get("RESTART_ID")
@@ -90,14 +103,65 @@ def recover(directory: str | os.PathLike = ".", *, packet_path: str | None = Non
     _store.check_valid(_store.REGISTRY, data, registry_path)
     _store.create(registry_path, data)
     then = (f"; attempt {restart_id} is creation_unknown: settle it with `passdown attempt "
-            "reconcile`" if restart_id else "")
+            "reconcile` before any ownership commit" if restart_id else "")
+    then = (f"; fencing epoch {registry['fencing_epoch']}, above the highest epoch the files "
+            f"show ({highest})" if highest is not None else "") + then
     return _store.Outcome(
         command="registry recover", path=registry_path, changed=True, revision=1,
         message=f"recovered {registry_path} from the {'packet and the ' if fields else ''}"
                 f"checkpoint{then}",
         result={"registry": registry_path, "main_id": main, "mode": mode,
-                "fencing_epoch": registry["fencing_epoch"], "restart_id": restart_id,
+                "fencing_epoch": registry["fencing_epoch"], "epoch_evidence": evidence,
+                "restart_id": restart_id,
                 "state": _attempt.CREATION_UNKNOWN if restart_id else None})
+
+
+def _epoch_evidence(directory, checkpoint_path, block, packet_path, fields) -> list:
+    """``[{"file", "epoch", "field"}]``: every fencing epoch the surviving files of the handoff
+    folder show (REG-029), files named relative to ``directory``."""
+    def shown_path(path):
+        return os.path.relpath(os.path.abspath(path), os.path.abspath(directory)).replace(
+            os.sep, "/")
+
+    rows = []
+
+    def add(path, field, epoch):
+        if type(epoch) is int and epoch >= 0:
+            rows.append({"file": shown_path(path), "field": field, "epoch": epoch})
+
+    add(checkpoint_path, "epoch", block.get("epoch"))
+    leases = block.get("leases")
+    for index, lease in enumerate(leases if isinstance(leases, list) else ()):
+        if isinstance(lease, dict):
+            add(checkpoint_path, f"leases[{index}].fencing_epoch", lease.get("fencing_epoch"))
+    if fields is not None:
+        for found in _LEASE_EPOCH.finditer(fields.get("LIVE_WORK", "")):
+            if len(found.group(1)) <= _MAX_DIGITS:
+                add(packet_path, "LIVE_WORK", int(found.group(1)))
+    goal = block.get("goal_id")
+    for path in _ack_files(directory):
+        loaded, _ = _loading.load_path(path, syntax="json")
+        ack = loaded.data if loaded is not None else None
+        takeover = ack.get("takeover") if isinstance(ack, dict) else None
+        if isinstance(takeover, dict) and ack.get("kind") == "ack" and ack.get("goal_id") == goal:
+            add(path, "takeover.fencing_epoch", takeover.get("fencing_epoch"))
+    return sorted(rows, key=lambda row: (row["file"], row["field"]))
+
+
+def _ack_files(directory):
+    """The JSON files at the top of the handoff folder (an ACK may have any name), at most
+    :data:`_MAX_FILES` of them, regular files only, sorted."""
+    names = []
+    try:
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                if len(names) >= _MAX_FILES:
+                    break
+                if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False):
+                    names.append(entry.path)
+    except OSError:
+        return []
+    return sorted(names)
 
 
 def _packet_fields(packet_path: str) -> dict:

@@ -380,6 +380,49 @@ def _reopen(incarnation_id):
     return "reopen", (), {"incarnation_id": incarnation_id}
 
 
+@checkpoint.command("from-transcript", cls=_Command)
+@click.argument("host", type=click.Choice(("claude", "codex")))
+@click.option("--transcript", type=click.Path(dir_okay=False), default=None,
+              help="The dead session's file itself.")
+@click.option("--session", default=None,
+              help="The session id: its file is found in the host's own folder of sessions.")
+@click.option("--project", type=click.Path(file_okay=False), default=None,
+              help="The newest session of this working folder [default: the current folder].")
+@click.option("--output", "output_path", default=None, type=click.Path(dir_okay=False),
+              help="Where to write the draft [default: xbrief/continue.xbrief.json of the "
+                   "handoff folder, or of the current folder].")
+@_output_options
+@_run("checkpoint from-transcript")
+def _from_transcript(host, transcript, session, project, output_path):
+    """Write a draft checkpoint from the tail of a session that left none (HOST: claude|codex).
+
+    The latest todo list the agent kept (Claude Code's TodoWrite, Codex's update_plan) becomes
+    completed, running and pending items, the person's last request the goal; the files the
+    session wrote or edited and its last answer are narratives. Every item says it was
+    reconstructed and is unverified: check it against the checkout before relying on it.
+    Refuses, writing nothing, when a checkpoint exists there (authoring.exists) or the text
+    holds something that looks like a secret (authoring.secret)."""
+    from passdown.authoring import CHECKPOINT_PATH, Outcome, locate_folder, write_draft
+    from passdown.hosts import _draft, _observe
+
+    if sum(value is not None for value in (transcript, session, project)) > 1:
+        raise UsageError("give one of --transcript, --session and --project", code="usage",
+                         hint="see `passdown checkpoint from-transcript --help`")
+    try:
+        path = _observe.locate(host, transcript=transcript, session=session, project=project)
+        document, summary = _draft.reconstruct(host, path)
+    except _observe.ObserveError as error:
+        raise UsageError(error.message, code=error.code, hint=error.hint) from None
+    target = output_path or locate_folder(None).join(CHECKPOINT_PATH)
+    write_draft(target, document)
+    return Outcome(command="checkpoint from-transcript", path=target, changed=True,
+                   message=f"draft checkpoint from session {summary['session_id']}: "
+                           f"{summary['completed']} completed and {summary['open']} open items, "
+                           f"{summary['files_written']} files written; reconstructed and "
+                           f"unverified: check them against the checkout",
+                   result={"summary": summary, "document": document})
+
+
 @checkpoint.command("show", cls=_Command)
 @_checkpoint_option
 @_output_options
@@ -414,7 +457,7 @@ def consume(checkpoint_path, expect_revision):
 
 @click.group()
 def packet():
-    """Render the continuation packet."""
+    """Render the continuation packet, and print the successor's first message."""
 
 
 @packet.command("render", cls=_Command)
@@ -480,6 +523,70 @@ def _render(directory, registry_path, checkpoint_path, packet_path, restart_id,
                          packet_path=packet_path, restart_id=restart_id,
                          expect_revision=expect_revision, workspace=workspace,
                          environment=environment)
+
+
+@packet.command("prompt", cls=_Command)
+@click.argument("directory", type=click.Path(file_okay=False), required=False)
+@click.option("--packet", "packet_path", default=None, type=click.Path(dir_okay=False),
+              help="The packet [default: DIRECTORY/continuation.packet.txt].")
+@click.option("--registry", "registry_path", default=None, type=click.Path(dir_okay=False),
+              help="The registry [default: found beside the packet].")
+@click.option("--host", "harness", type=click.Choice(("claude", "codex", "manual")),
+              default=None, help="Print the command line that starts a fresh Claude Code or "
+              "Codex CLI session with the message (printed, never run), or the MANUAL_HANDOFF "
+              "prompt for a chat-only host.")
+@click.option("--target-id", default=None, help="The successor's id, when it is chosen before "
+              "it starts (Claude Code's --session-id takes a UUID) [default: the attempt's "
+              "recorded target].")
+@click.option("--model", default=None, help="Start the successor with this model (claude, codex).")
+@click.option("--headless", is_flag=True, help="Without the terminal interface: `claude -p`, "
+              "`codex exec`.")
+@click.option("--workspace", type=click.Path(file_okay=False), default=None,
+              help="The folder the successor starts in [default: the packet's folder].")
+@_output_options
+@_run("packet prompt")
+def _prompt(directory, packet_path, registry_path, harness, target_id, model, headless,
+            workspace):
+    """Print the first message a host sends the fresh successor of an attempt.
+
+    The message names only the packet's location, the goal, attempt, source and digest the
+    successor must find there, the instructions it must follow, and the read-only check it
+    must run (`passdown ack write`). With --host claude or codex, print instead the one
+    command line that starts that harness's fresh session with the message (never run here);
+    with --host manual, the MANUAL_HANDOFF prompt for a chat-only host, with the packet in
+    it, and a warning on stderr that nothing persists. Refuses a packet whose digest does not
+    verify (authoring.packet_unverified) and an attempt no successor waits for
+    (attempt.state). Writes nothing."""
+    from passdown.authoring import (NOTHING_PERSISTS, PACKET_NAME, Outcome, manual_handoff,
+                                    successor_facts, successor_message, successor_target)
+    from passdown.hosts import _launch
+
+    if packet_path is None:
+        packet_path = _locate(directory, "registry" if registry_path is None else None).join(
+            PACKET_NAME)
+    if harness in (None, "manual") and (model is not None or headless):
+        raise UsageError("--model and --headless shape a harness's command line",
+                         code="usage", hint="add --host claude or --host codex")
+    facts = successor_facts(packet_path, registry_path=registry_path)
+    target = successor_target(facts, target_id)
+    result = {"host": harness, "packet": facts["packet"], "restart_id": facts["restart_id"],
+              "checkpoint_digest": facts["digest"], "target_id": target, "argv": None,
+              "command": None}
+    if harness == "manual":
+        text = manual_handoff(facts)
+        result["warnings"] = [{"code": "MANUAL_HANDOFF", "path": facts["packet"],
+                               "message": NOTHING_PERSISTS}]
+    else:
+        text = successor_message(facts, target)
+    result["prompt"] = text
+    shown = text.rstrip("\n")
+    if harness in _launch.HARNESSES:
+        folder = os.path.abspath(workspace or os.path.dirname(facts["packet"]))
+        result["argv"] = _launch.argv(harness, text, target_id=target_id, model=model,
+                                      headless=headless)
+        result["command"] = shown = _launch.command_line(folder, result["argv"])
+    return Outcome(command="packet prompt", path=facts["packet"], changed=False,
+                   message=shown, result=result)
 
 
 # -- attempt -------------------------------------------------------------------------------
@@ -706,9 +813,12 @@ def _recover(directory, packet_path, checkpoint_path, main_id, registry_format):
     defaults to the handoff folder holding the checkpoint, found here or in a folder above).
 
     Records only what the files prove: the packet's source as MAIN, its policy mode and
-    archive consent, the checkpoint's epoch, and the packet's attempt as creation_unknown
-    (reconcile it from what the host shows; it records no checkpoint digest, so no ACK of it
-    is accepted). Refuses when a registry exists (authoring.exists) or the packet's digest
+    archive consent, and the packet's attempt as creation_unknown (reconcile it from what the
+    host shows; it records no checkpoint digest, so no ACK of it is accepted). The fencing
+    epoch starts one above every epoch the surviving files show (the checkpoint and its
+    leases, the packet's LIVE_WORK, every TAKEOVER ACK of the goal in DIRECTORY), so no
+    commit hands out an epoch a session may still hold; the registry records that it was
+    recovered and from which epochs. Refuses when a registry exists (authoring.exists) or the packet's digest
     does not verify (authoring.packet_unverified)."""
     from passdown.authoring import recover_registry as recover
 

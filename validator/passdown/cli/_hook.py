@@ -121,7 +121,10 @@ def install(host, scope, dry_run, launcher, **guard):
     """Add Passdown's hooks (PreToolUse, SessionStart, PreCompact, Stop) to a Claude Code
     settings.json, printing the exact change.
 
-    Everything else in the file stays byte for byte; running it again changes nothing."""
+    Everything else in the file stays byte for byte (CRLF line endings too); running it again
+    changes nothing. A settings.json that is a symbolic link is written through the link, at
+    its target. A FIFO, device or folder there, or a file beyond 10 MiB, is refused with its
+    load.* code (exit 2)."""
     from passdown.hosts import _claude_settings as settings
 
     path = settings.settings_path(_scope(scope))
@@ -139,7 +142,9 @@ def install(host, scope, dry_run, launcher, **guard):
 def uninstall(host, scope, dry_run):
     """Remove Passdown's hooks from a Claude Code settings.json, printing the exact change.
 
-    Exactly what `passdown hook install` added goes; everything else stays byte for byte."""
+    Exactly what `passdown hook install` added goes: an entry whose command is a passdown
+    launcher, `hook claude EVENT` and the hook's own options, nothing else. Another tool's
+    command that mentions `hook claude EVENT` stays, as does everything else, byte for byte."""
     from passdown.hosts import _claude_settings as settings
 
     try:

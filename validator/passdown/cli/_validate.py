@@ -20,16 +20,22 @@ from passdown.cli._options import fail, output_options, use_color
 @click.argument("paths", nargs=-1, metavar="[PATH]...")
 @click.option("--kind", type=click.Choice(_detect.kind_names()),
               help="The artifact kind of the named files and of stdin (required with -); "
-                   "folder walks then look for this kind only.")
+                   "folder walks then look for this kind only. `xbrief` lints any xBRIEF 0.8 "
+                   "document (plan, specification, scope) against the core and its DAG and "
+                   "edge rules, without the checkpoint profile.")
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
 @output_options(reporters.names(),
                 quiet="Findings only: no hints, no summary (nothing at all when clean).",
-                verbose="Before the findings, list every file checked with its artifact kind.")
+                verbose="Before the findings, list every file checked with its artifact kind, "
+                        "and every file left alone as another tool's.")
 def validate(paths, kind, output_format, color, strict, quiet, verbose):
     """Validate and lint artifacts: files, or folders searched recursively for artifacts by
-    name (a folder holding a handoff also gets the cross-file checks). With no PATH, the
-    handoff folder, found here or in a folder above (said on stderr when it is not this one),
-    else the current folder. `-` reads stdin and needs --kind. A walk enters at most 64 folder levels
+    name (a folder holding a handoff also gets the cross-file checks). A file with an
+    artifact's name whose content is another tool's (a registry.json without
+    passdown_version, kind or a registry's members) is left alone, named under -v; --kind
+    judges it anyway. With no PATH, the handoff folder, found here or in a folder above (said
+    on stderr when it is not this one), else the current folder. `-` reads stdin and needs
+    --kind. A walk enters at most 64 folder levels
     and looks at 100,000 entries, and never follows a link to a folder; a FIFO, socket or
     device is reported, never read. On a terminal, a walk that takes a while shows its
     progress on stderr (files checked, rate, time left), erased when it ends; nothing is
@@ -60,8 +66,10 @@ def validate(paths, kind, output_format, color, strict, quiet, verbose):
         output = ""
     if verbose and output_format == "text":
         kinds = dict(report.kinds)
-        output = "".join(f"checked {printable(file)} ({kinds.get(file, 'no artifact')})\n"
-                         for file in report.files) + output
+        output = ("".join(f"checked {printable(file)} ({kinds.get(file, 'no artifact')})\n"
+                          for file in report.files)
+                  + "".join(f"skipped {printable(file)}: {why}\n" for file, why in report.skipped)
+                  + output)
     click.echo(output, nl=False, color=colored)
     sys.exit(report.exit_code(strict=strict))
 

@@ -35,12 +35,14 @@ _CHECKPOINT_DIRS = ("xbrief", "vbrief")
 class Report:
     """What a validation found. ``files``: every file checked, in order; ``kinds``:
     ``(file, kind)`` for each file placed in an artifact kind; ``unreadable``: the inputs
-    named by the caller that could not be read or loaded at all."""
+    named by the caller that could not be read or loaded at all; ``skipped``: ``(file, why)``
+    for each file an artifact's name found that is another tool's (CNF-112), left alone."""
 
     findings: tuple[Finding, ...] = ()
     files: tuple[str, ...] = ()
     kinds: tuple[tuple[str, str], ...] = ()
     unreadable: tuple[str, ...] = ()
+    skipped: tuple[tuple[str, str], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -68,6 +70,7 @@ class Report:
         return Report(
             _unique(self.findings + other.findings), self.files + other.files,
             self.kinds + other.kinds, self.unreadable + other.unreadable,
+            self.skipped + other.skipped,
         )
 
 
@@ -80,6 +83,7 @@ class _Outcome:
     findings: list[Finding] = field(default_factory=list)
     syntax: str | None = None
     text_lines: dict | None = None  # {path: line} of a text document, from its kind
+    skipped: str | None = None  # why a file found by an artifact's name is another tool's
 
     def lines(self, paths) -> dict[tuple, int]:
         from passdown.engine._locate import lines_for
@@ -149,6 +153,10 @@ def check_document(raw: bytes, *, file: str, filename: str | None, kind: str | N
     if loaded is None:
         return outcome
     is_text = loaded.syntax == "text"
+    if placed is not None and not kind:
+        outcome.skipped = _detect.foreign(placed, loaded.data)
+        if outcome.skipped is not None:
+            return outcome
     if placed is None:
         placed = _detect.by_content(loaded.data, loaded.text if is_text else None)
         if placed is None:
@@ -168,8 +176,18 @@ def check_document(raw: bytes, *, file: str, filename: str | None, kind: str | N
     if readable:
         located.extend(_schema_findings(placed, data, file))
     located.extend(run_rules(placed.name, artifact))
+    exclusive = _exclusive_codes(placed.name)
+    if any(finding.code in exclusive for _, finding in located):
+        located = [(parts, finding) for parts, finding in located if finding.code in exclusive]
     outcome.findings.extend(_place_lines(located, outcome))
     return outcome
+
+
+def _exclusive_codes(kind: str) -> frozenset[str]:
+    """The codes of ``kind``'s rules whose findings say the document is not of the kind."""
+    from passdown.rules import rules_for
+
+    return frozenset(r.code for r in rules_for(kind) if r.exclusive)
 
 
 def _syntax(placed, filename: str | None, raw: bytes) -> str:
@@ -538,7 +556,10 @@ def _report(outcomes: list[_Outcome], *, named) -> Report:
     files: dict[str, None] = {}
     kinds: list[tuple[str, str]] = []
     unreadable: list[str] = []
+    skipped: list[tuple[str, str]] = []
     for outcome in outcomes:
+        if outcome.skipped is not None:
+            skipped.append((outcome.file, outcome.skipped))
         if outcome.artifact is not None or outcome.findings:
             files.setdefault(outcome.file)
         if outcome.artifact is not None:
@@ -546,7 +567,8 @@ def _report(outcomes: list[_Outcome], *, named) -> Report:
         findings.extend(sorted(outcome.findings, key=_order))
         if outcome.file in named and any(f.code.startswith("load.") for f in outcome.findings):
             unreadable.append(outcome.file)
-    return Report(_unique(tuple(findings)), tuple(files), tuple(kinds), tuple(unreadable))
+    return Report(_unique(tuple(findings)), tuple(files), tuple(kinds), tuple(unreadable),
+                  tuple(skipped))
 
 
 def _order(finding: Finding):

@@ -26,20 +26,26 @@ class Kind:
     a text syntax: ``parser(text)`` reads the text (its ``problems``, if any, become
     findings), ``projection(parsed)`` turns that into the data the schema and the rules
     check, and ``text_lines(parsed)`` gives ``{JSON path parts: line}`` for that data.
+    ``own_members``: for a kind whose file names other tools use too (``registry.json``),
+    top-level members of its own; an object found by name that holds neither
+    ``passdown_version``, a ``kind`` of this kind, nor two of these, is another tool's file
+    and is left alone (:func:`foreign`). ``None``: the name is Passdown's alone.
     """
 
     # Frozen data, written out by hand: a dataclass would load ``dataclasses`` (and with it
     # ``inspect``) on the path of every ``passdown digest``, which only needs the names.
     __slots__ = ("name", "title", "names", "schema", "syntaxes", "keys", "kind_values",
-                 "first_line", "legacy_names", "legacy_form", "parser", "projection", "text_lines")
+                 "first_line", "legacy_names", "legacy_form", "parser", "projection", "text_lines",
+                 "own_members")
 
     def __init__(self, name: str, title: str, names: tuple[str, ...], schema: str,
                  syntaxes: tuple[str, ...] = ("json",), keys: tuple[str, ...] = (),
                  kind_values: tuple[str, ...] | None = None, first_line: str | None = None,
                  legacy_names: tuple[str, ...] = (), legacy_form=None, parser: str | None = None,
-                 projection: str | None = None, text_lines: str | None = None):
+                 projection: str | None = None, text_lines: str | None = None,
+                 own_members: tuple[str, ...] | None = None):
         values = (name, title, names, schema, syntaxes, keys, kind_values, first_line,
-                  legacy_names, legacy_form, parser, projection, text_lines)
+                  legacy_names, legacy_form, parser, projection, text_lines, own_members)
         for slot, value in zip(self.__slots__, values):
             object.__setattr__(self, slot, value)
 
@@ -119,13 +125,26 @@ KINDS: tuple[Kind, ...] = (
         "registry", "restart registry",
         names=("registry.json", "registry.yaml", "registry.yml"),
         schema="registry.schema.json", syntaxes=("json", "yaml"),
+        own_members=("fencing_epoch", "policy", "titles", "attempts", "observation", "decision"),
     ),
-    Kind("ack", "ACK", names=("ack.json",), schema="ack.schema.json"),
-    Kind("handoff", "handoff record", names=("handoff.json",), schema="handoff.schema.json"),
+    Kind("ack", "ACK", names=("ack.json",), schema="ack.schema.json",
+         own_members=("goal_id", "restart_id", "source_id", "target_id", "checkpoint_digest",
+                      "checkout", "dirty_artifacts", "first_safe_action", "read_at")),
+    Kind("handoff", "handoff record", names=("handoff.json",), schema="handoff.schema.json",
+         own_members=("handoff_id", "ttl_ms", "writer_incarnation", "requested_by",
+                      "continue_prompt", "subagents")),
     Kind("handoff_pending", "pending confirmation", names=("handoff.pending.json",),
-         schema="handoff-pending.schema.json"),
+         schema="handoff-pending.schema.json",
+         own_members=("token", "expires_at", "writer_incarnation", "spent_at")),
     Kind("receipt", "relaunch receipt", names=("relaunch-receipt.json", "*.relaunch-receipt.json"),
-         schema="relaunch-receipt.schema.json", kind_values=("relaunch_receipt",)),
+         schema="relaunch-receipt.schema.json", kind_values=("relaunch_receipt",),
+         own_members=("receipt_id", "seat", "harness", "ended_session_id", "launches",
+                      "new_session_id", "signalled_at", "settled_at", "settlement")),
+    # Any xBRIEF 0.8 document (a plan, a specification, a scope), linted against the core and
+    # upstream's own rules without the checkpoint profile: only by `--kind xbrief`, never
+    # found by name or content (CNF-113).
+    Kind("xbrief", "xBRIEF document", names=(), schema="xbrief-0.8.schema.json",
+         kind_values=()),
 )
 
 _BY_NAME = {kind.name: kind for kind in KINDS}
@@ -165,7 +184,7 @@ def by_content(data, text: str | None) -> Kind | None:
         declared = data.get("kind")
         if isinstance(declared, str):
             for kind in KINDS:
-                if declared in (kind.kind_values or (kind.name,)):
+                if declared in ((kind.name,) if kind.kind_values is None else kind.kind_values):
                     return kind
         for kind in KINDS:
             if any(key in data for key in kind.keys):
@@ -179,13 +198,29 @@ def by_content(data, text: str | None) -> Kind | None:
     return None
 
 
+def foreign(kind: Kind, data) -> str | None:
+    """Why a document found by ``kind``'s file name is another tool's file (spec/gates/
+    validate.md, CNF-112), or ``None`` when it is (maybe a broken) one of ``kind``'s."""
+    if kind.own_members is None or not isinstance(data, dict):
+        return None  # not an object: a broken one of ours as likely as not; the schema says why
+    declared = data.get("kind")
+    if "passdown_version" in data or declared in ((kind.name,) if kind.kind_values is None else kind.kind_values):
+        return None
+    if sum(1 for member in kind.own_members if member in data) >= 2:
+        return None
+    shown = ", ".join(_fastjson.dumps(key) for key in list(data)[:4])
+    more = ", ..." if len(data) > 4 else ""
+    return (f"not a {kind.title}: it has no passdown_version, no \"kind\" of one, and none of "
+            f"its members (its own are {shown or 'none'}{more}); another tool's file, left alone")
+
+
 def artifact_names() -> str:
     """Every file name a folder walk finds artifacts by, for hints."""
     return ", ".join(pattern for kind in KINDS for pattern in kind.names)
 
 
 def unknown_kind_hint() -> str:
-    return (f"name the file after its artifact ({', '.join(k.names[0] for k in KINDS)}), "
+    return (f"name the file after its artifact ({', '.join(k.names[0] for k in KINDS if k.names)}), "
             f"give it a top-level \"kind\" field, or pass --kind ({'|'.join(kind_names())})")
 
 

@@ -9,6 +9,7 @@ safe loader (timestamps stay strings). Which files are read, and how, is
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 
@@ -261,8 +262,37 @@ def parse_json(text: str):
                       f"keep nesting within {MAX_DEPTH} levels", requirement="INP-006") from None
 
 
-def _yaml_loader():
+#: Where libyaml and ruamel's own scanner part ways: libyaml takes a tab where ruamel's
+#: scanner refuses one (``key: value\t``); reads NEL and the Unicode line and paragraph
+#: separators as line breaks, which YAML 1.2 and ruamel do not; drops a byte order mark
+#: inside the text; takes a block scalar header with a comment glued to it (``|#``); ends an
+#: anchor name at ``:``; reads an empty node tagged ``!`` as an empty string; and does not hand
+#: a ``%YAML`` directive's version to the resolver. A text where any of these may occur (a tab,
+#: one of those characters, a ``!``, ``&`` or ``*`` that can start a node, such a header, a
+#: directive) is read by the pure loader alone, so the C loader never
+#: accepts what Passdown refused before, nor reads a text differently; Passdown's own
+#: registries have none of them (tests/formats/test_yaml_loaders.py compares the loaders).
+#: The characters every such place starts from.
+_PURE_ONLY_STARTS = "\t\x85\u2028\u2029\ufeff!&*|>%"
+#: Of those, the ones that are such a place wherever they are.
+_PURE_ONLY_ANYWHERE = "\t\x85\u2028\u2029\ufeff"
+
+
+def _yaml_loader(pure: bool):
+    """A safe YAML loader: libyaml's parser (``ruamel.yaml.clib``) when installed and
+    ``pure`` is false, else ruamel's own. Both build the data with one constructor, so the
+    values, duplicate keys, tags and integer bounds are judged by the same code. A loader
+    holds the state of one read: each read gets its own (threads may read at once)."""
     from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe", pure=pure or not c_yaml_available())
+    yaml.Constructor = _yaml_constructor()
+    yaml.allow_duplicate_keys = False
+    return yaml
+
+
+@functools.cache
+def _yaml_constructor():
     from ruamel.yaml.constructor import SafeConstructor
 
     class _Constructor(SafeConstructor):
@@ -271,10 +301,164 @@ def _yaml_loader():
     # Timestamps stay the strings they were written as: schemas check their form.
     _Constructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
     _Constructor.add_constructor("tag:yaml.org,2002:int", _bounded_yaml_integer)
-    yaml = YAML(typ="safe", pure=True)
-    yaml.Constructor = _Constructor
-    yaml.allow_duplicate_keys = False
-    return yaml
+    return _Constructor
+
+
+class _NotPlain(Exception):
+    """The text holds something the event reader leaves to the loaders (a tag, an anchor, a
+    merge key, a repeated or complex key, a second document, deep nesting): it is read by
+    the pure loader, which gives the data or the finding exactly as before."""
+
+
+_STR = "tag:yaml.org,2002:str"
+
+
+@functools.cache
+def _plain_scalar_tags():
+    """ruamel's YAML 1.2 implicit resolvers: ``{first character: [(tag, pattern)]}``."""
+    from ruamel.yaml.resolver import VersionedResolver
+
+    return VersionedResolver.versioned_resolver.fget(_FixedVersion(VersionedResolver()))
+
+
+class _FixedVersion:
+    """Lends a resolver the version 1.2, so its table for 1.2 can be read without a loader."""
+
+    def __init__(self, resolver):
+        self._resolver = resolver
+
+    def __getattr__(self, name):
+        return getattr(self._resolver, name)
+
+    processing_version = (1, 2)
+
+
+def _plain_tag(value, table):
+    """The tag ruamel's resolver gives a plain scalar (its ``resolve``, for YAML 1.2)."""
+    candidates = table.get(value[0] if value else "", []) + table.get(None, [])
+    for tag, pattern in candidates:
+        if pattern.match(value):
+            return tag
+    return _STR
+
+
+def _parse_yaml_events(text: str):
+    """The data of a plain YAML document, built from libyaml's events: what the loaders build
+    (same resolver table, same constructors for every tag but ``str``), without composing a
+    node per value. Raises :class:`_NotPlain` for whatever it leaves to the loaders."""
+    from ruamel.yaml.events import (AliasEvent, DocumentStartEvent, MappingEndEvent,
+                                    MappingStartEvent, ScalarEvent, SequenceEndEvent,
+                                    SequenceStartEvent, StreamEndEvent)
+    from ruamel.yaml.nodes import ScalarNode
+
+    from _ruamel_yaml import CParser
+
+    table = _plain_scalar_tags()
+    tags = {}  # plain scalar -> its tag: keys repeat in every entry of a list
+    constructor = _yaml_loader(True).constructor
+    constructors = constructor.yaml_constructors
+    documents = 0
+    stack = []  # [container, pending key or _NO_KEY]
+    root = _NO_KEY
+    parser = CParser(text)
+    while (event := parser.get_event()) is not None:
+        kind = type(event)
+        if kind is ScalarEvent:
+            if event.anchor is not None or event.tag is not None:
+                raise _NotPlain
+            if event.implicit[0] and not event.style:
+                tag = tags.get(event.value)
+                if tag is None:
+                    tag = tags[event.value] = _plain_tag(event.value, table)
+                if tag == _STR:
+                    value = event.value
+                elif tag in constructors and not tag.endswith(":merge"):
+                    value = constructors[tag](constructor, ScalarNode(
+                        tag, event.value, event.start_mark, event.end_mark, style=event.style or None))
+                else:
+                    raise _NotPlain
+            else:
+                value = event.value
+        elif kind is MappingStartEvent or kind is SequenceStartEvent:
+            if event.anchor is not None or event.tag is not None or len(stack) >= MAX_DEPTH:
+                raise _NotPlain
+            stack.append([{} if kind is MappingStartEvent else [], _NO_KEY])
+            continue
+        elif kind is MappingEndEvent or kind is SequenceEndEvent:
+            value = stack.pop()[0]
+        elif kind is AliasEvent:
+            raise _NotPlain
+        elif kind is DocumentStartEvent:
+            documents += 1
+            if documents > 1:
+                raise _NotPlain
+            continue
+        elif kind is StreamEndEvent:
+            break
+        else:
+            continue
+        if not stack:
+            root = value
+            continue
+        top = stack[-1]
+        container = top[0]
+        if type(container) is list:
+            container.append(value)
+        elif top[1] is _NO_KEY:
+            if type(value) is not str or value in container:
+                raise _NotPlain
+            top[1] = value
+        else:
+            container[top[1]] = value
+            top[1] = _NO_KEY
+    if root is _NO_KEY:
+        raise _NotPlain
+    return root
+
+
+_NO_KEY = object()
+
+
+def _may_read_differently(text: str) -> bool:
+    """Whether ``text`` holds a place where the two parsers may part ways (see above). Only
+    the characters such a place starts from are visited: one character class finds them, far
+    faster than a pattern of alternatives over a large file."""
+    for match in _pure_only_starts().finditer(text):
+        at = match.start()
+        character = text[at]
+        before = text[at - 1] if at else "\n"
+        if character in _PURE_ONLY_ANYWHERE:
+            return True
+        if character in "!&*":
+            if before.isspace() or before in "[{,":
+                return True
+        elif character == "%":
+            if before == "\n":
+                return True
+        else:  # a block scalar header, "|" or ">" with its indicators, then "#"
+            end = at + 1
+            while end < len(text) and text[end] in "-+0123456789":
+                end += 1
+            if text[end:end + 1] == "#":
+                return True
+    return False
+
+
+@functools.cache
+def _pure_only_starts():
+    import re
+
+    return re.compile(f"[{re.escape(_PURE_ONLY_STARTS)}]")
+
+
+@functools.cache
+def c_yaml_available() -> bool:
+    """Whether libyaml's parser for ruamel.yaml (``ruamel.yaml.clib``) is installed."""
+    try:
+        import _ruamel_yaml  # noqa: F401  (the extension module ruamel.yaml.clib installs)
+    except ImportError:
+        return False
+    return True
 
 
 #: Every integer below this has at most :data:`MAX_INTEGER_DIGITS` decimal digits.
@@ -300,16 +484,34 @@ def _bounded_yaml_integer(constructor, node) -> int:
     return value
 
 
-def parse_yaml(text: str):
-    """Safe YAML: one document, no custom tags, no duplicate keys."""
+def parse_yaml(text: str, *, pure: bool = False):
+    """Safe YAML: one document, no custom tags, no duplicate keys.
+
+    The C parser reads first; whatever it refuses, or a text it reads differently, is read
+    again by the pure loader, whose finding is the one reported: both loaders give the same
+    findings, lines and refusals, and only valid documents take the fast path."""
+    if pure or not c_yaml_available() or _may_read_differently(text):
+        return _parse_yaml_with(text, _yaml_loader(True))
     from ruamel.yaml.error import YAMLError
 
     try:
-        documents = list(_yaml_loader().load_all(text))
+        data = _parse_yaml_events(text)
+    except (_NotPlain, _Reject, YAMLError, UnicodeError, ValueError, TypeError):
+        return _parse_yaml_with(text, _yaml_loader(True))
+    if not isinstance(data, dict):  # every YAML artifact is a mapping: the rest is read as before
+        return _parse_yaml_with(text, _yaml_loader(True))
+    return data
+
+
+def _parse_yaml_with(text: str, loader):
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        documents = list(loader.load_all(text))
     except RecursionError:
         raise _Reject("load.too_deep", "the document nests too deeply to read",
                       f"keep nesting within {MAX_DEPTH} levels", requirement="INP-006") from None
-    except YAMLError as error:
+    except (YAMLError, UnicodeError) as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         message = str(getattr(error, "problem", None) or error).strip().splitlines()[0]

@@ -7,8 +7,11 @@ nothing, and uninstalling removes exactly what installing added, so install then
 gives back the original bytes. The file is written atomically under its lock, and the new
 text is parsed and compared with the intended data before anything is written.
 
-Passdown's entries are recognised by their command (``... hook claude EVENT ...``), so
-uninstall finds them whatever options they were installed with.
+Passdown's entries are recognised by their exact command (a ``passdown`` launcher, ``hook claude
+EVENT`` and only the hook's own options), so uninstall finds them whatever options they were
+installed with and never takes another tool's. The file is read through the one safe reader
+(never a FIFO, a device or a folder, and bounded), a symbolic link is written through at its
+target, and CRLF line endings stay CRLF.
 """
 
 from __future__ import annotations
@@ -20,8 +23,10 @@ import os
 import shlex
 import sys
 
-from passdown.errors import RefusedError
+from passdown.errors import RefusedError, UnreadableInput
+from passdown.formats import _files
 from passdown.hosts import _jsontext
+from passdown.hosts._claude_hooks import HookError, parse_options
 from passdown.workspace import _atomic, _editing
 
 #: What gets installed: (event, matcher or None for every occurrence, timeout in seconds).
@@ -70,14 +75,31 @@ def hook_command(launcher: list[str], event: str, options: dict) -> str:
 
 
 def is_passdown_command(command, event: str) -> bool:
-    """Whether a hook command is Passdown's hook for ``event`` (``... hook claude EVENT ...``)."""
+    """Whether a hook command is exactly one Passdown writes for ``event`` (HST-202): a launcher
+    (a program named ``passdown``, or ``PYTHON -m passdown``), then ``hook claude EVENT``,
+    then only options ``passdown hook claude`` takes, each with its value; nothing else, so
+    another tool's command that merely mentions ``hook claude EVENT`` is never taken."""
     if not isinstance(command, str):
         return False
     try:
         words = shlex.split(command)
     except ValueError:
         return False
-    return any(words[i:i + 3] == ["hook", "claude", event] for i in range(1, len(words)))
+    for size in (1, 3):
+        launcher, rest = words[:size], words[size:]
+        if len(launcher) < size or rest[:3] != ["hook", "claude", event]:
+            continue
+        if size == 1 and os.path.basename(launcher[0]) != "passdown":
+            continue
+        if size == 3 and (launcher[1:] != ["-m", "passdown"]
+                          or not os.path.basename(launcher[0]).startswith("python")):
+            continue
+        try:
+            parse_options(rest[3:])
+        except HookError:
+            continue
+        return True
+    return False
 
 
 def _entry(event: str, matcher, timeout: int, command: str) -> dict:
@@ -87,10 +109,13 @@ def _entry(event: str, matcher, timeout: int, command: str) -> dict:
 
 
 class Plan:
-    """One change to a settings file: its bytes ``before`` (``None``: no file) and ``after``."""
+    """One change to a settings file: its bytes ``before`` (``None``: no file) and ``after``.
+    ``path`` is the file as named; a symbolic link there is written through, at its target
+    (HST-201)."""
 
     def __init__(self, path: str, before: bytes | None, after: bytes | None):
         self.path, self.before, self.after = path, before, after
+        self.target = _target(path)
 
     @property
     def changed(self) -> bool:
@@ -109,15 +134,23 @@ class Plan:
 
     def write(self) -> None:
         """Write ``after`` atomically, under the file's lock, if the file still holds
-        ``before``; nothing happens when nothing changes."""
+        ``before``; nothing happens when nothing changes. Through a symbolic link, the
+        link's target is replaced and the link stays."""
         if not self.changed:
             return
-        os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
-        with _atomic.file_lock(self.path):
+        if self.target == self.path:
+            os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
+        with _atomic.file_lock(self.target):
             if _read(self.path) != self.before:
                 raise RefusedError(f"{self.path} changed while the change was being prepared",
                                    code="hook.settings_changed", hint="run the command again")
-            _atomic.atomic_write(self.path, self.after)
+            _atomic.atomic_write(self.target, self.after)
+
+
+def _target(path: str) -> str:
+    """Where the settings are written: ``path``, or the file a symbolic link there leads to
+    (every link on the way followed)."""
+    return os.path.realpath(path) if os.path.islink(path) else path
 
 
 def shown_path(path: str) -> str:
@@ -125,12 +158,26 @@ def shown_path(path: str) -> str:
     return path if relative.startswith("..") else relative
 
 
+#: The largest settings file read (INP-002's bound).
+MAX_SETTINGS_BYTES = _files.DEFAULT_MAX_BYTES
+
+
 def _read(path: str) -> bytes | None:
+    """The settings file's bytes through the one safe reader (INP-011, INP-012): ``None`` when
+    there is none; a FIFO, device, folder, loop of links or a file beyond the bound is
+    refused with its ``load.*`` code (HST-200)."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read()
+        return _files.read_regular(path, MAX_SETTINGS_BYTES)
     except FileNotFoundError:
         return None
+    except IsADirectoryError:
+        raise UnreadableInput(f"{path}: a folder stands where the settings file is read",
+                              code="load.unreadable",
+                              hint="move the folder away; settings.json is a file") from None
+    except OSError as error:
+        raise UnreadableInput(f"{path}: cannot read the settings file: "
+                              f"{error.strerror or error}", code="load.unreadable",
+                              hint="check that the file is readable") from None
 
 
 def _bad(path: str, what: str) -> RefusedError:
@@ -145,11 +192,16 @@ class _Editor:
 
     def __init__(self, path: str, raw: bytes | None):
         self.path = path
+        #: Whether the file ends its lines with CRLF: edited as LF, written back as CRLF
+        #: (HST-203).
+        self.crlf = raw is not None and b"\r\n" in raw and raw.count(b"\n") == raw.count(b"\r\n")
         if raw is None or not raw.strip():
             self.text, self.data = "{}\n", {}
         else:
             self.data = _editing.parse(raw, source=path, syntax="json")
             self.text = raw.decode("utf-8")
+            if self.crlf:
+                self.text = self.text.replace("\r\n", "\n")
         if not isinstance(self.data, dict):
             raise _bad(path, "the file is not a JSON object")
         self.unit = _jsontext.indent_unit(self.text)
@@ -184,7 +236,7 @@ class _Editor:
             raise RefusedError(f"the edit of {self.path} did not give the intended settings",
                                code="hook.edit_failed",
                                hint="report this as a Passdown bug, with the settings file")
-        return self.text.encode("utf-8")
+        return (self.text.replace("\n", "\r\n") if self.crlf else self.text).encode("utf-8")
 
 
 def plan_install(path: str, launcher: list[str], options: dict | None = None) -> Plan:

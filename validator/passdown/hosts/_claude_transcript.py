@@ -24,6 +24,8 @@ import glob
 import os
 import re
 
+from passdown.hosts._session_file import host_folder
+
 HOST = "claude"
 NAME = "Claude Code"
 #: The usage counts that together are the input of one call.
@@ -43,9 +45,7 @@ WRITE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_pat
 
 
 def config_folder(environ=None):
-    environ = os.environ if environ is None else environ
-    return environ.get("CLAUDE_CONFIG_DIR") or os.path.join(
-        environ.get("HOME") or os.path.expanduser("~"), ".claude")
+    return host_folder(environ, "CLAUDE_CONFIG_DIR", ".claude")
 
 
 def projects_folder(environ=None):
@@ -172,7 +172,7 @@ def _tool_calls(record):
 
 #: The user records that are the host's, not the person's: command echoes and reminders.
 _HOST_TEXT = ("<local-command-", "<command-name>", "<command-message>", "<system-reminder>",
-              "Caveat: ")
+              "<task-notification>", "Caveat: ")
 
 
 def request_text(record):

@@ -26,6 +26,8 @@ import json
 import os
 import re
 
+from passdown.hosts._session_file import host_folder
+
 HOST = "codex"
 NAME = "Codex CLI"
 INSTRUCTION_FILES = ("AGENTS.override.md", "AGENTS.md")
@@ -40,9 +42,7 @@ _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update) File: (.+)$", re.MULTILINE)
 
 
 def config_folder(environ=None):
-    environ = os.environ if environ is None else environ
-    return environ.get("CODEX_HOME") or os.path.join(
-        environ.get("HOME") or os.path.expanduser("~"), ".codex")
+    return host_folder(environ, "CODEX_HOME", ".codex")
 
 
 def sessions_folder(environ=None):

@@ -30,6 +30,13 @@ class SessionFileError(Exception):
         self.code, self.message, self.hint = code, message, hint
 
 
+def host_folder(environ, variable, name):
+    """A host's own folder: ``$variable`` when set, else ``~/name``."""
+    environ = os.environ if environ is None else environ
+    return environ.get(variable) or os.path.join(
+        environ.get("HOME") or os.path.expanduser("~"), name)
+
+
 def _parse(line):
     try:
         value = json.loads(line)

@@ -89,19 +89,22 @@ class Rule:
     summary: str
     hint: str
     check: Callable[[Artifact | Crossfile], Iterable[Hit]] = field(compare=False)
+    #: When this rule finds something, the document is not this kind's at all: its findings
+    #: are the only ones reported (the schema's and the other rules' would only mislead).
+    exclusive: bool = False
 
 
 _RULES: dict[str, list[Rule]] = {}
 
 
 def rule(kind: str, code: str, *, requirement: str, summary: str, hint: str,
-         severity: str = ERROR):
+         severity: str = ERROR, exclusive: bool = False):
     """Register ``check`` as the rule ``code`` for artifacts of ``kind``."""
     if severity not in (ERROR, WARNING):
         raise ValueError(f"unknown severity {severity!r}")
 
     def register(check):
-        entry = Rule(kind, code, severity, requirement, summary, hint, check)
+        entry = Rule(kind, code, severity, requirement, summary, hint, check, exclusive)
         existing = _RULES.setdefault(kind, [])
         if any(r.code == code for r in existing):
             raise ValueError(f"rule {code} registered twice")
@@ -112,7 +115,7 @@ def rule(kind: str, code: str, *, requirement: str, summary: str, hint: str,
 
 
 _RULE_MODULES = ("checkpoint", "packet", "registry", "ack", "handoff", "receipt", "crossfile",
-                 "procedure", "members")
+                 "procedure", "members", "xbrief")
 
 
 _LOADED: list[bool] = []

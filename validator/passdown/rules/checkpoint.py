@@ -205,6 +205,28 @@ def _file_name(artifact: Artifact):
                       f"{FILE_NAME}")
 
 
+#: Members that make a document an xBRIEF one (or a legacy one) at all.
+_XBRIEF_ROOTS = (HEADER, LEGACY_HEADER, "plan", BLOCK, *LEGACY_ROOTS)
+
+
+@rule(KIND, "checkpoint.not_xbrief", requirement="CKP-030", exclusive=True,
+      summary="a file with the checkpoint's name is an xBRIEF document",
+      hint="this file is not xBRIEF, so neither a resuming session nor `passdown migrate` can "
+           "read it: write the checkpoint anew as xBRIEF 0.8 at xbrief/continue.xbrief.json "
+           "(`passdown init --next STEP` starts one), carrying this file's content over by "
+           "hand (done steps as completed items, what is left as pending items, the decisions "
+           "as the Decisions narrative), then remove this file")
+def _not_xbrief(artifact: Artifact):
+    data = artifact.data
+    if not isinstance(data, dict) or any(member in data for member in _XBRIEF_ROOTS):
+        return
+    declared = data.get("schema") if isinstance(data.get("schema"), str) else None
+    said = f" (it says it is {quoted(declared)})" if declared else ""
+    shown = ", ".join(quoted(key) for key in list(data)[:5]) + (", ..." if len(data) > 5 else "")
+    yield Hit((), f"{_base_name(artifact.file) or 'this file'} is not an xBRIEF document{said}: "
+                  f"it has no xBRIEFInfo or vBRIEFInfo header and no plan, only {shown or 'nothing'}")
+
+
 @rule(KIND, "checkpoint.legacy_vbrief", requirement="CKP-003", severity=WARNING,
       summary="a legacy checkpoint (xBRIEF 0.4 to 0.7, vBRIEF) is read, with a warning",
       hint="run `passdown migrate` to rewrite it as xbrief/continue.xbrief.json (xBRIEF 0.8)")
@@ -226,9 +248,13 @@ def _legacy(artifact: Artifact):
                       hint=f"the commands read {migrated}: remove this legacy file once nothing "
                            "else reads it")
     elif artifact.legacy or name.lower().endswith(".vbrief.json"):
+        header = artifact.data.get(HEADER) if isinstance(artifact.data, dict) else None
+        current = isinstance(header, dict) and header.get("version") == "0.8"
         yield Hit((), f"{name or 'this file'} has the legacy vBRIEF file name",
                   hint="move the checkpoint to xbrief/continue.xbrief.json: its content is "
-                       "already xBRIEF 0.8")
+                       "already xBRIEF 0.8" if current else
+                       "move the checkpoint to xbrief/continue.xbrief.json once the findings "
+                       "below are fixed: its content is not yet valid xBRIEF 0.8")
 
 
 def _migrated_form(file: str | None) -> str | None:

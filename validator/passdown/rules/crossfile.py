@@ -74,7 +74,7 @@ def _attempt(registry, restart_id):
 def _goal_mismatch(folder):
     checkpoint, packet, registry, _ = _artifacts(folder)
     named = []
-    if checkpoint is not None:
+    if checkpoint is not None and _block(checkpoint):  # a plain one: checkpoint_plain says so
         named.append((("checkpoint", "x-passdown/checkpoint", "goal_id"), "the checkpoint",
                       _block(checkpoint).get("goal_id"), None))
     if packet is not None:
