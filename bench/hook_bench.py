@@ -1,18 +1,19 @@
 """Benchmark: the start-up of ``passdown hook claude PreToolUse``, which the host runs before
 every tool call, against the interpreter's own start-up.
 
-Three whole processes, run by the same interpreter, interleaved (one of each per round, so
-a busy moment slows all three alike), each fed its input on stdin:
+Whole processes, run by the same interpreter, interleaved (one of each per round, so a busy
+moment slows all alike), each fed its input on stdin:
 
 - ``python -c pass``: the baseline, the interpreter starting and stopping;
-- ``passdown gate guard``: the guard gate's own fast path on the same calls;
-- ``passdown hook claude PreToolUse``: the hook on a Bash call as Claude Code sends it.
+- ``passdown hook claude PreToolUse`` on every input shape a host sends: a plain Bash call, one
+  that mentions ``kill``, a kill of a pid, a kill by a name (``pkill -f``), a kill by a pattern
+  with regular-expression operators, an interpreter given code, a here-document fed to a shell,
+  a PowerShell ``Stop-Process``, a denied restart, and a data tool (a Write);
+- ``passdown gate guard`` on the plain call, for what the hook adds (observing the host, the
+  reply).
 
-Each is run on a plain call, and on one naming ``kill`` (which makes the guard load its
-regular expressions, the gate's own cost). Prints the interpreter, the minimum and the median
-wall time of each, the median ratio to the baseline (the gate path's start-up budget: at most
-1.5x the bare interpreter for a plain call), and what the hook adds over the gate on the
-same call.
+Prints the interpreter, the minimum and the median wall time of each, and each one's median
+ratio to the baseline; the budget is 1.2x on every shape.
 
 Usage: ``python bench/hook_bench.py [--runs 60]`` from an environment where Passdown is installed.
 The package's bytecode is compiled first, as an installed wheel's is.
@@ -29,17 +30,33 @@ import sys
 import time
 from pathlib import Path
 
-TARGET = 1.5
+TARGET = 1.2
 
 
-def _hook_input(command):
+def _hook_input(command, tool="Bash"):
+    tool_input = command if isinstance(command, dict) else {
+        "command": command, "description": "run", "timeout": 120000, "run_in_background": False}
     return json.dumps({
         "session_id": "abc123", "transcript_path": "/home/user/.claude/projects/p/s.jsonl",
         "cwd": "/home/user/project", "permission_mode": "default",
-        "hook_event_name": "PreToolUse", "tool_name": "Bash",
-        "tool_input": {"command": command, "description": "run", "timeout": 120000,
-                       "run_in_background": False},
+        "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input,
         "tool_use_id": "toolu_01ABC123"}).encode()
+
+
+#: label -> (the tool input or command, the tool name): every shape a host sends.
+SHAPES = {
+    "plain Bash call": ("git status && make test", "Bash"),
+    "mentions kill": ('git commit -m "never kill -1"', "Bash"),
+    "kill of a pid": ("kill -9 12345", "Bash"),
+    "kill by name": ("pkill -f pytest", "Bash"),
+    "kill by a pattern": ("pkill -f 'py.*test'", "Bash"),
+    "interpreter given code": ("python3 -c 'import subprocess; subprocess.run([\"make\"])'", "Bash"),
+    "here-document to a shell": ("bash <<'EOF'\nmake test\nEOF", "Bash"),
+    "PowerShell Stop-Process": ("Stop-Process -Name notepad", "PowerShell"),
+    "denied restart": ("sudo systemctl --user restart dsh.service", "Bash"),
+    "data tool (Write)": ({"file_path": "/home/user/project/notes.md",
+                           "content": "never run kill -9 $PPID\n" * 50}, "Write"),
+}
 
 
 def _gate_input(command):
@@ -69,15 +86,14 @@ def main(argv=None):
 
     compileall.compile_dir(str(Path(passdown.__file__).parent), quiet=1)
     launcher = _launcher()
-    plain, kill = "git status && make test", 'git commit -m "never kill -1"'
     hook = [launcher, "hook", "claude", "PreToolUse"]
+    plain = "git status && make test"
     commands = {
         "python -c pass (baseline)": ([sys.executable, "-c", "pass"], b""),
         "passdown gate guard (plain call)": ([launcher, "gate", "guard"], _gate_input(plain)),
-        "passdown hook claude PreToolUse (plain call)": (hook, _hook_input(plain)),
-        "passdown gate guard (names kill)": ([launcher, "gate", "guard"], _gate_input(kill)),
-        "passdown hook claude PreToolUse (names kill)": (hook, _hook_input(kill)),
     }
+    for label, (command, tool) in SHAPES.items():
+        commands[f"hook: {label}"] = (hook, _hook_input(command, tool))
     for argv_, stdin in commands.values():  # warm the page cache
         _wall(argv_, stdin)
     times = {label: [] for label in commands}
@@ -95,14 +111,14 @@ def main(argv=None):
     for label, samples in times.items():
         median = statistics.median(samples)
         print(f"  {label:<45} {min(samples) * 1e3:8.2f} {median * 1e3:8.2f} {median / baseline:6.2f}x")
-    median = {label: statistics.median(samples) for label, samples in times.items()}
-    ratio = median["passdown hook claude PreToolUse (plain call)"] / baseline
-    verdict = "meets" if ratio <= TARGET else "MISSES"
-    print(f"\nhook on a plain call / baseline: {ratio:.2f}x ({verdict} the {TARGET}x start-up "
-          "budget of the gate path)")
-    for call in ("plain call", "names kill"):
-        extra = median[f"passdown hook claude PreToolUse ({call})"] - median[f"passdown gate guard ({call})"]
-        print(f"hook over the gate, {call}: {extra * 1e3:+.2f} ms median")
+    worst = max((statistics.median(samples) / baseline, label) for label, samples in times.items()
+                if label.startswith("hook: "))
+    verdict = "meets" if worst[0] <= TARGET else "MISSES"
+    print(f"\nslowest hook shape / baseline: {worst[0]:.2f}x, {worst[1][6:]} ({verdict} the "
+          f"{TARGET}x budget on every shape)")
+    extra = statistics.median(times["hook: plain Bash call"]) - statistics.median(
+        times["passdown gate guard (plain call)"])
+    print(f"hook over the gate, plain call: {extra * 1e3:+.2f} ms median")
     return 0
 
 

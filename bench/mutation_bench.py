@@ -22,7 +22,7 @@ one after the other, one child at a time):
     python bench/mutation_bench.py                   # every gate
     python bench/mutation_bench.py handoff relaunch  # some gates
     python bench/mutation_bench.py --survivors       # also list the surviving mutants
-    python bench/mutation_bench.py guard --module _guard_command --list-survivors s.txt
+    python bench/mutation_bench.py guard --module _guard_judge --list-survivors s.txt
     python bench/mutation_bench.py guard --recheck s.txt   # only the mutants listed in s.txt
 
 ``--module`` mutates only the named modules of the gate; ``--list-survivors FILE`` writes the
@@ -63,8 +63,8 @@ GATES = {
     "validate": (("passdown.gates.validate",), ()),
     "restart": (("passdown.gates.restart",), ()),
     "title": (("passdown.gates.title",), ()),
-    "guard": (("passdown.gates.guard", "passdown.gates._guard_command", "passdown.gates._guard_shell",
-               "passdown.gates._guard_options", "passdown.gates._guard_pattern", "passdown.gates._guard_code"),
+    "guard": (("passdown.gates.guard", "passdown.gates._guard_read", "passdown.gates._guard_judge",
+               "passdown.gates._guard_code", "passdown.gates._guard_regex"),
               ("passdown.gates._fields",)),
 }
 

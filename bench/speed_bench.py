@@ -12,6 +12,9 @@ section    Passdown                                                       baseli
 lint       ``passdown validate one/xbrief/continue.xbrief.json``          ``check-jsonschema
                                                                        --schemafile <xbrief core
                                                                        0.8> <same file>``: <= 0.40
+infolder   ``passdown validate handoff/xbrief/continue.xbrief.json``      the same, <= 0.33
+           inside a copy of ``examples/handoff`` (packet, registry, ACK
+           beside it: the cross-file rules run)
 bulk       ``passdown validate DIR`` (2,000 ``sN/xbrief/continue...``)    ``check-jsonschema ...``
                                                                        on the 2,000 files: >= 5x
                                                                        faster
@@ -190,6 +193,22 @@ def lint(args, work: Path) -> None:
           f"{_cpu_note(times[passdown], times[check])}")
     print(f"  passdown / python -c pass (medians): {_median(times[passdown]) / _median(times[bare]):.2f}x"
           f"  (aim: within 2x)")
+
+
+def infolder(args, work: Path) -> None:
+    folder = work / "handoff"
+    if not folder.exists():
+        shutil.copytree(ROOT / "examples" / "handoff", folder)
+    one = folder / "xbrief" / "continue.xbrief.json"
+    passdown = "passdown validate handoff/xbrief/continue.xbrief.json"
+    check = "check-jsonschema --schemafile xbrief-core-0.8 (same file)"
+    times = _section("infolder", "one checkpoint inside a full handoff folder (its cross-file rules run)", {
+        passdown: ([_bin("passdown"), "validate", str(one)], None),
+        check: ([_bin("check-jsonschema"), "--schemafile", str(args.schema), str(one)], None),
+    }, args.runs)
+    ratio = _median(times[passdown]) / _median(times[check])
+    print(f"  passdown / check-jsonschema (medians): {ratio:.2f}  target <= 0.33: {_verdict(ratio <= 0.33)}  "
+          f"{_cpu_note(times[passdown], times[check])}")
 
 
 def bulk(args, work: Path) -> None:
@@ -397,7 +416,7 @@ def registry(args, work: Path) -> None:
           f"{_verdict(max(maxrss, tree) <= 100 * 1024)}")
 
 
-SECTIONS = {"lint": lint, "bulk": bulk, "digest": digest, "gate": gate, "memory": memory,
+SECTIONS = {"lint": lint, "infolder": infolder, "bulk": bulk, "digest": digest, "gate": gate, "memory": memory,
             "registry": registry}
 
 

@@ -38,7 +38,7 @@ print(json.dumps({**json.load(open("observed.json")), **json.load(sys.stdin)}))'
 # --8<-- [end:observed]
 # --8<-- [start:steps]
 next_step                                   # COMMIT_TRANSFER
-passdown attempt commit rst-20261014-0915-parser --authority lease-ledger-main-write
+passdown attempt commit rst-20261014-0915-parser --authority local  # one machine: devbox-07
 next_step                                   # VERIFY_TAKEOVER
 # The target reads its ownership back, then fences the checkpoint with its epoch.
 passdown attempt takeover rst-20261014-0915-parser \

@@ -12,7 +12,7 @@
 # stdout: checkpoint consumed
 # stdout: no findings
 set -euo pipefail
-passdown attempt commit rst-20261014-0915-parser --authority lease-ledger-main-write > /dev/null
+passdown attempt commit rst-20261014-0915-parser --authority local > /dev/null
 passdown attempt takeover rst-20261014-0915-parser \
   --target-id sess-2026-10-14-c07d --fencing-epoch 5 > /dev/null
 # --8<-- [start:resume]

@@ -248,7 +248,7 @@ def test_help_lists_the_commands_in_handoff_order_and_ends_with_a_first_handoff(
     listed = [line.split()[0] for line in shown.split("Commands:\n")[1].split("\n\n")[0].splitlines()
               if line.startswith("  ") and not line.startswith("    ")]
     assert listed == ["init", "checkpoint", "validate", "observe", "assess", "packet", "attempt", "ack",
-                      "consume", "registry", "migrate", "digest", "gate", "hook", "mcp", "schema",
+                      "fence", "consume", "registry", "migrate", "digest", "gate", "hook", "mcp", "schema",
                       "conformance"]
     ending = [line.strip() for line in shown.rstrip("\n").splitlines()[-5:]]
     assert ending == [line.strip() for line in cli_module.FIRST_HANDOFF.splitlines()[-5:]]

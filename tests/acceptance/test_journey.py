@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from authority_support import Etcd, etcd_required
 from blake3 import blake3
 from git_support import git, new_checkout
 
@@ -58,7 +59,27 @@ def repo(tmp_path):
         "ledger/parse.py": "def parse(line):\n    return line.split(',')\n", "README.md": "# ledger\n"})
 
 
-def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path):
+@pytest.fixture(params=["local", "git", "etcd"])
+def authority(request, repo, tmp_path):
+    """The ownership authority of the journey, as ``passdown init`` options: the registry's
+    own lock, the checkout's remote (a bare clone on disk), or a real etcd on loopback."""
+    if request.param == "local":
+        yield ("--authority", "local")
+    elif request.param == "git":
+        git(tmp_path, "clone", "-q", "--bare", repo, tmp_path / "remote.git")
+        git(repo, "remote", "add", "origin", tmp_path / "remote.git")
+        yield ("--authority", "git")
+    else:
+        etcd_required()
+        (tmp_path / "etcd").mkdir()
+        server = Etcd(tmp_path / "etcd").start()
+        try:
+            yield ("--authority", "etcd", "--endpoint", server.endpoint)
+        finally:
+            server.stop()
+
+
+def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path, authority):
     source = Session("source", repo, tmp_path / "source-home")
     target = Session("target", repo, tmp_path / "target-home")
 
@@ -67,7 +88,7 @@ def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path):
                  "--outcome", "ledger.parse handles quoted fields; tests pass",
                  "--next", "Handle quoted fields in ledger/parse.py",
                  "--mode", "adaptive", "--scope", "restarts of MAIN for goal-ledger",
-                 "--archive-consent")
+                 "--archive-consent", *authority)
     (repo / "ledger" / "parse.py").write_text("import csv\n\ndef parse(line):\n"
                                               "    return next(csv.reader([line]))\n")
     (repo / "notes.md").write_text("quoted fields: use csv\n")
@@ -89,46 +110,56 @@ def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path):
     # -- the source verifies it against its own fresh readback -------------------------------
     assert verdict(source, expect=0) == []
 
-    # each rejection that matters, each undone before the next
-    parse = repo / "ledger" / "parse.py"
-    kept = parse.read_bytes()
-    parse.write_bytes(kept + b"# edited after the ACK\n")  # a dirty source file changed
-    assert verdict(source, expect=1) == ["ack.dirty_mismatch"]
-    assert source.json("attempt", "ack", "r1", "ack.json", expect=1)["error"]["code"] == \
-        "attempt.ack_mismatch"
-    parse.write_bytes(kept)
-    assert verdict(source, expect=0) == []
+    # each rejection that matters, each undone before the next (the readback does not
+    # depend on the authority: once, with the default one)
+    if authority[1] == "local":
+        parse = repo / "ledger" / "parse.py"
+        kept = parse.read_bytes()
+        parse.write_bytes(kept + b"# edited after the ACK\n")  # a dirty source file changed
+        assert verdict(source, expect=1) == ["ack.dirty_mismatch"]
+        assert source.json("attempt", "ack", "r1", "ack.json", expect=1)["error"]["code"] == \
+            "attempt.ack_mismatch"
+        parse.write_bytes(kept)
+        assert verdict(source, expect=0) == []
 
-    checkpoint = repo / "xbrief" / "continue.xbrief.json"
-    registry = repo / "registry.yaml"
-    checkpoint_bytes, registry_bytes = checkpoint.read_bytes(), registry.read_bytes()
-    source.passdown("checkpoint", "hazard", "Quoted newlines are not handled yet")
-    assert verdict(source, expect=1) == ["ack.checkpoint_changed", "ack.stale"]
-    checkpoint.write_bytes(checkpoint_bytes)
-    assert verdict(source, expect=0) == []
-    # an attempt recorded without the checkpoint's digest (another tool's registry): never
-    # accepted, changed checkpoint or not, because nothing confirms the checkpoint
-    registry.write_text("".join(line for line in registry_bytes.decode().splitlines(True)
-                                if "continue_checkpoint_digest" not in line))
-    assert verdict(source, expect=1) == ["ack.checkpoint_changed"]
-    registry.write_bytes(registry_bytes)
-    assert verdict(source, expect=0) == []
+        checkpoint = repo / "xbrief" / "continue.xbrief.json"
+        registry = repo / "registry.yaml"
+        checkpoint_bytes, registry_bytes = checkpoint.read_bytes(), registry.read_bytes()
+        source.passdown("checkpoint", "hazard", "Quoted newlines are not handled yet")
+        assert verdict(source, expect=1) == ["ack.checkpoint_changed", "ack.stale"]
+        checkpoint.write_bytes(checkpoint_bytes)
+        assert verdict(source, expect=0) == []
+        # an attempt recorded without the checkpoint's digest (another tool's registry): never
+        # accepted, changed checkpoint or not, because nothing confirms the checkpoint
+        registry.write_text("".join(line for line in registry_bytes.decode().splitlines(True)
+                                    if "continue_checkpoint_digest" not in line))
+        assert verdict(source, expect=1) == ["ack.checkpoint_changed"]
+        registry.write_bytes(registry_bytes)
+        assert verdict(source, expect=0) == []
 
-    later = dict(written, read_at=(datetime.datetime.now(datetime.UTC)
-                                   + datetime.timedelta(seconds=60)).isoformat())
-    future = tmp_path / "future-ack.json"
-    future.write_text(json.dumps(later))
-    assert verdict(source, expect=1, ack=future) == ["ack.read_in_future"]
-    assert verdict(source, "--clock-skew", "120", expect=0, ack=future) == []
+        later = dict(written, read_at=(datetime.datetime.now(datetime.UTC)
+                                       + datetime.timedelta(seconds=60)).isoformat())
+        future = tmp_path / "future-ack.json"
+        future.write_text(json.dumps(later))
+        assert verdict(source, expect=1, ack=future) == ["ack.read_in_future"]
+        assert verdict(source, "--clock-skew", "120", expect=0, ack=future) == []
 
-    intruder = tmp_path / "intruder-ack.json"
-    target.passdown("ack", "write", "--target-id", "sess-intruder", "--output", intruder)
-    assert verdict(source, expect=1, ack=intruder) == ["ack.target_mismatch"]
+        intruder = tmp_path / "intruder-ack.json"
+        target.passdown("ack", "write", "--target-id", "sess-intruder", "--output", intruder)
+        assert verdict(source, expect=1, ack=intruder) == ["ack.target_mismatch"]
 
     # -- acceptance (the checkout compared by default), commit, takeover --------------------
     accepted = source.json("attempt", "ack", "r1", "ack.json")
     assert accepted["result"] == {"state": "acknowledged", "skipped": [], "next": "passdown attempt commit r1"}
-    assert source.json("attempt", "commit", "r1")["result"]["fencing_epoch"] == 1
+    committed = source.json("attempt", "commit", "r1")["result"]
+    assert (committed["fencing_epoch"], committed["authority"]) == (1, authority[1])
+    if authority[1] == "git":  # the remote's ref is the record, and its commit the token
+        assert committed["token"] == git(tmp_path / "remote.git", "rev-parse",
+                                         "refs/passdown/goal-ledger/owner")
+    assert source.json("fence", "check", "--session-id", "sess-src", expect=1)["error"][
+        "code"] == "authority.not_owner"
+    assert target.json("fence", "check", "--session-id", "sess-tgt")["result"][
+        "fencing_epoch"] == 1
     report = target.json("ack", "write", "--target-id", "sess-tgt", "--status", "TAKEOVER",
                          "--output", tmp_path / "takeover.json")["result"]["ack"]
     assert (report["takeover"]["owner_id"], report["takeover"]["fencing_epoch"]) == ("sess-tgt", 1)

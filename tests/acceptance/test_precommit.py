@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 import pytest
-from authoring_support import REPO, make_project
+from authoring_support import REPO, make_project, subprocess_passdown
 from ruamel.yaml import YAML
 
 from passdown.formats import _detect
@@ -42,8 +42,19 @@ def test_the_pattern_covers_every_artifact_name_and_nothing_else():
 
 def test_the_hook_runs_passdown_validate_in_its_own_python_env():
     entry = hook()
-    assert entry["entry"] == "passdown validate"
+    assert entry["entry"] == "passdown validate --"
     assert entry["language"] == "python"
+
+
+def test_a_file_name_that_looks_like_an_option_is_a_file_name(tmp_path):
+    """pre-commit appends the staged file names to the entry: a folder named ``--kind=ack``
+    must be read as a path, never as an option."""
+    make_project(tmp_path / "--kind=ack")
+    names = ["--kind=ack/registry.yaml", "--kind=ack/xbrief/continue.xbrief.json"]
+    words = hook()["entry"].split()[1:]
+    done = subprocess_passdown(*words, *names, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 files checked" in done.stdout
 
 
 @pytest.fixture(scope="module")

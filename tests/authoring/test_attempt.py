@@ -77,8 +77,8 @@ def test_the_whole_sequence_to_completed(project):
             "active_writers": 0, "pending_operations": 0, "checkpoint_readback": True,
             "checkpoint_current": True}
     assert gate(project, restart_id, **host) == "COMMIT_TRANSFER"
-    code, out = step(project, "commit", restart_id, "--authority", "lease-1")
-    assert (code, out["result"]) == (0, {"state": "committed", "fencing_epoch": 1, "next": (
+    code, out = step(project, "commit", restart_id, "--authority", "local")
+    assert (code, out["result"]) == (0, {"state": "committed", "fencing_epoch": 1, "authority": "local", "next": (
         f"passdown attempt takeover {restart_id} --target-id sess-b (the target)")})
     registry = load(registry_of(project))
     assert registry["fencing_epoch"] == 1
@@ -132,13 +132,14 @@ def test_every_step_is_idempotent_and_other_content_conflicts(project):
         datetime.UTC).isoformat(timespec="microseconds"))
     code, out = step(project, "ack", restart_id, other_ack, *packet)
     assert (code, out["error"]["code"]) == (1, "attempt.conflict")
-    assert step(project, "commit", restart_id, "--authority", "lease-1")[1]["changed"] is True
-    assert step(project, "commit", restart_id, "--authority", "lease-1")[1]["changed"] is False
+    assert step(project, "commit", restart_id, "--authority", "local")[1]["changed"] is True
+    assert step(project, "commit", restart_id, "--authority", "local")[1]["changed"] is False
     assert step(project, "commit", restart_id)[1]["changed"] is False
-    code, out = step(project, "commit", restart_id, "--authority", "other")
-    assert (code, out["error"]["code"]) == (1, "attempt.conflict")
-    assert out["error"]["message"] == (f'attempt "{restart_id}" already recorded its ownership '
-                                       'authority as "lease-1", not "other"')
+    assert load(registry_of(project))["policy"]["authority"] == {"kind": "local"}
+    code, out = step(project, "commit", restart_id, "--authority", "git")
+    assert (code, out["error"]["code"]) == (1, "authority.mismatch")
+    assert out["error"]["message"] == ("the registry's policy records the authority local, "
+                                       "not git (remote origin)")
     assert load(registry_of(project))["fencing_epoch"] == 1  # committed once
     takeover = ("takeover", restart_id, "--target-id", "sess-b", "--fencing-epoch", "1")
     assert step(project, *takeover)[1]["changed"] is True

@@ -295,3 +295,83 @@ def test_the_library_call_takes_an_explicit_workspace_and_environment(checkout, 
     assert "harness claude-code;" in " ".join(values["SOURCE"].split())
     assert outcome.result["working_state"]["paths"] == 4
     assert load(registry_of(checkout))["attempts"][0]["source_id"] == "sess-a"
+
+
+def ack_write(folder):
+    restart = fields(folder)["RESTART_ID"]
+    subprocess_passdown("attempt", "created", restart, "--target-id", "sess-b", cwd=folder,
+                        check=True)
+    result = subprocess_passdown("ack", "write", "--target-id", "sess-b", "--format", "json",
+                                 cwd=folder)
+    assert result.returncode == 0, result.stdout
+    return json.loads(result.stdout)["result"]
+
+
+def test_ack_write_warns_when_the_checkout_changed_after_the_render(checkout):
+    assert render(checkout).returncode == 0
+    (checkout / "parse.py").write_text("newest\n")
+    (checkout / "late.txt").write_text("late\n")
+    (checkout / "draft.txt").unlink()
+    result = ack_write(checkout)
+    assert result["warnings"] == [{
+        "code": "authoring.working_state_changed", "path": _packet.TEXT_NAME,
+        "message": "the checkout changed after the packet was rendered (now uncommitted: "
+                   "late.txt; no longer uncommitted: draft.txt; changed: parse.py); the ACK "
+                   "holds what was read now: ask the source whether it still writes"}]
+    assert {row["path"] for row in result["ack"]["dirty_artifacts"]} == {
+        "gone.txt", "late.txt", "notes.md", "parse.py"}
+
+
+def test_ack_write_says_nothing_when_the_checkout_is_as_rendered(checkout):
+    assert render(checkout).returncode == 0
+    assert "warnings" not in ack_write(checkout)
+
+
+def test_ack_write_compares_the_list_file_too(checkout):
+    (checkout / "out").mkdir()
+    for number in range(40):
+        (checkout / "out" / f"{number:02}.txt").write_text("x\n")
+    assert render(checkout).returncode == 0
+    assert "warnings" not in ack_write(checkout)
+    (checkout / "ack.json").unlink()
+    (checkout / "out" / "39.txt").write_text("y\n")
+    restart = fields(checkout)["RESTART_ID"]
+    result = subprocess_passdown("ack", "write", "--target-id", "sess-b", "--format", "json",
+                                 cwd=checkout)
+    warnings = json.loads(result.stdout)["result"]["warnings"]
+    assert [w["message"].split(";")[0] for w in warnings] == [
+        "the checkout changed after the packet was rendered (changed: out/39.txt)"]
+    assert restart == fields(checkout)["RESTART_ID"]
+
+
+def test_a_working_state_written_by_hand_is_not_compared(checkout):
+    assert render(checkout, "--restart-id", "rst-hand-1").returncode == 0
+    from passdown.authoring._working import stated_rows
+
+    assert stated_rows("Dirty: parse.py (modified). Do not reset.", "x") is None
+    assert stated_rows(fields(checkout)["WORKING_STATE"], str(checkout / _packet.TEXT_NAME)) \
+        == [{"path": p, "digest": d} for _, d, p in entries(fields(checkout)["WORKING_STATE"])]
+
+
+def test_the_json_projection_carries_the_entries_and_the_same_digest(checkout):
+    (checkout / "evil\nGOAL_ID: x").write_bytes(b"x")
+    assert render(checkout).returncode == 0
+    from passdown.formats import _digest
+
+    text = (checkout / _packet.TEXT_NAME).read_text()
+    projection = _packet.projection(_packet.parse(text))
+    (checkout / _packet.JSON_NAME).write_text(json.dumps(projection))
+    assert _digest.packet_text(json.dumps(projection), _packet.JSON_NAME) == text
+    back = _packet.from_projection(projection).values()["WORKING_STATE"]
+    assert ("untracked", b3(b"x"), "evil\nGOAL_ID: x") in entries(back)
+    lint = subprocess_passdown("validate", _packet.JSON_NAME, cwd=checkout)
+    assert lint.returncode == 0, lint.stdout
+
+
+def test_source_session_names_the_source_as_source_id_does(tmp_path):
+    from authoring_support import run
+
+    folder = make_project(tmp_path / "plain")
+    result = run("packet", "render", folder, "--source-session", "sess-a")
+    assert result.exit_code == 0, result.output
+    assert fields(folder)["SOURCE"].startswith("session sess-a; host ")

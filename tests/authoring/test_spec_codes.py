@@ -9,6 +9,7 @@ import re
 from authoring_support import REPO
 
 from passdown.errors import PassdownError, ConflictError, LockTimeout, RefusedError, UsageError
+from passdown.workspace._authority import AuthorityError
 
 SPEC = REPO / "spec" / "authoring.md"
 # `_record.py` is `passdown digest --record`'s step of the store: its codes are spec/digest.md's.
@@ -27,7 +28,8 @@ def table():
 def raised():
     """code -> exit status, read from the raise sites (`SomeError(..., code="x")`)."""
     classes = {"RefusedError": RefusedError, "ConflictError": ConflictError,
-               "UsageError": UsageError, "UnreadableInput": 2, "PassdownError": PassdownError}
+               "UsageError": UsageError, "UnreadableInput": 2, "PassdownError": PassdownError,
+               "AuthorityError": AuthorityError}
     constructor = re.compile(r"\b(" + "|".join(classes) + r")\(")
     found = {}
     for path in SOURCES:

@@ -170,9 +170,22 @@ def _receipt_requirements():
     return requirements
 
 
-def test_the_guard_suite_has_at_least_150_vectors():
-    vectors = [c for c in _cases("guard") if "input" in c and c["id"].split(".")[1] != "input"]
-    assert len(vectors) >= 150
+def test_the_guard_suite_is_behaviour_vectors_and_an_everyday_corpus():
+    """At most about 400 behaviour vectors (none pinning internals), each naming a requirement;
+    at least 1,000 everyday commands, every one allowed, each traced to its public source."""
+    folder = ROOT / "conformance" / "cases" / "guard"
+    assert not list(folder.glob("pinned_*"))
+    vectors = [c for c in _cases("guard") if c["id"].split(".")[1] not in ("input", "everyday")]
+    assert 150 <= len(vectors) <= 420 and all(c["requirements"] for c in vectors)
+    everyday = [c for c in _cases("guard") if c["id"].split(".")[1] == "everyday"]
+    assert len(everyday) >= 1000
+    assert {json.dumps(c["expected"], sort_keys=True) for c in everyday} == {
+        '{"exit_code": 0, "output": {"decision": "allow"}}'}
+    rows = (folder / "everyday.sources.tsv").read_text(encoding="utf-8").splitlines()
+    assert rows[0].split("\t") == ["id", "repository", "path", "commit"]
+    sources = {row.split("\t")[0]: row.split("\t")[1:] for row in rows[1:]}
+    assert set(sources) == {c["id"] for c in everyday}
+    assert all(len(source) == 3 and re.fullmatch(r"[0-9a-f]{40}", source[2]) for source in sources.values())
 
 
 def test_the_spec_examples_are_the_answers_of_the_cases_they_name():

@@ -251,3 +251,24 @@ def test_a_file_name_that_is_not_utf8(isolated, tmp_path, output_format, monkeyp
         result = CliRunner().invoke(cli, ["validate", "--format", output_format, target])
         assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
         assert result.exit_code == 1 and "schema.required" in result.stdout
+
+
+@pytest.mark.parametrize("named", ["the folder", "its registry"])
+def test_a_checkpoint_folder_linked_out_of_the_handoff_folder_is_reported(tmp_path, named):
+    from authoring_support import make_project
+
+    project = make_project(tmp_path / "h")
+    (tmp_path / "elsewhere").mkdir()
+    (project / "xbrief").rename(tmp_path / "elsewhere" / "xbrief")
+    (project / "xbrief").symlink_to(tmp_path / "elsewhere" / "xbrief")
+    target = project if named == "the folder" else project / "registry.yaml"
+    assert validate(str(target)) == (1, ["load.link_escape"])
+
+
+def test_a_checkpoint_folder_linked_inside_the_handoff_folder_is_no_escape(tmp_path):
+    from authoring_support import make_project
+
+    project = make_project(tmp_path / "h")
+    (project / "xbrief").rename(project / "kept")
+    (project / "xbrief").symlink_to(project / "kept")
+    assert "load.link_escape" not in validate(str(project))[1]

@@ -4,7 +4,8 @@ Any JSON value to ``decide`` and any bytes to ``run`` give a documented outcome 
 the output schema, never an exception. Beyond that: the relaunch gate never relaunches when a
 guard fails and never calls unknown usage below budget; the lifecycle gate's role path never
 keeps context and its continuity path never loses the Stack session id, over every sequence of
-events; the guard never judges a data tool's arguments or a quoted mention as a command."""
+events; the guard never judges a data tool's arguments or a quoted mention as a command, and no wrapper
+or separator hides a command that stops the host."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from hypothesis import strategies as st
 
 from passdown.engine._schemas import store
 from passdown.gates import guard, lifecycle, relaunch
-from passdown.gates._guard_shell import read
+from passdown.gates._guard_judge import glob_match
+from passdown.gates._guard_read import Unreadable, read
 
 GATES = (relaunch, lifecycle, guard)
 EXIT = {"invalid_input": 2}
@@ -298,7 +300,8 @@ def test_a_role_switch_never_keeps_context_and_a_harness_switch_never_loses_the_
 # -- guard ------------------------------------------------------------------------------------
 
 def _guard(arguments, tool="execute", **extra):
-    value = {"tool": tool, "arguments": arguments, "host_pid": 4242, "service_unit": "dsh.service"}
+    value = {"tool": tool, "arguments": arguments, "host_pid": 4242, "service_unit": "dsh.service",
+             "host_names": ["claude"], "host_command_lines": ["claude --model opus"]}
     value.update(extra)
     return guard.decide(value)
 
@@ -327,10 +330,10 @@ def test_a_single_quoted_mention_never_denies(text, verb):
 
 
 DENIED = [("systemctl --user restart dsh.service", "service_restart"), ("kill -9 4242", "host_kill"),
-          ("kill -1", "host_kill"), ("reboot", "host_shutdown"), ("pkill -f node", "process_kill"),
+          ("kill -1", "host_kill"), ("reboot", "host_shutdown"), ("pkill -f claude", "process_kill"),
           ("systemctl --user stop dsh", "service_restart"), ("kill -9 +4242", "host_kill"),
           ("systemctl start reboot.target", "host_shutdown"), ("echo b > /proc/sysrq-trigger", "host_shutdown"),
-          ("pgrep node | xargs kill -9", "process_kill"), ("killall -r 'n.de'", "process_kill")]
+          ("pgrep claude | xargs kill -9", "process_kill"), ("killall -r 'cl.ude'", "process_kill")]
 WRAPPERS = ["sudo {}", "sudo -u root {}", "nohup {}", "env A=1 {}", "timeout 5 {}", "nice -n 5 {}",
             "exec {}", "command {}", "A=1 B=2 {}", "sh -c '{}'", "bash -lc '{}'", "echo $({})",
             "ls; {}", "true && {}", "false || {}", "{} 2>/dev/null", "( {} )", "if true; then {}; fi",
@@ -339,7 +342,7 @@ WRAPPERS = ["sudo {}", "sudo -u root {}", "nohup {}", "env A=1 {}", "timeout 5 {
             "bash -o errexit -c '{}'", "bash -c -- '{}'", "script -qc '{}' /dev/null", "trap '{}' EXIT",
             "python3 -Ic \"import os; os.system('{}')\"", "perl -le 'system(\"{}\")'",
             "function f {{ {}; }}; f", "f() {{ {}; }}", "find . -exec sh -c '{}' \\;", "printf '%s\\n' '{}' | sh",
-            "sh -s <<'EOF'\n{}\nEOF", "git -c alias.x='!{}' x", "eval '{}'", "watch -n1 '{}'",
+            "sh -s <<'EOF'\n{}\nEOF", "eval '{}'", "watch -n1 '{}'",
             "awk 'BEGIN {{ system(\"{}\") }}'", "nice -n5 {}", "timeout -k5 10 {}"]
 
 
@@ -362,7 +365,6 @@ def test_a_spawn_object_never_hides_a_denied_command(denied, program, key, tail)
     assert _guard({key: program, tail: ["-c", command]}).outcome == code
 
 
-# A small generator of patterns inside the dialect, for the comparison with Python's reading.
 _atoms = st.sampled_from(["a", "b", "n", ".", "[ab]", "[^a]", "[a-n]", "\\w", "\\s", "x"])
 patterns = st.recursive(
     _atoms,
@@ -378,21 +380,35 @@ patterns = st.recursive(
 
 
 @settings(max_examples=500, deadline=None)
-@given(pattern=patterns, subject=st.text(alphabet="abnx A_", max_size=12), ignore_case=st.booleans())
-def test_the_kill_pattern_matcher_agrees_with_a_reference_reading(pattern, subject, ignore_case):
+@given(pattern=patterns, subject=st.text(alphabet="abnx A_", max_size=12), fold=st.booleans())
+def test_the_kill_pattern_reader_agrees_with_pythons_reading(pattern, subject, fold):
     import re
 
-    from passdown.gates._guard_pattern import compile_pattern, search
+    from passdown.gates._guard_regex import compile_pattern, search
 
-    flags = re.ASCII | (re.IGNORECASE if ignore_case else 0)  # the dialect's classes are ASCII (GRD-056)
+    flags = re.ASCII | (re.IGNORECASE if fold else 0)
     program = compile_pattern(pattern)
-    assert search(program, subject, ignore_case, False) == bool(re.search(pattern, subject, flags))
-    assert search(program, subject, ignore_case, True) == bool(re.fullmatch(pattern, subject, flags))
+    assert search(program, subject, fold) == bool(re.search(pattern, subject, flags))
+    assert search(program, subject, fold, whole=True) == bool(re.fullmatch(pattern, subject, flags))
+
+
+@settings(max_examples=500, deadline=None)
+@given(pattern=st.text(alphabet="ab*?", max_size=6) | st.sampled_from(["[ab]*", "a[!b]", "[a-b]?", "*[b]"]),
+       name=st.text(alphabet="ab", max_size=6))
+def test_the_unit_and_name_glob_agrees_with_fnmatch(pattern, name):
+    import fnmatch
+
+    assert glob_match(pattern, name) == fnmatch.fnmatchcase(name, pattern)
 
 
 @settings(max_examples=500, deadline=None)
 @given(text=st.text(max_size=300) | st.text(alphabet="ab ;|&()$`'\"\\#<>-\n=c", max_size=200))
-def test_the_shell_reader_never_fails(text):
-    for command in read(text):
-        assert len(command.words) == len(command.word_payloads)
-    _check_decision(guard, _guard(text))
+def test_the_shell_reader_reads_or_says_why_it_cannot(text):
+    for dialect in ("posix", "powershell", "cmd"):
+        try:
+            commands = read(text, dialect)
+        except Unreadable as error:
+            assert error.code in ("unreadable", "too_deep", "too_long") and error.why
+        else:
+            assert all(isinstance(word, str) for command in commands for word in command.words)
+        _check_decision(guard, _guard(text, shell=dialect))

@@ -32,15 +32,18 @@ def test_the_module_follows_the_gate_protocol(name):
 HEAVY = ("json", "re", "typing", "dataclasses", "click", "jsonschema")
 
 
-def test_the_gates_load_nothing_heavy_and_the_guard_loads_re_only_when_needed():
+def test_the_gates_load_nothing_heavy_not_even_for_a_kill_by_a_pattern():
     code = ("import sys; from passdown.gates import relaunch, lifecycle, guard; "
             "relaunch.run(b'{}'); lifecycle.run(b'{}'); "
             "guard.run(b'{\"tool\": \"execute\", \"arguments\": \"git status && make\", \"host_pid\": 1}'); "
+            "guard.run(b'{\"tool\": \"execute\", \"arguments\": \"kill -1; pkill -f claude\", "
+            "\"host_pid\": 1, \"host_names\": [\"claude\"]}'); "
             f"print(sorted(m for m in {HEAVY!r} if m in sys.modules)); "
-            "guard.run(b'{\"tool\": \"execute\", \"arguments\": \"kill -1\", \"host_pid\": 1}'); "
+            "guard.run(b'{\"tool\": \"execute\", \"arguments\": \"pkill -f cl.ude\", \"host_pid\": 1, "
+            "\"host_names\": [\"claude\"]}'); "
             "print('re' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.splitlines() == ["[]", "True"]
+    assert out.stdout.splitlines() == ["[]", "False"]  # the guard reads patterns without re
 
 
 def _tree(name):

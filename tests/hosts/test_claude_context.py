@@ -375,3 +375,34 @@ def test_a_legacy_named_file_that_is_not_xbrief_is_called_what_it_is(tmp_path):
         "Passdown: this project has a file at the legacy checkpoint path "
         "vbrief/continue.vbrief.json, but it is not an xBRIEF document (it has no vBRIEFInfo or "
         "xBRIEFInfo header), so no tool can read it as a checkpoint.")
+
+
+def test_a_current_checkpoint_whose_open_attempt_registered_an_earlier_version_is_given(tmp_path):
+    """The commands permit changing the checkpoint while an attempt is open; SessionStart then
+    gives the checkpoint and says what is stale (the attempt's digest), instead of calling
+    the checkpoint not valid (HST-205)."""
+    import contextlib
+
+    from click.testing import CliRunner
+    from hosts_support import new_project
+
+    from passdown.cli import cli
+    from passdown.hosts import _claude_hooks
+
+    folder = new_project(tmp_path / "project")
+    with contextlib.chdir(folder):
+        for args in (["packet", "render", "--source-id", "sess-main-1", "--restart-id", "r1"],
+                     ["checkpoint", "set-resume", "Open ledger/parsing/csv.py"]):
+            result = CliRunner().invoke(cli, args)
+            assert result.exit_code == 0, result.output
+    options = {**_claude_hooks.default_options(), "folder": str(folder)}
+    replies = {event: _claude_hooks.run(event, json.dumps(
+        {"hook_event_name": event, "source": "startup", "stop_hook_active": False}).encode(), options)
+        for event in ("SessionStart", "PreCompact", "Stop")}
+    context = json.loads(replies["SessionStart"].stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "not valid" not in context
+    assert "Resume point" in context and "Open ledger/parsing/csv.py" in context
+    note = context.split("\n\n")[-1]
+    assert note.startswith("Passdown: note: ") and "(crossfile.checkpoint_changed)" in note
+    assert "render a new packet (`passdown packet render`)" in note
+    assert (replies["PreCompact"].stdout, replies["Stop"].stdout) == ("", "")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import select
+import subprocess
 
 import anyio
 import mcp
@@ -198,3 +200,52 @@ def test_ack_write_outside_a_checkout_top_is_refused_as_a_tool_error(project):
         "message": f"{project} is not the top folder of a git checkout, so reading the checkout's "
                    "fingerprints would read outside it",
         "hint": "bind the server to the checkout's top folder"}
+
+
+def _raw_session(folder, lines):
+    """``passdown mcp`` driven line by line: initialize, then each of ``lines``; the reply
+    read for each (``None`` when none comes within a minute, which fails the test)."""
+    process = subprocess.Popen([launcher(), "mcp", "--folder", str(folder)], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def exchange(line):
+        process.stdin.write(line + b"\n")
+        process.stdin.flush()
+        ready, _, _ = select.select([process.stdout], [], [], 60)
+        return json.loads(process.stdout.readline()) if ready else None
+
+    try:
+        hello = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}}
+        assert exchange(json.dumps(hello).encode())["id"] == 0
+        process.stdin.write(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+        return [exchange(line) for line in lines]
+    finally:
+        process.kill()
+        process.wait()
+        process.stdin.close()
+        process.stdout.close()
+
+
+def _call(request_id, extra):
+    return (b'{"jsonrpc": "2.0", "id": ' + request_id + b', "method": "tools/call", "params": '
+            b'{"name": "validate", "arguments": {"path": "."}}, "extra": ' + extra + b'}')
+
+
+def test_every_request_gets_a_reply_even_one_that_cannot_be_read(project):
+    replies = _raw_session(project, [
+        _call(b"1", b"[" * 200 + b"]" * 200),
+        _call(b"2", b"9" * 100_000),
+        _call(b'"three"', b'"' + b"x" * (1 << 21) + b'"'),
+        b"{not json",
+        _call(b"4", b"[" * 100_000 + b"]" * 100_000),
+        b'{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": ' + b"[" * 100 + b"]" * 100 + b'}'
+        + b'\n{"jsonrpc": "2.0", "id": 5, "method": "tools/list"}',
+    ])
+    assert [(r["id"], r["error"]["code"], r["error"]["data"]["code"]) for r in replies[:5]] == [
+        (1, -32600, "load.too_deep"), (2, -32600, "load.too_many_digits"),
+        ("three", -32600, "load.string_too_long"), (None, -32700, "load.syntax"),
+        (None, -32600, "load.too_deep")]
+    # a notification takes no reply, even when it cannot be read: the next reply is id 5's
+    assert replies[5]["id"] == 5 and [tool["name"] for tool in replies[5]["result"]["tools"]] == TOOLS

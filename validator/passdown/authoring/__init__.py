@@ -12,6 +12,10 @@ their key order. Errors are :class:`~passdown.errors.PassdownError` subclasses w
 - :func:`show_checkpoint`: the checkpoint read as ``passdown checkpoint show`` prints it;
 - :func:`render_packet`: register the restart attempt, write the packet, read it back;
 - :func:`attempt_step`: a later step of one attempt (``STEPS``);
+- :func:`fence_check`, :func:`fence_renew`, :func:`fence_release`,
+  :func:`authority_settings`: whether this clone and a session still own the
+  goal's writes at its ownership authority, the owner's lease renewed or given up, the policy's
+  record of an ``--authority`` choice;
 - :func:`migrate`: a legacy vBRIEF checkpoint to xBRIEF;
 - :func:`write_ack`: the target's ACK from a fresh readback (``passdown ack write``);
 - :func:`recover_registry`: a lost registry rebuilt from the packet and the checkpoint;
@@ -41,6 +45,10 @@ _LAZY = {
     "show_checkpoint": ("passdown.authoring._checkpoint", "show"),
     "STEPS": ("passdown.authoring._attempt", "STEPS"),
     "attempt_step": ("passdown.authoring._attempt", "apply"),
+    "fence_check": ("passdown.authoring._fence", "check"),
+    "authority_settings": ("passdown.authoring._fence", "settings_for"),
+    "fence_renew": ("passdown.authoring._fence", "renew"),
+    "fence_release": ("passdown.authoring._fence", "release"),
     "migrate": ("passdown.authoring._migrate", "migrate"),
     "Identity": ("passdown.authoring._project", "Identity"),
     "Policy": ("passdown.authoring._project", "Policy"),

@@ -20,7 +20,7 @@ from passdown.errors import RefusedError, UsageError
 from passdown.formats import _ackcheck, _digest, _loading, _packet
 from passdown.formats._fastjson import shown
 from passdown.workspace import _atomic, _editing, _git, _readback
-from passdown.authoring import _registry, _store
+from passdown.authoring import _fence, _registry, _store, _working
 
 PACKET = "packet"
 READY = "READY_READONLY"
@@ -29,6 +29,8 @@ TAKEOVER = "TAKEOVER"
 STATUSES = {READY: ("created", "acknowledged"), TAKEOVER: ("committed", "taken_over")}
 #: The file the ACK is written to, beside the packet, unless told otherwise (ACK-001).
 NAME = "ack.json"
+#: The warning of a packet whose WORKING_STATE no longer matches the checkout (ACK-140).
+WORKING_STATE_CHANGED = "authoring.working_state_changed"
 
 
 def write(packet_path: str | os.PathLike = _packet.TEXT_NAME, *, target_id: str,
@@ -47,6 +49,7 @@ def write(packet_path: str | os.PathLike = _packet.TEXT_NAME, *, target_id: str,
         raise UsageError("the target session id is empty", code="authoring.bad_value",
                          hint="pass --target-id with this session's exact id")
     registry_path = _registry.locate(folder, registry_path)
+    _fence.guard(registry_path)  # a fenced clone writes no ACK either
     output_path = os.fspath(output_path or os.path.join(os.path.dirname(packet_path), NAME))
     raw = _store.read_bytes(packet_path, PACKET)
     text = _readback.packet_text(packet_path, raw)
@@ -96,7 +99,21 @@ def write(packet_path: str | os.PathLike = _packet.TEXT_NAME, *, target_id: str,
         message=(f"{status} ACK of {target_id} for attempt {ack['restart_id']} written to "
                  f"{output_path} ({len(dirty)} dirty path{'s' if len(dirty) != 1 else ''})"),
         result={"ack": ack, "registry": registry_path, "checkpoint": checkpoint_path,
-                "packet": packet_path})
+                "packet": packet_path, **_state_warning(fields, packet_path, dirty)})
+
+
+def _state_warning(fields, packet_path, dirty):
+    """``{"warnings": [...]}`` when the packet's WORKING_STATE, as ``packet render`` writes
+    it, names other uncommitted paths or digests than this readback (ACK-140): the checkout
+    changed after the packet was rendered. The ACK still holds what was read."""
+    stated = _working.stated_rows(fields.get("WORKING_STATE") or "", packet_path)
+    changed = _working.changes_since(stated, dirty) if stated is not None else None
+    if changed is None:
+        return {}
+    return {"warnings": [{"code": WORKING_STATE_CHANGED, "path": packet_path,
+                          "message": f"the checkout changed after the packet was rendered "
+                                     f"({changed}); the ACK holds what was read now: ask the "
+                                     "source whether it still writes"}]}
 
 
 def _output_free(output_path, ack, handoff):

@@ -17,6 +17,7 @@ from passdown.errors import ConflictError, RefusedError, UsageError
 from passdown.authoring import _registry, _store
 from passdown.authoring._ids import new_ulid
 from passdown.authoring._store import Change
+from passdown.workspace import _authority
 from passdown.formats._clock import utc_now
 
 REGISTERED = "registered"
@@ -316,20 +317,30 @@ def acknowledge(registry: dict, restart_id: str, *, ack_digest: str,
                   {"state": ACKNOWLEDGED, "skipped": sorted(skipped)})
 
 
-def commit(registry: dict, restart_id: str, *, authority: str | None = None) -> Change:
+def commit(registry: dict, restart_id: str, *, authority=None) -> Change:
     """The conditional ownership transfer from the exact source to the exact target: a new
-    fencing epoch, one more than the registry's. A competing attempt loses."""
+    fencing epoch, one more than the registry's, performed by ``authority`` (an
+    :class:`~passdown.workspace._authority.Authority`; the registry's own lock when None). A
+    competing transition wins or loses at the authority: a lost one is recorded on the
+    attempt (``lost_to``, the attempt abandoned) and reported as ``authority.lost``."""
     attempt = find(registry, restart_id)
     state = attempt.get("state")
+    kind = authority.name if authority is not None else None
     if state in _AFTER_COMMIT:
         recorded = (attempt.get("ownership") or {}).get("authority")
-        if authority is not None and recorded != authority:
-            raise _conflict(attempt, "its ownership authority", recorded, authority)
+        if kind is not None and recorded not in (None, kind):
+            raise _conflict(attempt, "its ownership authority", recorded, kind)
         return Change(unchanged_message="ownership is already committed to "
                                         f"{attempt.get('target_id')}",
                       result={"fencing_epoch": (attempt.get("ownership") or {})
                               .get("fencing_epoch")})
     if state != ACKNOWLEDGED or not (attempt.get("ack") or {}).get("matches"):
+        if state == ABANDONED and isinstance(attempt.get("lost_to"), dict):
+            lost = attempt["lost_to"]
+            raise RefusedError(f"attempt {shown(restart_id)} lost its ownership transition to "
+                               f"{shown(lost.get('owner_id'))} at fencing epoch "
+                               f"{lost.get('fencing_epoch')}", code="attempt.state",
+                               hint="the winner owns the goal; this target stays read-only")
         raise _state_error(attempt, "an ownership commit", (ACKNOWLEDGED,),
                            "commit only after a matching READY_READONLY ACK")
     current_owner = _registry.owner(registry)
@@ -338,17 +349,52 @@ def commit(registry: dict, restart_id: str, *, authority: str | None = None) -> 
                            f"{shown(current_owner)} does", code="attempt.not_owner",
                            hint="a competing transfer won; abandon this attempt")
     epoch = registry.get("fencing_epoch")
-    epoch = (epoch if type(epoch) is int and epoch >= 0 else 0) + 1
-    registry["fencing_epoch"] = epoch
-    ownership = {"committed_at": utc_now(), "fencing_epoch": epoch,
-                 "from_id": attempt.get("source_id"), "to_id": attempt.get("target_id")}
+    epoch = epoch if type(epoch) is int and epoch >= 0 else 0
+    now = utc_now()
+    token = None
     if authority is not None:
-        ownership["authority"] = authority
+        move = _authority.Transition(
+            goal_id=str(_registry.policy_of(registry).get("goal_id")),
+            source_id=attempt.get("source_id"), epoch=epoch,
+            target_id=attempt.get("target_id"),
+            checkpoint_digest=attempt.get("checkpoint_digest"), restart_id=restart_id, at=now)
+        try:
+            record = authority.transition(move)
+        except _authority.AuthorityError as error:
+            if error.code != "authority.lost" or error.winner is None:
+                raise
+            return _record_loss(registry, attempt, authority, error)
+        token = record.token
+        _registry.policy_of(registry).setdefault("authority", dict(authority.settings))
+    epoch += 1
+    registry["fencing_epoch"] = epoch
+    ownership = {"committed_at": now, "fencing_epoch": epoch,
+                 "from_id": attempt.get("source_id"), "to_id": attempt.get("target_id")}
+    if kind is not None:
+        ownership["authority"] = kind
+    if token is not None:
+        ownership["token"] = token
     attempt["ownership"] = ownership
     attempt["state"] = COMMITTED
-    return Change(f"ownership committed to {attempt.get('target_id')} at fencing epoch {epoch}; "
-                  f"the source never resumes implementation",
-                  {"state": COMMITTED, "fencing_epoch": epoch})
+    return Change(f"ownership committed to {attempt.get('target_id')} at fencing epoch {epoch}"
+                  + (f" by the {kind} authority" if kind else "")
+                  + "; the source never resumes implementation",
+                  {"state": COMMITTED, "fencing_epoch": epoch, "authority": kind,
+                   **({"token": token} if token is not None else {})})
+
+
+def _record_loss(registry: dict, attempt: dict, authority, error) -> Change:
+    """The loser's registry learns who won: the attempt is abandoned with ``lost_to``."""
+    winner = error.winner
+    attempt["state"] = ABANDONED
+    attempt["lost_to"] = {"owner_id": winner.owner_id, "fencing_epoch": winner.fencing_epoch,
+                          "restart_id": winner.restart_id, "authority": authority.name,
+                          "read_at": utc_now()}
+    attempt["note"] = (f"lost the ownership transition to {winner.owner_id} at fencing epoch "
+                       f"{winner.fencing_epoch}")
+    _registry.policy_of(registry).setdefault("authority", dict(authority.settings))
+    return Change(attempt["note"], {"state": ABANDONED, "lost": error.to_dict(),
+                                    "lost_to": attempt["lost_to"]})
 
 
 def takeover(registry: dict, restart_id: str, *, target_id: str, fencing_epoch: int | None = None,
@@ -479,6 +525,9 @@ def gate_input(registry: dict, attempt: dict | None) -> dict:
     values = {"schema": 1, "goal_id": policy.get("goal_id"), "mode": policy.get("mode"),
               "policy_authorized": policy.get("mode") in ("adaptive", "daily"),
               "archive_authorized": policy.get("archive_consent") is True}
+    transfer = transfer_supported(registry, attempt)
+    if transfer is not None:
+        values["transfer_supported"] = transfer
     if attempt is None:
         values.update(source_id=_registry.owner(registry), creation_status="not_sent")
         return values
@@ -500,6 +549,25 @@ def gate_input(registry: dict, attempt: dict | None) -> dict:
     return values
 
 
+def transfer_supported(registry: dict, attempt: dict | None) -> bool | None:
+    """Whether the registry shows an authoritative ownership transfer (spec/authority.md):
+    true with a ``git`` or ``etcd`` authority; with ``local`` (or none) true only when the
+    source's and the target's session rows name one ``host_id``, false when they name two,
+    None (unknown: left to the host) when either is not recorded."""
+    settings = _registry.policy_of(registry).get("authority")
+    kind = settings.get("kind") if isinstance(settings, dict) else _authority.LOCAL
+    if kind in (_authority.GIT, _authority.ETCD):
+        return True
+    if attempt is None:
+        return None
+    hosts = {row.get("thread_id"): row.get("host_id") for row in registry.get("sessions") or ()
+             if isinstance(row, dict)}
+    source, target = hosts.get(attempt.get("source_id")), hosts.get(attempt.get("target_id"))
+    if not (isinstance(source, str) and source and isinstance(target, str) and target):
+        return None
+    return source == target
+
+
 # -- the file ------------------------------------------------------------------------------
 
 #: Subcommand name -> change function of the later steps of one attempt.
@@ -518,17 +586,64 @@ STEPS = {
 def apply(registry_path, step: str, restart_id: str, *, expect_revision: int | None = None,
           validate: bool = True, timeout: float = _store.LOCK_TIMEOUT, **kwargs):
     """Run one step on the attempt ``restart_id`` of the registry at ``registry_path`` as a
-    compare-and-swap step (see :func:`passdown.authoring._store.update`)."""
+    compare-and-swap step (see :func:`passdown.authoring._store.update`). Every step but the
+    commit and the takeover is fenced by the registry's authority first
+    (:func:`passdown.authoring._fence.guard`); the commit goes through that authority (or the
+    one ``authority=`` names, with ``remote``, ``endpoint``, ``lease_ttl``) and the takeover
+    reads it back."""
+    from passdown.authoring import _fence
+
     step_function = STEPS[step]
+    if step == "commit":
+        registry = _store.read(registry_path, _store.REGISTRY)
+        with _store.shape_guard(_store.REGISTRY, registry_path):
+            kwargs["authority"] = _fence.chosen(
+                registry, registry_path, kwargs.pop("authority", None),
+                **{name: kwargs.pop(name, None) for name in ("remote", "endpoint", "lease_ttl")})
+    elif step == "takeover":
+        if kwargs.get("fencing_epoch") is None:
+            kwargs["fencing_epoch"] = _committed_epoch(registry_path, restart_id)
+        if kwargs["fencing_epoch"] is not None:
+            _read_back_owner(registry_path, kwargs["target_id"], kwargs["fencing_epoch"])
+    else:
+        _fence.guard(registry_path)
 
     def change(registry):
         done = step_function(registry, restart_id, **kwargs)
         done.result["next"] = next_step(find(registry, restart_id))
         return done
 
-    return _store.update(registry_path, _store.REGISTRY, change,
-                         command=f"attempt {step}", expect_revision=expect_revision,
-                         validate=validate, timeout=timeout)
+    outcome = _store.update(registry_path, _store.REGISTRY, change,
+                            command=f"attempt {step}", expect_revision=expect_revision,
+                            validate=validate, timeout=timeout)
+    lost = outcome.result.get("lost")
+    if lost:
+        raise _authority.AuthorityError(lost["message"], code=lost["code"], hint=lost.get("hint"))
+    return outcome
+
+
+def _committed_epoch(registry_path, restart_id: str) -> int | None:
+    """The fencing epoch the attempt's ownership record holds (AUT-090), or None when it holds
+    none (the takeover step then refuses, naming what it lacks)."""
+    registry = _store.read(registry_path, _store.REGISTRY)
+    with _store.shape_guard(_store.REGISTRY, registry_path):
+        ownership = find(registry, restart_id).get("ownership")
+    epoch = ownership.get("fencing_epoch") if isinstance(ownership, dict) else None
+    return epoch if type(epoch) is int and epoch >= 0 else None
+
+
+def _read_back_owner(registry_path, target_id: str, fencing_epoch: int) -> None:
+    """A takeover is read back from the authority the policy names: it must name this
+    target at this epoch (``authority.not_owner`` otherwise, naming the owner it shows)."""
+    from passdown.authoring import _fence
+
+    registry = _store.read(registry_path, _store.REGISTRY)
+    with _store.shape_guard(_store.REGISTRY, registry_path):
+        settings = _fence.settings_of(registry)
+        if settings is None or settings.get("kind") == _authority.LOCAL:
+            return
+        authority = _fence.authority_of(registry, registry_path)
+    _authority.require_owner(authority.read(), target_id, fencing_epoch, authority.what)
 
 
 def next_step(attempt: dict) -> str:

@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 
 from passdown.errors import RefusedError, UsageError
-from passdown.authoring import _store
+from passdown.authoring import _fence, _store
 from passdown.authoring._store import Change
 from passdown.formats._clock import utc_now
 
@@ -597,6 +597,7 @@ def apply(path, operation: str, *args, expect_revision: int | None = None,
     epoch: older than the checkpoint's is ``authoring.stale_epoch``."""
     change_function = OPERATIONS[operation]
     warnings: list[dict] = []
+    _fence.guard_checkpoint(path)
 
     def change(document):
         check_epoch(document, epoch)

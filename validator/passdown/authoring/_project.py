@@ -46,6 +46,8 @@ class Policy:
     archive_consent: bool = False
     timezone: str = "UTC"
     timezone_source: str = "default"
+    #: The ownership authority's settings (``workspace._authority.settings_for``); None: local.
+    authority: dict | None = None
 
 
 def new_block(identity: Identity, *, title: str) -> dict:
@@ -90,6 +92,8 @@ def init(directory: str | os.PathLike, identity: Identity, policy: Policy = Poli
         checkpoint_path=_checkpoint.PATH.replace(os.sep, "/"), mode=policy.mode,
         authorization_scope=policy.authorization_scope, archive_consent=policy.archive_consent,
         timezone=policy.timezone, timezone_source=policy.timezone_source)
+    if policy.authority is not None:
+        registry["policy"]["authority"] = dict(policy.authority)
     if not nested:
         _where.check_not_nested(directory)
     checkpoint_bytes = _editing.render(checkpoint, syntax="json")

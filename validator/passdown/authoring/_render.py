@@ -20,7 +20,7 @@ from passdown.workspace import _atomic
 from passdown.formats import _digest, _files, _packet
 from passdown.workspace._testpoints import point
 from passdown.errors import RefusedError, UsageError
-from passdown.authoring import _attempt, _checkpoint, _registry, _store, _working
+from passdown.authoring import _attempt, _checkpoint, _fence, _registry, _store, _working
 from passdown.authoring._ids import new_ulid
 
 #: The largest value of one field, in characters, before it is shortened with a link.
@@ -248,6 +248,7 @@ def render(directory: str | os.PathLike = ".", *, source: SourceFacts,
     packet_path = os.fspath(packet_path or os.path.join(directory, _packet.TEXT_NAME))
     if not os.path.lexists(checkpoint_path):
         raise _store.missing_error(_store.CHECKPOINT, checkpoint_path)
+    _fence.guard(registry_path)
     checkout = _working.read(os.fspath(workspace or os.path.dirname(os.path.abspath(packet_path))),
                              registry_path=registry_path,
                              given=[packet_path, registry_path, checkpoint_path])

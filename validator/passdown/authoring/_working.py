@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 from dataclasses import dataclass, field
 
-from passdown.formats import _digest, _packet
+from passdown.formats import _digest, _files, _packet
 from passdown.workspace import _readback
 from passdown.workspace._git import GitError
 
@@ -33,6 +34,11 @@ NO_CHECKOUT = ("git.not_a_repository", "git.not_found")
 HOST_ENVIRONMENT = (("CODEX_THREAD_ID", "codex", True), ("CLAUDECODE", "claude-code", False))
 #: Why a path is there: the sentence every measured WORKING_STATE opens with.
 _PRESERVE = "preserve them: never reset, clean or commit to restart."
+#: The first line of a WORKING_STATE this module wrote from a readback (PKT-019).
+_READ_STATE = re.compile(r"(?:Clean: no uncommitted paths|(\d+) uncommitted paths?) in the "
+                         r"checkout \(the handoff's own files left out\)")
+#: The line naming the list of every path (PKT-021): its file and digest.
+_LIST_LINE = re.compile(r"- \.\.\. \d+ more: every path is listed in (\S+) \((\S+)\)\Z")
 
 
 @dataclass(frozen=True)
@@ -177,3 +183,40 @@ def disagreements(checkout: Checkout, given) -> list[str]:
             measured["repository"]):
         out.append(f"checkout {measured['repository']}, not {given.checkout}")
     return out
+
+
+def stated_rows(value: str, packet_path: str) -> list | None:
+    """The ``{path, digest}`` rows a WORKING_STATE written from a readback states, the list
+    file's included (read beside the packet, its digest checked), or ``None`` when the value
+    is not in that form (a packet written by hand) or its list cannot be confirmed."""
+    lines = _packet.canonical_value(value).split("\n")
+    first = _READ_STATE.match(" ".join(_packet.canonical_value(value).split()))
+    if first is None:
+        return None
+    entries = [entry for entry in map(_packet.parse_entry, lines) if entry]
+    listed = next((match for match in map(_LIST_LINE.match, lines) if match), None)
+    if listed is not None:
+        path = os.path.join(os.path.dirname(os.path.abspath(packet_path)), listed.group(1))
+        try:
+            data = _files.read_regular(path, _files.DEFAULT_MAX_BYTES)
+        except (OSError, _files.FileRefused):
+            return None
+        if _digest.check_digest(listed.group(2), data) is not None:
+            return None
+        entries = [entry for entry in map(_packet.parse_entry, data.decode(
+            "utf-8", "replace").split("\n")) if entry]
+    return [{"path": path, "digest": digest} for _, digest, path in entries]
+
+
+def changes_since(stated: list, dirty: list) -> str | None:
+    """What differs between the rows a packet states and a fresh readback's, said in one
+    sentence naming at most three paths of each kind, or ``None`` when they agree."""
+    before = {row["path"]: row["digest"] for row in stated}
+    now = {row["path"]: row["digest"] for row in dirty}
+    kinds = (("now uncommitted", sorted(set(now) - set(before))),
+             ("no longer uncommitted", sorted(set(before) - set(now))),
+             ("changed", sorted(p for p in set(now) & set(before) if now[p] != before[p])))
+    said = [f"{label}: {', '.join(map(_packet.shown_path, paths[:3]))}"
+            + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+            for label, paths in kinds if paths]
+    return "; ".join(said) or None

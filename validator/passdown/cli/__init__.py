@@ -24,6 +24,7 @@ _COMMANDS = {
     "packet": ("passdown.cli._authoring", "packet", "Render the continuation packet and register the restart attempt."),
     "attempt": ("passdown.cli._authoring", "attempt", "Record the later steps of one restart attempt."),
     "ack": ("passdown.cli._ack", "ack", "Write an ACK, or verify one against a fresh readback."),
+    "fence": ("passdown.cli._authoring", "fence", "Check that this clone and a session still own the goal's writes."),
     "consume": ("passdown.cli._authoring", "consume", "Mark the checkpoint consumed on resume."),
     "registry": ("passdown.cli._authoring", "registry", "Recover a lost restart registry, or record the owner's restart consent."),
     "migrate": ("passdown.cli._authoring", "migrate", "Convert a legacy vBRIEF checkpoint to xBRIEF."),

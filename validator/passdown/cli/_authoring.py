@@ -1,5 +1,5 @@
-"""``passdown init``, ``checkpoint``, ``packet``, ``attempt``, ``consume``, ``registry`` and
-``migrate``: thin click commands over :mod:`passdown.authoring`.
+"""``passdown init``, ``checkpoint``, ``packet``, ``attempt``, ``fence``, ``consume``,
+``registry`` and ``migrate``: thin click commands over :mod:`passdown.authoring`.
 
 Every command prints one result: a line of text, or with ``--format json`` one JSON object
 of a stable shape (``ok``, ``command``, ``path``, ``changed``, ``revision``,
@@ -190,6 +190,27 @@ def _identity_options(function):
     return function
 
 
+def _authority_options(function):
+    """``--authority`` and the options of the git and etcd authorities."""
+    options = [
+        click.option("--authority", type=click.Choice(("local", "git", "etcd")), default=None,
+                     help="Who performs ownership transitions: local (this machine's registry "
+                          "lock), git (a ref on the checkout's remote) or etcd; recorded in "
+                          "the registry's policy [default: the recorded one, else local]."),
+        click.option("--remote", default=None,
+                     help="git: the remote holding refs/passdown/<goal>/owner [default: "
+                          "origin]."),
+        click.option("--endpoint", default=None,
+                     help="etcd: the client URL [default: http://127.0.0.1:2379]."),
+        click.option("--lease-ttl", type=click.IntRange(min=2, max=86400), default=None,
+                     help="etcd: seconds the owner's lease lives without `passdown fence "
+                          "renew` [default: 600]."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
 def _identity(first_step, **values):
     from passdown.authoring import Identity
 
@@ -218,10 +239,12 @@ def _identity(first_step, **values):
               show_default=True, help="Write registry.yaml or registry.json.")
 @click.option("--nested", is_flag=True,
               help="Start a separate handoff in a folder inside another handoff folder.")
+@_authority_options
 @_output_options
 @_run("init")
 def init(directory, first_step, mode, authorization_scope, archive_consent, timezone,
-         timezone_source, registry_format, nested, **identity):
+         timezone_source, registry_format, nested, authority, remote, endpoint, lease_ttl,
+         **identity):
     """Create xbrief/continue.xbrief.json and the registry in DIRECTORY (default: here).
 
     On a plain xBRIEF continue checkpoint (one without the x-passdown/checkpoint block)
@@ -231,11 +254,13 @@ def init(directory, first_step, mode, authorization_scope, archive_consent, time
     lies inside another handoff folder or is the xbrief folder itself (authoring.nested,
     naming the folder to use): the other commands find the handoff folder from any folder
     below it."""
-    from passdown.authoring import Policy, init as create
+    from passdown.authoring import Policy, authority_settings, init as create
 
     policy = Policy(mode=mode, authorization_scope=authorization_scope,
                     archive_consent=archive_consent, timezone=timezone or "UTC",
-                    timezone_source=timezone_source if timezone else "default")
+                    timezone_source=timezone_source if timezone else "default",
+                    authority=authority_settings(authority, remote=remote, endpoint=endpoint,
+                                                 lease_ttl=lease_ttl))
     return create(directory, _identity(first_step, **identity), policy,
                   registry_format=registry_format, nested=nested)
 
@@ -706,10 +731,14 @@ def _outside_a_checkout(hint: str):
 
 
 @_attempt_command("commit")
-@click.option("--authority", default=None, help="The lease or coordinator that performed it.")
-def _commit(restart_id, registry_path, authority):
-    """Commit ownership to the target with a new fencing epoch."""
-    return {"authority": authority}
+@_authority_options
+def _commit(restart_id, registry_path, authority, remote, endpoint, lease_ttl):
+    """Commit ownership to the target with a new fencing epoch, through the goal's authority.
+
+    Of two commits racing for one source, exactly one wins; the loser exits 1
+    (authority.lost) and its registry records the winner."""
+    return {"authority": authority, "remote": remote, "endpoint": endpoint,
+            "lease_ttl": lease_ttl}
 
 
 @_attempt_command("takeover")
@@ -762,6 +791,46 @@ def _attempt_show(restart_id, registry_path, gate_input):
         _print_json(observations)
         return None
     return outcome
+
+
+# -- fence ---------------------------------------------------------------------------------
+
+@click.group()
+def fence():
+    """Ask the goal's ownership authority whether this clone (and a session) may still write.
+
+    For a host's own hooks (before `git push`, before a tool call that changes shared
+    state): exit 0 current, 1 fenced, not the owner, lease expired or the authority
+    unreachable (fail closed)."""
+
+
+def _fence_command(name: str, help_text: str, session_help: str, *, required: bool):
+    """``passdown fence NAME [--registry FILE] --session-id ID``: one call of the library's
+    ``fence_NAME``, its outcome printed as every authoring command prints one."""
+
+    @fence.command(name, cls=_Command, help=help_text)
+    @click.option("--registry", "registry_path", default=None, help=_REGISTRY_HELP)
+    @click.option("--session-id", required=required, default=None, help=session_help)
+    @_output_options
+    @_run(f"fence {name}")
+    def command(registry_path, session_id):
+        import passdown.authoring as authoring
+
+        return getattr(authoring, f"fence_{name}")(_registry_file(registry_path),
+                                                   session_id=session_id)
+
+    return command
+
+
+_fence_command("check", "Exit 0 when the authority names this clone's owner and epoch (and "
+               "SESSION_ID as the owner, when given); 1 otherwise.",
+               "Also require that this session owns the goal's writes.", required=False)
+_fence_command("renew", "Keep the owner's etcd lease alive (or take back an expired one the "
+               "owner held last); refused for any other session and while the authority is "
+               "unreachable.", "The owner renewing its hold.", required=True)
+_fence_command("release", "Give the owner's hold up (etcd: revoke its lease; the record and "
+               "the epoch stay, and only this owner may take it back with `fence renew`).",
+               "The owner releasing its hold.", required=True)
 
 
 # -- registry ------------------------------------------------------------------------------

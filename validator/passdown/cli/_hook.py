@@ -30,9 +30,11 @@ def _guard_options(function):
         click.option("--restart-tool", default=None,
                      help="The host's restart tool, named in every denial."),
         click.option("--service-unit", default=None,
-                     help="The service unit that supervises the host (e.g. dsh.service)."),
+                     help="The service unit that supervises the host (e.g. dsh.service) "
+                          "[default: the units read from the host's cgroup]."),
         click.option("--host-name", "host_names", multiple=True,
-                     help="A process name of the host, for kills by name (repeatable)."),
+                     help="A process name of the host, for kills by name (repeatable) "
+                          "[default: the host's name and command line, read from /proc]."),
         click.option("--execute-tool", "execute_tools", multiple=True,
                      help="Another tool whose arguments are commands, besides Bash (repeatable)."),
     ]
@@ -54,8 +56,11 @@ def claude(event, **options):
 
     PreToolUse: the guard gate on the call (Bash, PowerShell and MCP tools named
     mcp__<server>__exec... or mcp__<server>__run... as execution channels, other tools as
-    data); a denial is the documented deny JSON naming the restart tool, an allowed call
-    prints nothing, and a call Passdown cannot judge is answered `ask`. SessionStart (every
+    data), judged against the host the hook observes (its pid, parent, group, session, name,
+    command line and units, from /proc; each option overrides what it names): what would
+    stop the host is denied with the documented deny JSON naming the restart tool, a kill or
+    restart of anything else prints nothing, and a call the guard or Passdown cannot read is
+    answered `ask`. SessionStart (every
     source, clear and compact included): a current checkpoint's summary, resume point and
     first safe action as context, a plain xBRIEF checkpoint too, or a hint when only a legacy
     vbrief/continue.vbrief.json exists. PreCompact (a systemMessage for the person) and Stop

@@ -7,8 +7,8 @@ RFC 2119 keyword in capitals::
 
 An item the suite cannot test with fixtures says so, with a reason, at its end::
 
-    - **GRD-040** The guard MUST NOT log the tool call's arguments.
-      *(not fixture-testable: no fixture can observe a log)*
+    - **HST-011** A hook MUST NOT write any file.
+      *(not fixture-testable: no fixture can observe a file a hook did not write)*
 
 This module owns the parser, the catalogue lint (malformed or duplicate ids, keyword count,
 a marker without a reason) and ``conformance/requirements.json``, the generated catalogue

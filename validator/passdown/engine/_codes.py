@@ -22,6 +22,7 @@ ENGINE_CODES = {
     "load.string_too_long": "A string is longer than the string bound.",
     "load.folder_too_deep": "A walked folder lies at the depth bound and has folders below it.",
     "load.too_many_files": "A folder walk met more entries than the walk bound.",
+    "load.link_escape": "A checkpoint folder (xbrief/, vbrief/) is a symbolic link leading out of its folder.",
     "detect.unknown_kind": "The file cannot be placed in an artifact kind by its name or content.",
     "detect.no_artifacts": "A folder given to validate holds no artifact.",
     "detect.no_parser": "The installation cannot read this artifact's text form.",

@@ -298,6 +298,7 @@ def _walk(top: str, kind: str | None, limit: int, folders, progress=None) -> lis
     found: list[tuple[str, str]] = []
     kinds_by_folder: dict[str, set[str]] = {}
     for folder, names in _files.walk(top, skip=_detect.SKIPPED_DIRS, refused=refused):
+        problems.extend(_escaping_links(folder))
         for filename in names:
             placed = _detect.by_filename(filename)
             if placed is None or (only is not None and placed is not only):
@@ -487,7 +488,12 @@ def _named_folders(checked: dict[str, _Outcome], walked: set[str], limit: int) -
             continue
         by_folder: dict[str, list[_Outcome]] = {}
         partners: list[_Outcome] = []
+        escapes = _escaping_links(folder)
+        reported.extend(escapes)
+        escaped = {outcome.file for outcome in escapes}
         for place in (folder, *(os.path.join(folder, sub) for sub in _CHECKPOINT_DIRS)):
+            if place in escaped:
+                continue  # never read through it
             for path in _artifact_files(place):
                 outcome = known.get(os.path.abspath(path))
                 if outcome is None:
@@ -506,6 +512,27 @@ def _named_folders(checked: dict[str, _Outcome], walked: set[str], limit: int) -
                 if added:
                     reported.append(_Outcome(outcome.file, findings=added))
     return reported
+
+
+def _escaping_links(folder: str) -> list[_Outcome]:
+    """A ``load.link_escape`` outcome for each checkpoint folder (``xbrief/``, ``vbrief/``) of
+    ``folder`` that is a symbolic link leading out of ``folder`` (INP-020): it is never
+    followed, so the checkpoint it would hold is not checked and the folder is not clean."""
+    found = []
+    for sub in _CHECKPOINT_DIRS:
+        path = os.path.join(folder, sub)
+        if not os.path.islink(path):
+            continue
+        real, home = os.path.realpath(path), os.path.realpath(folder)
+        if real == home or real.startswith(home.rstrip(os.sep) + os.sep):
+            continue
+        found.append(_Outcome(path, findings=[Finding(
+            path, "$", "load.link_escape", ERROR,
+            f"{sub}/ is a symbolic link leading out of {folder} (to {real}); it is not followed, "
+            "so the checkpoint in it is not checked", "INP-020",
+            f"keep the checkpoint inside the handoff folder: replace the link by the folder "
+            f"itself ({sub}/continue.{sub}.json)")]))
+    return found
 
 
 def _artifact_files(folder: str) -> list[str]:

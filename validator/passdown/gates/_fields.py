@@ -6,7 +6,6 @@ here imports more than the standard interpreter already has loaded.
 """
 
 from passdown._text import child
-from passdown.formats._clock import parse_ms
 from passdown.formats._values import integer as whole_number
 from passdown.formats._values import is_id
 from passdown.gates._table import Invalid
@@ -110,6 +109,8 @@ def _as_double(number, path):
 def timestamp(value, path):
     """An RFC 3339 date-time with an offset (``defs.schema.json#/$defs/timestamp``) ->
     milliseconds since the Unix epoch."""
+    from passdown.formats._clock import parse_ms  # timestamps only: the guard's start-up skips it
+
     millis = parse_ms(value)
     if millis is None:
         raise Invalid(path, "expected an RFC 3339 date-time such as 2026-10-15T12:00:00Z")

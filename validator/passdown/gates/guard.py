@@ -1,25 +1,26 @@
 """The ``guard`` gate: whether a tool call would restart, stop or kill the host from inside it.
 
-The guard judges commands, not mentions. An execution tool's arguments are read as the
-programs it runs (a shell string, an argv, a spawn object's command with its arguments,
-program source), and each is judged by :mod:`passdown.gates._guard_command`: split at
-separators, wrappers peeled, interpreter and executor payloads read in turn, each command's
-head verb asked whether it aims at this host's service, this host's process, or the machine.
-A data tool's arguments are data and are never read as commands. Code-shaped self-signals are
-denied in every tool. A denial names the restart tool.
+The guard judges the host, not the text: an execution tool's arguments are read as the
+programs they run (shell text of the POSIX, PowerShell or ``cmd`` dialect, an argv, a spawn
+object's command with its arguments, program source), and each command is judged by the
+kernel (:mod:`passdown.gates._guard_judge`) against who the host is: its pid, parent, process
+group and session, its names and command lines, the units it runs in. A data tool's
+arguments are data and are never read as commands; code-shaped self-signals are denied in
+every tool. A piece the guard cannot read is answered ``ask``, never a silent allow.
 
-This module owns the gate's contract: the input, the outcome codes and their messages. The
-guard imports ``re`` (through :mod:`passdown.gates._guard_code`) only inside :func:`decide`, and
-only for a call that holds ``kill``, program source or a unit glob: most calls never load it.
+This module owns the gate's contract: the input, the outcome codes, their decisions and their
+messages. The gate path imports no regular expression module (kill patterns are read by
+:mod:`passdown.gates._guard_regex`), and loads the code reader only for a call that holds
+``kill`` or an interpreter given code.
 """
 
 from passdown.gates import _fields as field
-from passdown.gates._guard_command import (  # noqa: F401 (the bounds, named here as the gate's)
-    MAX_COMMAND_CHARS, MAX_DEPTH, Judge, program_name, quote, unit_base)
+from passdown.gates._guard_judge import Host, Judge
+from passdown.gates._guard_read import MAX_COMMAND_CHARS, MAX_DEPTH, Unreadable  # noqa: F401
 from passdown.gates._table import Decision, run_strict
 
 NAME = "guard"
-VERSION = "1.0.0"
+VERSION = "2.0.0"
 SUMMARY = "Whether a tool call would restart, stop or kill the host from inside it."
 SPEC = "spec/gates/guard.md"
 INPUT_SCHEMA = "gates/guard.input.schema.json"
@@ -31,37 +32,43 @@ MAX_ARGUMENT_DEPTH = 64
 OUTCOMES = (
     "invalid_input",
     "self_signal",
-    "too_long",
-    "too_deep",
     "service_restart",
     "host_shutdown",
     "host_kill",
     "process_kill",
+    "unreadable",
+    "too_long",
+    "too_deep",
     "allow",
 )
+#: Outcomes that ask the person in the loop instead of denying.
+ASKS = ("unreadable", "too_long", "too_deep")
+SHELLS = ("posix", "powershell", "cmd")
 
 DEFAULT_RESTART_TOOL = "the restart tool"
-DEFAULT_SERVICE_UNIT = "the host's service"
 
 _MESSAGES = {
     "invalid_input": "Denied: the guard could not read this tool call. Pass the tool kind, its "
                      "arguments and the host's pid as documented.",
     "self_signal": "Denied: this code signals the host process, its parent or its process "
                    "group. To restart the host, use {tool} instead.",
-    "too_long": "Denied: this command is too long or holds too many calls to judge. Split it "
-                "into smaller commands; to restart the host, use {tool}.",
-    "too_deep": "Denied: this command nests shells or substitutions too deeply to judge. "
-                "Flatten it; to restart the host, use {tool}.",
     "service_restart": "Denied: this command restarts or stops {unit} from inside the host, "
                        "which ends this call and the turn with it. Use {tool} instead: it "
                        "records a handoff and restarts the host safely.",
     "host_shutdown": "Denied: this command shuts down or reboots the machine the host runs on. "
                      "To restart the host, use {tool} instead.",
-    "host_kill": "Denied: this command signals the host process (pid {pid}) or every process. "
-                 "To restart the host, use {tool} instead.",
-    "process_kill": "Denied: this command kills processes by name or owner, which can match "
-                    "the host. To restart the host, use {tool}; to stop another process, kill "
-                    "it by its own pid.",
+    "host_kill": "Denied: this command signals the host process (pid {pid}), its parent, its "
+                 "process group or session, or every process. To restart the host, use {tool} "
+                 "instead.",
+    "process_kill": "Denied: this command kills processes by a name or pattern that matches the "
+                    "host. To restart the host, use {tool}; to stop another process, name it "
+                    "so that the host does not match, or kill it by its own pid.",
+    "unreadable": "Ask: the guard cannot read part of this command ({why}). Allow it only if it "
+                  "does not restart, stop or kill the host; to restart the host, use {tool}.",
+    "too_long": "Ask: this command is too long to judge ({why}). Allow it only if it does not "
+                "restart, stop or kill the host; to restart the host, use {tool}.",
+    "too_deep": "Ask: this command nests too deeply to judge ({why}). Allow it only if it does "
+                "not restart, stop or kill the host; to restart the host, use {tool}.",
 }
 
 
@@ -76,41 +83,45 @@ def decide(value):
         call = _read(value)
     except field.Invalid as error:
         return _invalid(error.path)
-    # Every self-signal shape holds "kill": text without it never loads the regular expressions.
-    if any("kill" in text and _code().self_signal(text, call["host_pid"]) for text in call["strings"]):
-        return _deny("self_signal", call)
-    if call["tool"] == "execute":
-        unit = call["service_unit"]
-        judge = Judge(call["host_pid"], None if unit is None else unit_base(unit),
-                      call["host_names"], call["host_command_lines"])
+    host = call["host"]
+    if any("kill" in text for text in call["strings"]):
+        # Every self-signal holds "kill": the code reader loads only for a call that does.
+        from passdown.gates._guard_code import self_signal
+
+        if any("kill" in text and self_signal(text, host.pid, host.group) for text in call["strings"]):
+            return _answer("self_signal", call)
+    if call["tool"] != "execute":
+        return Decision({"decision": "allow"}, "allow", 0)
+    judge = Judge(host)
+    try:
         for kind, program in _programs(call["arguments"]):
-            verdict = judge.program(kind, program)
+            if kind == "shell":
+                verdict = judge.shell(program, call["shell"])
+            elif kind == "source":
+                verdict = judge.shell(program, call["shell"]) or judge.code(program, 0)
+            else:
+                verdict = judge.argv(program, 0)
             if verdict:
-                return _deny(verdict, call)
+                return _answer(verdict, call, unit=judge.unit)
+    except Unreadable as error:
+        return _answer(error.code, call, why=error.why)
     return Decision({"decision": "allow"}, "allow", 0)
 
 
-def _code():
-    """The code readers, which import ``re``: loaded only when a call needs them."""
-    from passdown.gates import _guard_code
-
-    return _guard_code
-
-
-def _deny(code, call):
+def _answer(code, call, unit=None, why=""):
     message = _MESSAGES[code].format(
         tool=call["restart_tool"] or DEFAULT_RESTART_TOOL,
-        unit=call["service_unit"] or DEFAULT_SERVICE_UNIT,
-        pid=call["host_pid"],
-    )
-    return Decision({"decision": "deny", "code": code, "message": message}, code, 1)
+        unit=unit or call["service_unit"] or "the host's service",
+        pid=call["host"].pid, why=why)
+    decision = "ask" if code in ASKS else "deny"
+    return Decision({"decision": decision, "code": code, "message": message}, code, 1)
 
 
 def _programs(arguments):
-    """What an execution tool runs, in argument order: ``("shell", text)``, ``("source", text)``
-    (program source of unknown language) or ``("argv", words)``. A spawn object's program
-    (``command`` or ``cmd``) is also judged together with its arguments (``args`` or ``argv``),
-    as the one command the spawn runs."""
+    """What an execution tool runs, in argument order: ``("shell", text)``, ``("source",
+    text)`` (program source of unknown language) or ``("argv", words)``. A spawn object's
+    program (``command`` or ``cmd``) with its arguments (``args`` or ``argv``) is the one
+    command the spawn runs; alone, each is judged as it reads."""
     if isinstance(arguments, str):
         return [("shell", arguments)]
     if isinstance(arguments, list):
@@ -118,47 +129,28 @@ def _programs(arguments):
     if not isinstance(arguments, dict):
         return []
     programs = []
-    for key in ("command", "cmd"):
-        if isinstance(arguments.get(key), str):
-            programs.append(("shell", arguments[key]))
-        elif isinstance(arguments.get(key), list):
-            programs.extend(_programs(arguments[key]))
+    tail = next((arguments[k] for k in ("args", "argv") if _is_argv(arguments.get(k))), None)
     for key in ("command", "cmd"):
         program = arguments.get(key)
-        for tail_key in ("args", "argv"):
-            tail = arguments.get(tail_key)
-            if not _is_argv(tail):
-                continue
-            if isinstance(program, str) and program.strip():
-                programs.append(("argv", [program] + tail))
-                if program.split() != [program]:  # a spawn through a shell joins the words
-                    programs.append(("shell", " ".join([program] + [quote(word) for word in tail])))
-            elif _is_argv(program):
-                programs.append(("argv", program + tail))
+        if isinstance(program, str) and program.strip() and tail is not None:
+            programs.append(("argv", [program] + tail))
+            if program.split() != [program]:  # a spawn through a shell joins the words
+                programs.append(("shell", " ".join([program] + tail)))
+        elif _is_argv(program) and tail is not None:
+            programs.append(("argv", program + tail))
+        elif isinstance(program, str):
+            programs.append(("shell", program))
+        elif _is_argv(program):
+            programs.append(("argv", program))
+    if tail is not None and not any(isinstance(arguments.get(k), (str, list)) for k in ("command", "cmd")):
+        programs.append(("argv", tail))
     for key in ("script", "code", "source"):
         if isinstance(arguments.get(key), str):
             programs.append(("source", arguments[key]))
     commands = arguments.get("commands")
     if isinstance(commands, list):
         programs.extend(("shell", item) for item in commands if isinstance(item, str))
-    programs_named = [_first_program(arguments.get(key)) for key in ("command", "cmd")]
-    programs_named = [name for name in programs_named if name]
-    for key in ("argv", "args"):
-        words = arguments.get(key)
-        # Alone, a list is an argv only when nothing names the program, or when it names the
-        # same program again (argv[0]); after a command it holds that command's arguments.
-        if _is_argv(words) and (not programs_named or program_name(words[0]) in programs_named):
-            programs.append(("argv", words))
     return programs
-
-
-def _first_program(value):
-    """The program a ``command`` or ``cmd`` field names, by base name, or ``None``."""
-    if isinstance(value, list):
-        value = value[0] if _is_argv(value) else None
-    if not isinstance(value, str) or not value.split():
-        return None
-    return program_name(value.split()[0])
 
 
 def _is_argv(value):
@@ -170,18 +162,27 @@ def _is_argv(value):
 
 def _read(value):
     top = field.record(value, "$", ("tool", "arguments", "host_pid"),
-                       ("service_unit", "host_names", "host_command_lines", "restart_tool"))
-    names = _identifiers(top, "host_names", 64, 256)
+                       ("shell", "host_parent_pid", "host_pgid", "host_sid", "service_unit",
+                        "host_units", "host_names", "host_command_lines", "restart_tool"))
+    unit = _given_text(top, "service_unit")
+    units = ([unit] if unit else []) + _identifiers(top, "host_units", 16, 512)
+    host = Host(field.integer(top["host_pid"], "$.host_pid", 1),
+                *(_given_pid(top, key) for key in ("host_parent_pid", "host_pgid", "host_sid")),
+                names=_identifiers(top, "host_names", 64, 256),
+                command_lines=_identifiers(top, "host_command_lines", 16, 512), units=units)
     return {
         "tool": field.choice(top["tool"], "$.tool", ("execute", "data")),
+        "shell": field.choice(top.get("shell", "posix"), "$.shell", SHELLS),
         "arguments": top["arguments"],
         "strings": _strings(top["arguments"]),
-        "host_pid": field.integer(top["host_pid"], "$.host_pid", 1),
-        "service_unit": _given_text(top, "service_unit"),
-        "host_names": names,
-        "host_command_lines": _identifiers(top, "host_command_lines", 16, 512),
+        "host": host,
+        "service_unit": unit,
         "restart_tool": _given_text(top, "restart_tool"),
     }
+
+
+def _given_pid(top, key):
+    return field.integer(top[key], f"$.{key}", 1) if key in top else None
 
 
 def _identifiers(top, key, max_items, max_length):

@@ -61,6 +61,8 @@ class State:
     def __init__(self, path, shown, document, errors, work):
         self.path, self.shown, self.document, self.errors, self.work = (
             path, shown, document, errors, work)
+        #: The findings that say something else is stale, not the checkpoint (STALE_CODES).
+        self.stale = []
 
     @property
     def block(self):
@@ -99,10 +101,13 @@ def read_state(folder):
     if not os.path.isfile(path):
         return None
     report = validate_paths([path])
-    errors = sorted({finding.code for finding in report.findings if finding.is_error})
+    stale = [finding for finding in report.findings if finding.code in STALE_CODES]
+    errors = sorted({finding.code for finding in report.findings
+                     if finding.is_error and finding.code not in STALE_CODES})
     loaded, _ = _loading.load_path(path, syntax="json")
     document = loaded.data if loaded is not None else None
     state = State(path, os.path.relpath(path, folder), document, errors, None)
+    state.stale = stale
     if not state.consumed:
         state.work = _newer_work(folder, path, state.written_at)
     return state
@@ -205,6 +210,23 @@ def _described(state):
     return f"revision {block.get('revision')}, written {block.get('written_at')}"
 
 
+#: Findings on a valid checkpoint that say another file is behind it, which the commands
+#: permit (the checkpoint may change while an attempt is open, HST-205): the context says
+#: what is stale instead of withholding the checkpoint.
+STALE_CODES = frozenset({"crossfile.checkpoint_changed"})
+
+
+def _stale_note(state):
+    """What is stale beside a current checkpoint, or ``None``."""
+    if not state.stale:
+        return None
+    what = "; ".join(f"{finding.message} ({finding.code})" for finding in state.stale)
+    return (f"Passdown: note: {what}. The checkpoint above is current; the open restart "
+            f"attempt was registered with an earlier version of it, so a packet rendered for "
+            f"that attempt describes the older one. Before handing over, render a new packet "
+            f"(`passdown packet render`); until then nothing needs fixing in the checkpoint.")
+
+
 def resume_context(state, when="SessionStart"):
     """The SessionStart context of a current, unconsumed checkpoint."""
     block = state.block
@@ -223,6 +245,9 @@ def resume_context(state, when="SessionStart"):
     update = instruction(state, when)
     if update:
         parts.append(update)
+    note = _stale_note(state)
+    if note:
+        parts.append(note)
     return "\n\n".join(parts)
 
 

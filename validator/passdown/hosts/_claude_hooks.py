@@ -3,8 +3,11 @@ answers in the output form the host documents for that event (spec/hosts.md).
 
 - ``PreToolUse`` asks the guard gate about the call: the execution channels (``Bash``,
   ``PowerShell``, an MCP tool whose name says it executes, ``mcp__<server>__exec...`` or
-  ``mcp__<server>__run...``, and any ``--execute-tool``) as an execution tool, every other
-  tool as data. A denial is the documented JSON
+  ``mcp__<server>__run...``, and any ``--execute-tool``) as an execution tool (``PowerShell``'s
+  text read as PowerShell, the others' as POSIX shell text), every other tool as data; who the
+  host is comes from :mod:`passdown.hosts._host` (its pid, parent, group, session, names,
+  command line and units, observed), each overridden by its option when given. A denial is the
+  documented JSON
   (``permissionDecision: "deny"``, exit 0) whose reason names the restart tool; an allowed
   call prints nothing, so the host's own permission rules still apply. When Passdown cannot
   judge the call (unreadable input, a bad option, an internal error) it answers ``ask``: the
@@ -18,27 +21,22 @@ here without click): it runs before every tool call, so like the gates it import
 json, re, typing, dataclasses nor click.
 """
 
-import os
 import sys
 
 from passdown.formats._fastjson import dumps
 from passdown.gates._table import InputError, parse_input, run_gate
+from passdown.hosts import _host
 
 EVENTS = ("PreToolUse", "SessionStart", "PreCompact", "Stop")
 #: Tools whose arguments the guard judges as commands; every other tool's are data.
 EXECUTE_TOOLS = ("Bash", "PowerShell")
+#: The shell dialect of an execution tool's text, when it is not POSIX shell text.
+DIALECTS = {"PowerShell": "powershell"}
 #: How an MCP tool's name (``mcp__<server>__<tool>``) says it executes: its tool part starts
 #: with one of these, in any case (``mcp__ide__executeCode``, ``mcp__shell__run_command``).
 EXECUTE_MCP_PREFIXES = ("exec", "run")
 #: The largest hook input read (a Write of a large file arrives whole).
 MAX_INPUT_BYTES = 16 * 1024 * 1024
-#: Process names walked past when looking for the host above the hook: the shell the host
-#: starts the hook command with, and wrappers a hook command may add.
-_WRAPPERS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "busybox", "env",
-                       "nice", "nohup", "timeout"})
-#: Steps up the parent chain before giving up and taking the last process reached.
-_MAX_HOPS = 16
-
 # option -> (key, converter); a list-valued key takes the option repeatedly.
 _OPTIONS = {
     "--folder": ("folder", str),
@@ -159,14 +157,17 @@ def pre_tool_use(hook, options):
         raise HookError("hook.bad_input", "the PreToolUse input lacks tool_name or tool_input",
                         "register this hook for PreToolUse only")
     execute = is_execution_channel(tool_name, options["execute_tools"])
-    pid = options["host_pid"] or host_pid()
-    value = {"tool": "execute" if execute else "data", "arguments": hook["tool_input"],
-             "host_pid": pid}
-    for key in ("service_unit", "restart_tool"):
-        if options[key] is not None:
-            value[key] = options[key]
+    value = {"tool": "execute" if execute else "data", "arguments": hook["tool_input"]}
+    if execute and tool_name in DIALECTS:
+        value["shell"] = DIALECTS[tool_name]
+    value.update(_host.observe(options["host_pid"]))
+    if options["service_unit"] is not None:  # an option overrides what was observed
+        value["service_unit"] = options["service_unit"]
+        value.pop("host_units", None)
     if options["host_names"]:
         value["host_names"] = options["host_names"]
+    if options["restart_tool"] is not None:
+        value["restart_tool"] = options["restart_tool"]
     decision = run_gate("guard", value)
     if decision.outcome == "allow":
         return Reply()
@@ -175,42 +176,8 @@ def pre_tool_use(hook, options):
         raise HookError("hook.bad_option", f"the guard refused the option behind {path}",
                         "check --service-unit, --restart-tool, --host-name and --host-pid "
                         "in the hook command")
-    return _decision("deny", f"{decision.output['message']} (passdown guard: {decision.outcome})")
-
-
-# -- the host's pid ------------------------------------------------------------------------
-
-def _stat(proc, pid):
-    """``(name, parent pid)`` of ``pid`` from ``/proc/<pid>/stat``, or ``None``."""
-    try:
-        fd = os.open(f"{proc}/{pid}/stat", os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        text = os.read(fd, 4096).decode("utf-8", "replace")
-    finally:
-        os.close(fd)
-    open_paren, close_paren = text.find("("), text.rfind(")")
-    fields = text[close_paren + 2:].split()
-    if open_paren < 0 or len(fields) < 2 or not fields[1].isdigit():
-        return None
-    return text[open_paren + 1:close_paren], int(fields[1])
-
-
-def host_pid(start=None, proc="/proc"):
-    """The host's pid as the hook can observe it: up the parent chain from the hook's parent,
-    past the shell that ran the hook command (and wrappers such as ``env``), to the first
-    other process. Without ``/proc`` the hook's parent is taken as it is."""
-    pid = os.getppid() if start is None else start
-    for _ in range(_MAX_HOPS):
-        found = _stat(proc, pid)
-        if found is None:
-            return pid
-        name, parent = found
-        if name not in _WRAPPERS or parent <= 1:
-            return pid
-        pid = parent
-    return pid
+    return _decision(decision.output["decision"],
+                     f"{decision.output['message']} (passdown guard: {decision.outcome})")
 
 
 # -- the command ---------------------------------------------------------------------------

@@ -1,0 +1,75 @@
+"""Who the host is, as ``passdown.hosts._host`` observes it from ``/proc``: the walk up the parent
+chain past the shell that runs hook commands, and the pid, parent, group, session, names,
+command line and units read for the guard. A fake ``/proc`` holds the real files' shapes."""
+
+from __future__ import annotations
+
+import os
+
+from passdown.hosts import _host
+
+
+def _proc(tmp_path, table):
+    """``table``: pid -> (name, parent, group, session, argv, cgroup text)."""
+    for pid, (name, parent, group, session, argv, cgroup) in table.items():
+        folder = tmp_path / str(pid)
+        folder.mkdir()
+        (folder / "stat").write_text(f"{pid} ({name}) S {parent} {group} {session} 34817 {group} 4194560\n")
+        (folder / "cmdline").write_bytes(b"\0".join(a.encode() for a in argv) + b"\0")
+        (folder / "cgroup").write_text(cgroup)
+    return str(tmp_path)
+
+
+CGROUP_V2 = "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-claude-4242.scope\n"
+CGROUP_V1 = "12:pids:/user.slice\n1:name=systemd:/system.slice/dsh.service\n"
+
+
+def test_the_walk_passes_shells_and_wrappers(tmp_path):
+    proc = _proc(tmp_path, {30: ("sh", 20, 30, 9, ["sh", "-c", "x"], ""),
+                            20: ("env", 10, 10, 9, ["env"], ""),
+                            10: ("claude", 9, 10, 9, ["claude"], "")})
+    assert _host.host_pid(30, proc) == 10
+
+
+def test_a_name_with_spaces_and_parentheses_is_read_whole(tmp_path):
+    proc = _proc(tmp_path, {30: ("sh", 20, 1, 1, ["sh"], ""), 20: ("node (main) x", 1, 1, 1, ["node"], "")})
+    assert _host.stat(20, proc)[0] == "node (main) x"
+    assert _host.host_pid(30, proc) == 20
+
+
+def test_without_proc_the_start_is_the_host(tmp_path):
+    assert _host.host_pid(77, str(tmp_path / "missing")) == 77
+    assert _host.observe(77, str(tmp_path / "missing")) == {"host_pid": 77}
+
+
+def test_a_shell_whose_parent_is_init_is_taken_as_the_host(tmp_path):
+    assert _host.host_pid(30, _proc(tmp_path, {30: ("sh", 1, 30, 30, ["sh"], "")})) == 30
+
+
+def test_everything_the_guard_judges_is_observed(tmp_path):
+    proc = _proc(tmp_path, {4242: ("claude", 4100, 4242, 4100,
+                                   ["/usr/local/bin/claude", "--model", "opus"], CGROUP_V2)})
+    assert _host.observe(4242, proc) == {
+        "host_pid": 4242, "host_parent_pid": 4100, "host_pgid": 4242, "host_sid": 4100,
+        "host_names": ["claude"], "host_command_lines": ["/usr/local/bin/claude --model opus"],
+        "host_units": ["app-claude-4242.scope", "user@1000.service"]}
+
+
+def test_an_interpreter_host_is_known_by_both_names_and_a_v1_cgroup_is_read(tmp_path):
+    proc = _proc(tmp_path, {50: ("node", 1, 50, 50, ["node", "/srv/dsh/main.js"], CGROUP_V1)})
+    observed = _host.observe(50, proc)
+    assert (observed["host_names"], observed["host_command_lines"], observed["host_units"]) == (
+        ["node"], ["node /srv/dsh/main.js"], ["dsh.service"])
+
+
+def test_unreadable_names_and_command_lines_are_left_out(tmp_path):
+    proc = _proc(tmp_path, {60: ("x\x01y", 1, 60, 60, ["a\x02"], "0::/\n")})
+    assert _host.observe(60, proc) == {"host_pid": 60, "host_parent_pid": 1, "host_pgid": 60, "host_sid": 60}
+
+
+def test_this_process_is_observed_as_the_system_shows_it():
+    if not os.path.isdir("/proc/self"):
+        return
+    observed = _host.observe(os.getpid())
+    assert (observed["host_pid"], observed["host_parent_pid"], observed["host_pgid"], observed["host_sid"]) == (
+        os.getpid(), os.getppid(), os.getpgrp(), os.getsid(0))

@@ -1,0 +1,124 @@
+"""Who the host is, observed from the system by a hook the host started (spec/hosts.md, "The
+host the guard judges"): the host's pid, its parent, process group and session, its process
+names and command line, and the systemd units it runs in, as the guard gate's input fields.
+
+The host is found up the parent chain from the hook's parent, past the shell the host runs hook
+commands with (and wrappers such as ``env``). Everything is read from ``/proc``; what cannot
+be read is left out (without ``/proc`` only the pid is known: the hook's parent). Any host
+that starts hooks through a shell can use :func:`observe`; nothing here is specific to one
+host. On the hook's fast path: imports nothing but ``os``.
+"""
+
+import os
+
+#: Process names walked past when looking for the host above the hook.
+WRAPPERS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "busybox", "env",
+                      "nice", "nohup", "timeout", "cmd.exe", "pwsh", "powershell"})
+#: Steps up the parent chain before giving up and taking the last process reached.
+MAX_HOPS = 16
+#: The guard reads at most this much of a command line.
+MAX_COMMAND_LINE = 512
+#: Unit kinds whose stop ends every process in them.
+_UNIT_SUFFIXES = (".service", ".scope")
+
+
+def _read(path, limit=65536):
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        return os.read(fd, limit)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def stat(pid, proc="/proc"):
+    """``(name, parent, group, session)`` of ``pid`` from ``/proc/<pid>/stat``, or ``None``."""
+    raw = _read(f"{proc}/{pid}/stat", 4096)
+    if raw is None:
+        return None
+    text = raw.decode("utf-8", "replace")
+    open_paren, close_paren = text.find("("), text.rfind(")")
+    fields = text[close_paren + 2:].split()
+    if open_paren < 0 or len(fields) < 4 or not all(f.lstrip("-").isdigit() for f in fields[1:4]):
+        return None
+    return (text[open_paren + 1:close_paren],) + tuple(int(f) for f in fields[1:4])
+
+
+def host_pid(start=None, proc="/proc"):
+    """The host's pid: up the parent chain from ``start`` (the hook's parent), past wrappers,
+    to the first other process. Without ``/proc`` the start is taken as it is."""
+    pid = os.getppid() if start is None else start
+    for _ in range(MAX_HOPS):
+        found = stat(pid, proc)
+        if found is None:
+            return pid
+        name, parent = found[0], found[1]
+        if name not in WRAPPERS or parent <= 1:
+            return pid
+        pid = parent
+    return pid
+
+
+def command_line(pid, proc="/proc"):
+    """The words of ``pid``'s command line, or ``[]``."""
+    raw = _read(f"{proc}/{pid}/cmdline")
+    if not raw:
+        return []
+    return [word.decode("utf-8", "replace") for word in raw.rstrip(b"\0").split(b"\0")]
+
+
+def units(pid, proc="/proc"):
+    """The systemd units ``pid`` runs in, innermost first, from ``/proc/<pid>/cgroup``: every
+    ``.service`` and ``.scope`` of its cgroup path (stopping any of them stops it)."""
+    raw = _read(f"{proc}/{pid}/cgroup")
+    if not raw:
+        return []
+    found = []
+    for line in raw.decode("utf-8", "replace").splitlines():
+        hierarchy, _, path = line.partition(":")[2].partition(":")
+        if hierarchy not in ("", "name=systemd"):
+            continue
+        for part in reversed(path.split("/")):
+            if part.endswith(_UNIT_SUFFIXES) and part not in found and "\\" not in part:
+                found.append(part)
+    return found
+
+
+def _readable(text):
+    return bool(text.strip()) and all(ord(ch) >= 32 and ord(ch) != 127 for ch in text)
+
+
+def observe(pid=None, proc="/proc"):
+    """The guard input fields that say who the host is. ``pid`` given: that process is the
+    host; else it is found up the parent chain from this process's parent."""
+    pid = host_pid(proc=proc) if pid is None else pid
+    fields = {"host_pid": pid}
+    found = stat(pid, proc)
+    if found is None:
+        return fields
+    name, parent, group, session = found
+    if parent >= 1:
+        fields["host_parent_pid"] = parent
+    if group >= 1:
+        fields["host_pgid"] = group
+    if session >= 1:
+        fields["host_sid"] = session
+    words = command_line(pid, proc)
+    names = [name] if _readable(name) else []
+    if words:
+        base = words[0].replace("\\", "/").rsplit("/", 1)[-1][:256]
+        if _readable(base) and base not in names:
+            names.append(base)
+    if names:
+        fields["host_names"] = names
+    line = " ".join(words)[:MAX_COMMAND_LINE]
+    if _readable(line):
+        fields["host_command_lines"] = [line]
+    found_units = units(pid, proc)
+    if found_units:
+        fields["host_units"] = found_units[:16]
+    return fields
