@@ -6,7 +6,7 @@
 # stdout: FAILED restart.input.deep_nesting
 # stdout: listed as an expected failure (uncaught RecursionError: the helper's JSON parser cannot read nesting this deep (RST-005)); remove it from the list
 # stdout: FAILED restart.input.huge_integer_mixed
-# stdout: 16 passed, 4 failed, 0 errored, 0 skipped
+# stdout: 16 passed, 5 failed, 0 errored, 0 skipped
 # stdout: exit status 1
 set -euo pipefail
 # --8<-- [start:example]

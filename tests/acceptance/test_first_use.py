@@ -185,7 +185,7 @@ def test_ack_write_outside_a_checkout_says_what_it_needs(tmp_path, monkeypatch):
     assert "git.not_a_repository" in result.stderr
 
 
-# -- migrate leaves a registry, and the legacy warning stops asking (AUT-091, CKP-031) ------------
+# -- migrate leaves a registry, and the legacy warning stops asking (AUT-091, CKP-032) ------------
 
 def _legacy_project(folder, with_block=False):
     legacy = json.loads(json.dumps(LEGACY["0.6"][1]))

@@ -31,10 +31,12 @@ class Session:
     """One agent session: every ``passdown`` command it runs is a process of its own, started
     from the repository with the session's own environment."""
 
-    def __init__(self, name: str, repo: Path, home: Path):
+    def __init__(self, name: str, repo: Path, home: Path, session_id: str | None = None):
         self.name, self.repo = name, repo
         home.mkdir()
         self.env = {**os.environ, "HOME": str(home), "PYTHONDONTWRITEBYTECODE": "1"}
+        if session_id is not None:  # the host names the session each process writes for
+            self.env["PASSDOWN_SESSION_ID"] = session_id
 
     def passdown(self, *args, expect: int = 0) -> subprocess.CompletedProcess:
         done = subprocess.run([sys.executable, "-m", "passdown", *map(str, args)], cwd=self.repo,
@@ -80,8 +82,8 @@ def authority(request, repo, tmp_path):
 
 
 def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path, authority):
-    source = Session("source", repo, tmp_path / "source-home")
-    target = Session("target", repo, tmp_path / "target-home")
+    source = Session("source", repo, tmp_path / "source-home", "sess-src")
+    target = Session("target", repo, tmp_path / "target-home", "sess-tgt")
 
     # -- the source works: init at the root, updates, real uncommitted work ----------------
     source.passdown("init", "--goal-id", "goal-ledger", "--main-id", "sess-src",
@@ -166,7 +168,13 @@ def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path, 
     assert verdict(source, expect=0, ack=tmp_path / "takeover.json") == []
     target.passdown("attempt", "takeover", "r1", "--target-id", "sess-tgt", "--fencing-epoch", "1")
     target.passdown("checkpoint", "set", "epoch", "1", "--epoch", "1")  # the new owner's epoch
-    stale = source.json("checkpoint", "decision", "a late write", "--epoch", "0", expect=1)
+    # the source writes on after the switch: refused as a session that no longer owns the
+    # goal, and, from a process that does not name its session, by its older epoch
+    for write in (("checkpoint", "decision", "a late write"),
+                  ("packet", "render", "--source-id", "sess-src")):
+        assert source.json(*write, expect=1)["error"]["code"] == "authority.not_owner"
+    unnamed = Session("source, unnamed", repo, tmp_path / "unnamed-home")
+    stale = unnamed.json("checkpoint", "decision", "a late write", "--epoch", "0", expect=1)
     assert stale["error"]["code"] == "authoring.stale_epoch"
     target.passdown("attempt", "release", "r1")
     target.passdown("attempt", "archive", "r1", "--result", "archived")

@@ -5,7 +5,8 @@ folder of transcripts, the hooks and every command each a process of its own.
 
 SessionStart records the first observation; the session grows past the threshold; Stop
 recommends the restart once, and says nothing the second time; with the owner's consent
-``assess`` answers CREATE_FRESH; the packet is rendered, the target's ACK is written and
+``assess`` answers CREATE_FRESH; the packet is rendered with the checkout's real state, the
+command that starts the successor is printed, the target's ACK is written and
 verified, the target takes over, and observing the target's session records the calibration
 that the next estimate uses. Expected numbers are the samples' own usage counts."""
 
@@ -100,6 +101,9 @@ def test_observe_decide_record_hand_over_and_calibrate(tmp_path):
     packet = " ".join((repo / "continuation.packet.txt").read_text().split())
     head = git(repo, "rev-parse", "HEAD")
     assert f"session {SOURCE};" in packet and f"HEAD {head}" in packet  # the real working state
+    started = run(repo, env, "packet", "prompt", "--host", "claude").stdout
+    assert started.startswith(f"cd {repo} && claude 'Passdown handoff: ")  # printed, never run
+    assert "continuation.packet.txt" in started
     run(repo, env, "attempt", "created", "r1", "--target-id", TARGET)
     run(repo, env, "ack", "write", "--target-id", TARGET)
     run(repo, env, "ack", "verify", "ack.json", "--packet", "continuation.packet.txt",

@@ -203,7 +203,9 @@ def test_a_plan_without_pending_steps_is_refused(tmp_path):
     legacy["plan"]["items"] = [legacy["plan"]["items"][0]]
     (project / "vbrief" / "continue.vbrief.json").write_text(json.dumps(legacy))
     code, out = run_json("migrate", project, *IDENTITY)
-    assert (code, out["error"]["code"]) == (1, "authoring.no_pending")
+    assert (code, out["error"]["code"]) == (1, "authoring.migration_problems")
+    problems = [(p["path"], p["code"]) for p in out["error"]["problems"]]
+    assert ("$.plan.items", "checkpoint.no_pending_items") in problems
 
 
 def test_identity_options_are_needed_without_a_block(tmp_path):
@@ -232,6 +234,91 @@ def test_a_result_that_would_not_validate_is_refused_with_its_codes(tmp_path):
     legacy["plan"]["items"][0]["status"] = "done"  # no 0.8 status and no mapping for it
     (project / "vbrief" / "continue.vbrief.json").write_text(json.dumps(legacy))
     code, out = run_json("migrate", project, *IDENTITY)
-    assert (code, out["error"]["code"]) == (1, "authoring.invalid_result")
+    assert (code, out["error"]["code"]) == (1, "authoring.migration_problems")
     assert "schema.enum" in out["error"]["message"]
+    assert [(p["path"], p["code"], p["fixable"]) for p in out["error"]["problems"]] == [
+        ("$.plan.items[0].status", "schema.enum", False)]
     assert not (project / "xbrief").exists()
+
+
+# -- every problem at once, and --fix ---------------------------------------------------------
+
+def _wild(tmp_path):
+    """A legacy checkpoint as they are in the wild: a version with a patch number, item
+    narratives as strings (nested under subItems too), a reference type without a namespace."""
+    document = {
+        "vBRIEFInfo": {"version": "0.5.0"},
+        "plan": {"title": "Port", "status": "running",
+                 "narratives": {"Decisions": "- Keep the API", "Hazards": "- None known"},
+                 "items": [
+                     {"id": "a", "title": "Done", "status": "completed", "narrative": "Did it"},
+                     {"id": "b", "title": "Next", "status": "pending", "narrative": "Start here",
+                      "subItems": [{"id": "b1", "title": "Child", "status": "pending",
+                                    "narrative": "A child"}]}],
+                 "references": [{"type": "github-issue", "uri": "https://github.com/o/r/issues/1"}]}}
+    path = tmp_path / "vbrief" / "continue.vbrief.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(document, indent=2))
+    return path
+
+
+def test_one_run_lists_every_problem_at_the_source_paths_and_writes_nothing(tmp_path):
+    _wild(tmp_path)
+    code, out = run_json("migrate", tmp_path, *IDENTITY)
+    assert (code, out["error"]["code"]) == (1, "authoring.migration_problems")
+    assert [(p["path"], p["code"], p["fixable"]) for p in out["error"]["problems"]] == [
+        ("$.vBRIEFInfo.version", "authoring.version_form", True),
+        ("$.plan.references[0].type", "authoring.reference_type", True),
+        ("$.plan.items[0].narrative", "authoring.string_narrative", True),
+        ("$.plan.items[1].narrative", "authoring.string_narrative", True),
+        ("$.plan.items[1].subItems[0].narrative", "authoring.string_narrative", True)]
+    assert out["error"]["message"].startswith(
+        f"{tmp_path / 'vbrief' / 'continue.vbrief.json'}: 5 problems, so nothing was written:")
+    assert out["error"]["hint"] == ("`passdown migrate --fix` makes the 5 marked [--fix] (a diff "
+                                    "shows each)")
+    assert not (tmp_path / "xbrief").exists()
+
+
+def test_validate_names_the_same_forms(tmp_path):
+    import passdown
+
+    report = passdown.validate_paths([str(_wild(tmp_path))])
+    assert sorted(f.json_path for f in report.findings if f.code == "checkpoint.legacy_fix") == [
+        "$.plan.items[0].narrative", "$.plan.items[1].narrative",
+        "$.plan.items[1].subItems[0].narrative", "$.plan.references[0].type",
+        "$.vBRIEFInfo.version"]
+
+
+def test_fix_migrates_with_a_diff_and_upstream_accepts_the_result(tmp_path):
+    from jsonschema import Draft202012Validator
+    from xbrief_fixtures import upstream_dir, upstream_schema
+
+    source = _wild(tmp_path)
+    before = source.read_bytes()
+    code, out = run_json("migrate", tmp_path, *IDENTITY, "--fix")
+    assert code == 0, out
+    assert out["result"]["diff"].startswith(f"--- {source}\n+++ {tmp_path / 'xbrief' / 'continue.xbrief.json'}\n")
+    assert '+          "Overview": "Did it"' in out["result"]["diff"].splitlines()
+    migrated = json.loads((tmp_path / "xbrief" / "continue.xbrief.json").read_text())
+    assert migrated["plan"]["items"][1]["items"][0]["narrative"] == {"Overview": "A child"}
+    assert migrated["plan"]["references"][0]["type"] == "x-xbrief/github-issue"
+    assert source.read_bytes() == before and errors_in(tmp_path / "xbrief") == []
+    folder = upstream_dir()
+    if folder is None:
+        pytest.skip("the upstream xBRIEF material is not beside the repository")
+    upstream = Draft202012Validator(upstream_schema(folder))
+    assert [error.message for error in upstream.iter_errors(migrated)] == []
+
+
+def test_a_real_deft_scope_gets_every_problem_in_one_run(tmp_path):
+    from pathlib import Path
+
+    real = Path(__file__).resolve().parents[1] / "data" / "real" / "deft-bdd-context-0.6.vbrief.json"
+    (tmp_path / "vbrief").mkdir()
+    (tmp_path / "vbrief" / "continue.vbrief.json").write_bytes(real.read_bytes())
+    code, out = run_json("migrate", tmp_path, *IDENTITY)
+    assert (code, out["error"]["code"]) == (1, "authoring.migration_problems")
+    assert [(p["path"], p["code"], p["fixable"]) for p in out["error"]["problems"]] == [
+        ("$.plan.references[0].type", "authoring.reference_type", True),
+        ("$.plan.items", "checkpoint.no_pending_items", False),
+        ("$.plan.references[0]", "schema.required", False)]

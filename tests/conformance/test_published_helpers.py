@@ -3,8 +3,9 @@ host that wraps the restart helper (v2.2.1) or the title helper passes, the list
 the cases where a helper has no answer (each with its reason), and a helper whose behaviour
 changes anywhere else fails the run.
 
-The helpers are played by stand-in programs (``tests/data/published_helpers/``) that run the
-independent oracles of the reference notes."""
+The helpers are the real programs, verbatim, in ``../shared/reference/published-helpers/``
+(its README gives their repository, path and commit); a changed helper is the real one run
+through ``tests/support/helper_wrapper.py``, which alters only the bytes it is handed."""
 
 import json
 import os
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-import published_helpers_model as published
+import shared_reference
 from passdown.conformance import ExpectedFailures, load_suite
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,20 +26,19 @@ LISTS = {
     "restart": ROOT / "conformance" / "expected-failures" / "restart-gate-v2.2.1.txt",
     "title": ROOT / "conformance" / "expected-failures" / "session-title.txt",
 }
-PROGRAMS = {
-    "restart": "tests/data/published_helpers/restart_gate.py",
-    "title": "tests/data/published_helpers/session_title.py",
-}
+WRAPPER = ROOT / "tests" / "support" / "helper_wrapper.py"
 SUITE = load_suite(ROOT / "conformance" / "cases")
 
 
-def _program(gate):
-    return f"{shlex.quote(sys.executable)} {PROGRAMS[gate]}"
+def _program(gate, mutation=""):
+    helper = shlex.quote(str(shared_reference.helper(gate)))
+    python = shlex.quote(sys.executable)
+    return f"{python} {shlex.quote(str(WRAPPER))} {helper}" if mutation else f"{python} {helper}"
 
 
 def _run(gate, expected_failures, *selection, mutation=""):
-    """``passdown conformance run`` against the stand-in helper, as a host would run it."""
-    argv = [str(PASSDOWN), "conformance", "run", "--gate", gate, "--program", _program(gate),
+    """``passdown conformance run`` against the real helper, as a host would run it."""
+    argv = [str(PASSDOWN), "conformance", "run", "--gate", gate, "--program", _program(gate, mutation),
             "--expected-failures", str(expected_failures), "--format", "json", *selection]
     env = {**os.environ, "PASSDOWN_HELPER_MUTATION": mutation}
     result = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=600, env=env, check=False)
@@ -65,30 +65,10 @@ def test_the_suite_passes_for_the_helper_with_its_shipped_list(gate):
     assert set(statuses.values()) == {"passed", "xfailed"}
 
 
-@pytest.mark.parametrize("gate", ["restart", "title"])
-def test_the_lists_name_exactly_the_cases_the_helper_has_no_answer_on(gate):
-    listed = _listed(gate)
-    crashes = {}
-    for case in SUITE.cases:
-        if case.gate != gate:
-            continue
-        answer = (published.answer_value(gate, case.input_value) if case.input_kind == "input"
-                  else published.answer(gate, case.raw_input()))
-        if answer.crash is not None:
-            crashes[case.id] = (answer.crash, published.difference(gate, answer.crash))
-            assert published.difference(gate, answer.crash) in case.requirements, case.id
-    assert set(listed) == set(crashes)
-    for ident, (crash, requirement) in crashes.items():
-        # the reason names what the helper dies of and the requirement of Passdown's answer
-        assert listed[ident].startswith(f"uncaught {crash.__name__}: "), ident
-        assert listed[ident].endswith(f"({requirement})"), ident
-    assert all(not re.search(r"[*?\[]", pattern) for pattern in listed)  # exact ids, no globs
-
-
 def test_a_shipped_list_is_found_by_its_bare_name():
     status, report = _run("restart", "restart-gate-v2.2.1", "--id", "restart.input.*")
     assert status == 0
-    assert report["summary"]["xfailed"] == 4
+    assert report["summary"]["xfailed"] == 5
 
 
 def test_a_helper_that_refuses_the_byte_order_mark_fails_the_run():
@@ -126,22 +106,31 @@ def test_a_title_helper_that_no_longer_crashes_outside_the_calendar_fails_the_ru
 
 @pytest.mark.parametrize("gate", ["restart", "title"])
 def test_without_the_list_the_helper_fails_exactly_the_listed_cases(gate):
+    """The list names exactly the cases where the real helper crashes, each reason naming what
+    it dies of and the requirement of Passdown's answer there, which the case covers."""
     argv = [str(PASSDOWN), "conformance", "run", "--gate", gate, "--program", _program(gate), "--format", "json"]
     result = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     report = json.loads(result.stdout)
     errored = {case["id"]: case for case in report["cases"] if case["status"] != "passed"}
+    listed = _listed(gate)
+    requirements = {case.id: case.requirements for case in SUITE.cases}
     assert result.returncode == 1
-    assert set(errored) == set(_listed(gate))
-    for case in errored.values():  # a crash: nothing printed, exit status 1, a traceback
+    assert set(errored) == set(listed)
+    assert all(not re.search(r"[*?\[]", pattern) for pattern in listed)  # exact ids, no globs
+    for ident, case in errored.items():  # a crash: nothing printed, exit status 1, a traceback
         assert case["status"] == "errored"
         assert "printed nothing (exit status 1)" in case["message"]
         assert "Traceback" in case["stderr"]
+        error = case["stderr"].rstrip().splitlines()[-1].split(":")[0]
+        assert listed[ident].startswith(f"uncaught {error}: "), (ident, error)
+        requirement = re.search(r"\(([A-Z]{3}-[0-9]{3})\)$", listed[ident])
+        assert requirement and requirement.group(1) in requirements[ident], ident
 
 
 @pytest.mark.parametrize("output_format", ["text", "json"])
 def test_a_failure_whose_expected_output_holds_a_lone_surrogate_is_reported(output_format):
     # The expected title holds U+D800: the report shows it as an escape, never a traceback.
-    argv = [str(PASSDOWN), "conformance", "run", "--program", _program("title"), "--format", output_format,
+    argv = [str(PASSDOWN), "conformance", "run", "--program", _program("title", "utf8only"), "--format", output_format,
             "--id", "title.encoding.utf16_lone_surrogate_title"]
     env = {**os.environ, "PASSDOWN_HELPER_MUTATION": "utf8only"}
     result = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=600, env=env, check=False)

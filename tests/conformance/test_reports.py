@@ -144,7 +144,7 @@ class TestJson:
         xfailed = next(c for c in document["cases"] if c["status"] == "xfailed")
         assert xfailed["expected_failure"] == "lowercase answers" and xfailed["actual"]["stdout"] is not None
         passed = next(c for c in document["cases"] if c["status"] == "passed")
-        assert set(passed) == {"id", "gate", "gate_version", "description", "status", "requirements", "file",
+        assert set(passed) == {"id", "gate", "gate_version", "description", "profile", "status", "requirements", "file",
                                "path", "input_kind", "input_excerpt", "duration_seconds"}
 
     def test_a_comparison_holds_each_report_and_the_verdicts_side_by_side(self, compared):
@@ -183,7 +183,8 @@ class TestJunit:
         [suite] = root.findall("testsuite")
         assert suite.get("name") == "shout" and len(suite.findall("testcase")) == 6
         assert {p.get("name"): p.get("value") for p in suite.findall("properties/property")} == {
-            "gate_version": "1.0.0", "implemented_version": "not stated"}
+            "gate_version": "1.0.0", "implemented_version": "not stated", "profile.shout": "fails",
+            "conforms_to": "none"}
         failure = suite.find("testcase[@name='shout.basic.float']/failure")
         assert failure.get("message") == "the output differs" and failure.text == '$.text: expected "A", got "a"'
         assert suite.find("testcase[@name='shout.basic.word']/skipped").get("message") == "expected failure: lowercase answers"
@@ -230,8 +231,9 @@ class TestMarkdown:
 
 class TestBadge:
     def test_clean(self, clean):
+        # every case of the toy suite's one profile (its gate's) ran and passed: the badge names it
         assert _reports.badge(clean) == {"schemaVersion": 1, "label": "passdown conformance",
-                                         "message": "100% passing", "color": "brightgreen"}
+                                         "message": "shout", "color": "brightgreen"}
 
     def test_never_green_when_a_case_failed(self, mixed):
         assert _reports.badge(mixed) == {"schemaVersion": 1, "label": "passdown conformance",
@@ -260,7 +262,7 @@ class TestBadge:
         assert _reports.badge(skipping)["message"] == "100% passing, 1 skipped"
         assert _reports.badge(compared) == {
             "schemaVersion": 1, "label": "passdown conformance",
-            "message": "reference 100% passing | harness-1 66% passing | harness-2 100% passing", "color": "red"}
+            "message": "reference shout | harness-1 66% passing | harness-2 100% passing", "color": "red"}
 
 
 class TestHtml:
@@ -372,7 +374,7 @@ def test_cli_writes_every_report(tmp_path):
     assert json.loads(result.output)["summary"]["line"] == "6 passed, 0 failed, 0 errored, 0 skipped"
     assert ElementTree.parse(paths["xml"]).getroot().get("tests") == "6"
     assert paths["md"].read_text().startswith("## Passdown conformance")
-    assert json.loads(paths["badge"].read_text())["message"] == "100% passing"
+    assert json.loads(paths["badge"].read_text())["message"] == "shout"
     assert "6 passed, 0 failed, 0 errored, 0 skipped" in paths["html"].read_text()
 
 

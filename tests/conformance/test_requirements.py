@@ -35,10 +35,27 @@ class TestParsePage:
         [requirement], lint = parse_page(f"- **GEN-001** A host {keyword} do it.\n", "p.md")
         assert lint == [] and requirement.keyword == keyword
 
-    def test_only_must_level_keywords_need_a_case(self):
+    def test_every_keyword_needs_a_case_unless_marked(self):
         found, _ = parse_page("- **GEN-001** It SHOULD do it.\n- **GEN-002** It MUST NOT do it.\n"
-                              "- **GEN-003** It is REQUIRED.\n- **GEN-004** It MAY.\n", "p.md")
-        assert [r.needs_case for r in found] == [False, True, True, False]
+                              "- **GEN-003** It is REQUIRED.\n- **GEN-004** It MAY.\n"
+                              "- **GEN-005** It MAY. *(not fixture-testable: host behaviour)*\n", "p.md")
+        assert [r.needs_case for r in found] == [True, True, True, True, False]
+
+    def test_a_cited_test_file_that_does_not_exist_is_a_finding(self, tmp_path):
+        (tmp_path / "spec").mkdir()
+        (tmp_path / "tests" / "rules").mkdir(parents=True)
+        (tmp_path / "tests" / "rules" / "test_there.py").write_text("")
+        (tmp_path / "spec" / "a.md").write_text(
+            "- **GEN-001** It MUST be. *(not fixture-testable: covered by tests/rules/test_there.py)*\n"
+            "- **GEN-002** It MUST be. *(not fixture-testable: covered by tests/test_there.py)*\n")
+        catalogue = build(tmp_path / "spec")
+        assert [(f.code, f.requirement, f.line) for f in catalogue.findings] == [
+            ("requirements.test_path", "CNF-050", 2)]
+        assert "GEN-002 cites tests/test_there.py, which does not exist" in catalogue.findings[0].message
+        (tmp_path / "tests" / "rules" / "test_there.py").unlink()
+        (tmp_path / "tests" / "rules").rmdir()
+        (tmp_path / "tests").rmdir()  # outside a checkout nothing is checked
+        assert build(tmp_path / "spec").findings == ()
 
     def test_zero_or_two_keywords_are_findings(self):
         found, lint = parse_page("- **GEN-001** It does it.\n- **GEN-002** It MUST and SHOULD do it.\n", "p.md")

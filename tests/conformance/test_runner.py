@@ -466,7 +466,7 @@ class TestRunCommand:
         assert [c["id"] for c in listed][:2] == ["shout.basic.word", "shout.basic.float"]
         assert listed[0] == {"id": "shout.basic.word", "gate": "shout",
                              "description": "a word comes back in capitals with its length",
-                             "requirements": ["CNF-901"], "tags": ["basic"],
+                             "requirements": ["CNF-901"], "tags": ["basic"], "profile": "shout",
                              "file": str(toy.CASES / "shout" / "basic.json")}
 
 

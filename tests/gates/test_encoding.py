@@ -1,7 +1,7 @@
 """The restart and title gates read bytes exactly as the published helpers do (``json.loads``
 on the raw bytes): differential tests against the helpers' independent oracles, through the
-library (``run_gate`` with bytes) and as processes (``passdown gate`` against the stand-in
-helper programs), over byte order marks, UTF-16 and UTF-32 in both orders with and without a
+library (``run_gate`` with bytes) and as processes (``passdown gate`` against the real published
+helpers in ``../shared/reference/published-helpers/``), over byte order marks, UTF-16 and UTF-32 in both orders with and without a
 mark, lone surrogates, 2- and 3-byte inputs, bytes invalid in each guessed encoding, and every
 other input class of the conformance suite re-encoded in each encoding.
 
@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import published_helpers_model as published
+import shared_reference
 from gate_cases import README
 from gate_fixtures_restart import MARKS, WARSAW
 from passdown import run_gate
@@ -25,8 +26,6 @@ from passdown.conformance._suite import load_suite
 from passdown.gates._table import guess_encoding
 
 ROOT = Path(__file__).resolve().parents[2]
-HELPERS = Path(__file__).resolve().parents[1] / "data" / "published_helpers"
-PROGRAMS = {"restart": HELPERS / "restart_gate.py", "title": HELPERS / "session_title.py"}
 PASSDOWN = Path(sys.executable).with_name("passdown")
 GATES = ("restart", "title")
 LIMITS = {"restart": 65536, "title": 8192}
@@ -145,7 +144,7 @@ def test_the_table_reaches_every_documented_crash_and_every_encoding():
         answer = published.answer(gate, written(TEXTS[gate][name], codec, mark))
         if answer.crash is not None:
             seen.add((gate, published.difference(gate, answer.crash)))
-    assert seen == {("restart", "RST-005"), ("restart", "RST-043"), ("title", "TTL-013"),
+    assert seen == {("restart", "RST-005"), ("restart", "RST-043"), ("restart", "RST-045"), ("title", "TTL-013"),
                     ("title", "TTL-016"), ("title", "TTL-017")}
 
 
@@ -296,7 +295,7 @@ def test_generated_short_bytes_match_the_helper(gate, raw):
     assert_library_matches(gate, raw)
 
 
-# -- as processes: the command against the stand-in helper program ----------------------------
+# -- as processes: the command against the real published helper -----------------------------
 
 def _process(argv, raw):
     result = subprocess.run(argv, input=raw, capture_output=True, timeout=60, check=False)
@@ -318,7 +317,7 @@ PROCESS_INPUTS = [
                          ids=[f"{g}-{n}-{c}{'-mark' if m else ''}" for g, n, c, m in PROCESS_INPUTS])
 def test_the_command_prints_the_helpers_bytes_and_status(gate, name, codec, mark):
     raw = written(TEXTS[gate][name], codec, mark)
-    helper_out, helper_status, helper_err = _process([sys.executable, str(PROGRAMS[gate])], raw)
+    helper_out, helper_status, helper_err = _process([sys.executable, str(shared_reference.helper(gate))], raw)
     passdown_out, passdown_status, passdown_err = _process([str(PASSDOWN), "gate", gate], raw)
     assert passdown_err == b""
     if helper_status == 1 and helper_out == b"":
@@ -336,8 +335,8 @@ def _nested(gate, depth):
     return (head + ', "x": ' + "[" * depth + "]" * depth + "}").encode()
 
 
-#: How many frames fewer than its stand-in the published helper may run its parser with (the
-#: stand-in adds main() and respond(); the helper needs at least its module and json's three).
+#: How many levels deeper than the published helper the command reads at least: the helper's
+#: bound is its Python's stack, which a host's wrapper around it may deepen (RST-008).
 FRAMES_TO_SPARE = 8
 
 
@@ -346,8 +345,10 @@ def test_the_command_reads_every_nesting_the_helper_reads(gate):
     """Around the helper's bound on this Python: wherever the helper program answers, the
     command answers the same bytes, and a few levels deeper too, since the real helper may
     call its parser from fewer frames (RST-008, TTL-018); far beyond it the command refuses."""
+    program = shared_reference.helper(gate)
+
     def helper(depth):
-        return _process([sys.executable, str(PROGRAMS[gate])], _nested(gate, depth))
+        return _process([sys.executable, str(program)], _nested(gate, depth))
 
     low, high = 100, 3500  # the helper reads `low` levels and crashes on `high`
     assert helper(low)[0] and helper(high)[:2] == (b"", 1)

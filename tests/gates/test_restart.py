@@ -162,14 +162,15 @@ def test_an_integer_too_large_for_a_float_is_invalid_input_where_the_helper_cras
     assert published.answer_value("restart", obs).crash is OverflowError  # RST-043
 
 
-def test_a_result_too_long_to_print_is_invalid_input_as_the_helper_answers():
-    # 4,300 digits parse; tripled they no longer print (Python's integer string limit), and
-    # the helper catches that ValueError (RST-045).
+def test_a_result_too_long_to_print_is_invalid_input_where_the_helper_crashes():
+    # 4,300 digits parse; tripled they no longer print (Python's integer string limit): the
+    # helper meets that ValueError in its print, after its try block, and dies (RST-045).
     obs = {**README, "current_input_tokens": 1, "fresh_input_tokens": int("9" * 4300),
            "restart_overhead_tokens": 0}
     decision = restart.decide(obs)
     assert decision.text == '{"action": "BLOCKED", "reason": "invalid_input"}\n'
-    assert published.answer_value("restart", obs) == (decision.text, 2, None)
+    assert decision.exit_code == 2
+    assert published.answer_value("restart", obs).crash is ValueError
 
 
 def test_blocked_before_the_assessment_has_no_assessment_key():

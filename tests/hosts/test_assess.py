@@ -57,3 +57,19 @@ def test_a_hook_that_cannot_observe_adds_nothing(tmp_path):
         done = run(folder, "hook", "claude", "Stop", stdin=json.dumps(payload))
         assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     assert (folder / "registry.yaml").read_bytes() == before
+
+
+def test_codex_assess_reads_the_capacity_the_rollout_states(tmp_path):
+    session = "019e1625-789d-76c0-80ab-3724b5ddb799"
+    folder = project(tmp_path, main_id=session)
+    rollout = DATA.parent / "codex" / "rollout-0.125.0.jsonl"
+    done = run(folder, "assess", "codex", "--transcript", rollout, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert (found["gate_input"]["current_input_tokens"], found["gate_input"]["context_capacity_tokens"]) \
+        == (131573, 258400)
+    assert found["basis"]["context_capacity_tokens"] == "measured"
+    assert (found["decision"]["action"], found["decision"]["reason"]) == (
+        "CHECKPOINT_ONLY", "restart_not_authorized")
+    # 131,573 of 258,400 is 51%: even with consent no trigger, so nothing to recommend
+    assert (found["condition"], found["recommend"]) == (None, False)

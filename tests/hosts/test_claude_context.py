@@ -217,15 +217,26 @@ def test_pre_compact_outside_a_checkout_only_lints(project):
 
 # -- Stop ----------------------------------------------------------------------------------
 
-def test_stop_continues_the_turn_with_the_update_instruction(repository):
-    commit = _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
-    done = run_hook("Stop", hook_input("stop", cwd=str(repository)))
-    assert _reason(done) == (
-        "Passdown: the checkpoint xbrief/continue.xbrief.json is older than the last completed "
-        f'work (commit {commit[:12]} "Migrate reports", 2026-10-14T10:00:00.000Z; the checkpoint '
-        f"was written {WRITTEN}). Update it now, before you stop: record each completed step "
-        "with its evidence (`passdown checkpoint add-completed TITLE --evidence REF`) and set the "
-        "resume point (`passdown checkpoint set-resume TEXT`).")
+def _stale_at_stop(commit, how):
+    return ("Passdown: the checkpoint xbrief/continue.xbrief.json is older than the last "
+            f'completed work (commit {commit[:12]} "Migrate reports", 2026-10-14T10:00:00.000Z; '
+            f"the checkpoint was written {WRITTEN}). Update it now, before you stop: {how}")
+
+
+@pytest.mark.parametrize(("folder", "how"), [
+    ("repository", "record each completed step with its evidence (`passdown checkpoint "
+                   "add-completed TITLE --evidence REF`) and set the resume point (`passdown "
+                   "checkpoint set-resume TEXT`)."),
+    ("plain_repository", "mark each finished item `completed`, record the decisions taken in "
+                         "the plan's `Decisions` narrative, and put the exact next step in the "
+                         "`ResumePoint` narrative of the next `pending` item."),
+], ids=["passdown", "plain"])
+def test_stop_continues_the_turn_with_the_update_instruction(request, folder, how):
+    """A plain checkpoint is told how to update it by hand, a Passdown one by command."""
+    checkout = request.getfixturevalue(folder)
+    commit = _commit(checkout, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
+    done = run_hook("Stop", hook_input("stop", cwd=str(checkout)))
+    assert _reason(done) == _stale_at_stop(commit, how)
 
 
 def test_stop_never_keeps_a_turn_going_twice(repository):
@@ -326,17 +337,11 @@ def test_every_hook_exits_0_on_a_plain_checkpoint(plain):
         assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
 
 
-def test_a_stale_plain_checkpoint_is_told_how_to_update_it_by_hand(plain):
+@pytest.fixture
+def plain_repository(plain):
     _git(plain, "init", "-q")
     _commit(plain, "Start", "README.md", when="2026-10-14T08:00:00Z")
-    commit = _commit(plain, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
-    done = run_hook("Stop", hook_input("stop", cwd=str(plain)))
-    assert _reason(done) == (
-        "Passdown: the checkpoint xbrief/continue.xbrief.json is older than the last completed "
-        f'work (commit {commit[:12]} "Migrate reports", 2026-10-14T10:00:00.000Z; the checkpoint '
-        f"was written {WRITTEN}). Update it now, before you stop: mark each finished item "
-        "`completed`, record the decisions taken in the plan's `Decisions` narrative, and put "
-        "the exact next step in the `ResumePoint` narrative of the next `pending` item.")
+    return plain
 
 
 def test_a_plain_checkpoint_marked_completed_is_consumed(plain):
@@ -363,7 +368,7 @@ def test_a_legacy_vbrief_checkpoint_alone_gets_a_migrate_hint(tmp_path):
         "Passdown: this project's continue checkpoint is the legacy vbrief/continue.vbrief.json; "
         "there is no xbrief/continue.xbrief.json. Read it before anything else: it records where "
         "the previous session stopped. `passdown migrate vbrief/continue.vbrief.json` converts it "
-        "to xbrief/continue.xbrief.json.")
+        "to xbrief/continue.xbrief.json (`--fix` makes the mechanical fixes it needs, with a diff).")
 
 
 def test_a_legacy_named_file_that_is_not_xbrief_is_called_what_it_is(tmp_path):
@@ -406,3 +411,19 @@ def test_a_current_checkpoint_whose_open_attempt_registered_an_earlier_version_i
     assert note.startswith("Passdown: note: ") and "(crossfile.checkpoint_changed)" in note
     assert "render a new packet (`passdown packet render`)" in note
     assert (replies["PreCompact"].stdout, replies["Stop"].stdout) == ("", "")
+
+
+# -- payloads as a host really sent them ---------------------------------------------------
+
+REAL = DATA / "real"
+
+
+@pytest.mark.parametrize("entry", json.loads((REAL / "MANIFEST.json").read_text())["files"],
+                         ids=lambda entry: entry["file"])
+def test_a_real_payload_gets_the_documented_answer(repository, entry):
+    """A payload with only some of the documented fields (the handoff folder then comes from
+    $CLAUDE_PROJECT_DIR) is answered in the event's documented form, never a failure."""
+    commit = _commit(repository, "Migrate reports", "reports/monthly.py", when="2026-10-14T10:00:00Z")
+    raw = (REAL / entry["file"]).read_bytes()
+    done = run_hook(entry["event"], raw, env={"CLAUDE_PROJECT_DIR": str(repository)})
+    assert _message(done) == _stale_text(commit, "Migrate reports", "2026-10-14T10:00:00.000Z")

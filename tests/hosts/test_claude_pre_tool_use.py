@@ -236,7 +236,7 @@ def test_click_answers_exactly_as_the_fast_path(monkeypatch):
     assert (via_click.exit_code, via_click.stdout_bytes) == (fast.returncode, fast.stdout) == (0, _deny(SERVICE_RESTART))
 
 
-HEAVY = ("json", "re", "typing", "dataclasses", "click", "jsonschema", "mcp")
+HEAVY = ("json", "re", "typing", "dataclasses", "click", "jsonschema", "mcp", "enum")
 
 
 @pytest.mark.parametrize("command", ["git status && make test", "kill -1"])
@@ -249,3 +249,38 @@ def test_the_pre_tool_use_path_loads_nothing_heavy(command):
             f"print(status, sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.stderr.strip() == "0 []", done.stderr  # no regular expression on either path
+
+
+# -- every hook answers within its budget (HST-206) -----------------------------------------
+
+def _big_write(size=16 * 1024 * 1024 - 400):
+    """A Write whose 16 MiB content is the shape the guard reads slowest: command words."""
+    return json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": {
+        "file_path": "notes.txt", "content": "kill -9 1; " * (size // 11)}}).encode()
+
+
+@pytest.mark.parametrize("event", ["PreToolUse", "SessionStart", "PreCompact", "Stop"])
+def test_a_hook_out_of_time_answers_in_its_failure_form(event, monkeypatch, tmp_path):
+    from passdown.hosts import _claude_hooks
+
+    monkeypatch.setitem(_claude_hooks.BUDGETS, event, 0.001)
+    raw = _big_write() if event == "PreToolUse" else json.dumps(
+        {"hook_event_name": event, "stop_hook_active": False, "pad": "x" * ((16 << 20) - 200)}).encode()
+    reply = _claude_hooks.run(event, raw, {**_claude_hooks.default_options(),
+                                           "folder": str(tmp_path)})
+    if event == "PreToolUse":
+        output = json.loads(reply.stdout)["hookSpecificOutput"]
+        assert output["permissionDecision"] == "ask" and "hook.timeout" in output[
+            "permissionDecisionReason"]
+    else:
+        assert (reply.exit_code, reply.stdout) == (1, "")
+        assert reply.stderr.startswith("passdown hook: hook.timeout: ")
+
+
+def test_a_16_mib_tool_call_is_answered(tmp_path):
+    """The real command on the largest input it reads: an answer (allow, or ask), whatever
+    the machine's speed; the budget is what bounds it."""
+    done = run_hook("PreToolUse", _big_write(), "--folder", str(tmp_path))
+    assert done.returncode == 0
+    assert done.stdout == b"" or json.loads(done.stdout)["hookSpecificOutput"][
+        "permissionDecision"] in ("allow", "ask")

@@ -400,3 +400,16 @@ def test_crlf_line_endings_are_kept(project):
     assert installed.count(b"\n") == installed.count(b"\r\n") > original.count(b"\r\n")
     assert _passdown("hook", "uninstall", "claude", "--project").exit_code == 0
     assert path.read_bytes() == original
+
+
+def test_the_context_capacity_goes_to_the_hooks_that_assess():
+    from passdown.hosts._claude_settings import hook_command
+
+    options = {"context_capacity": 200000, "restart_tool": "restart_dsh"}
+    commands = {event: hook_command(["passdown"], event, options)
+                for event in ("PreToolUse", "SessionStart", "PreCompact", "Stop")}
+    assert commands == {
+        "PreToolUse": "passdown hook claude PreToolUse --restart-tool restart_dsh",
+        "SessionStart": "passdown hook claude SessionStart --context-capacity 200000",
+        "PreCompact": "passdown hook claude PreCompact",
+        "Stop": "passdown hook claude Stop --context-capacity 200000"}

@@ -39,6 +39,9 @@ def raised():
             found[match.group(1)] = error if isinstance(error, str) else str(error.exit_code)
         for match in re.finditer(r'\bcode = "([a-z_.]+)"', text):  # a class's own code
             found[match.group(1)] = "2"
+        # a JSON-RPC error the server answers itself: `_answer(id, NUMBER, "code", ...)`
+        for match in re.finditer(r'\b_answer\([^,()]+, [A-Z_]+, "([a-z_.]+)"', text):
+            found[match.group(1)] = "2"
     return found
 
 

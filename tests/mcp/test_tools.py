@@ -171,3 +171,30 @@ def test_ack_verify_reads_only_inside_the_folder(example_handoff):
     assert checkout.structured["error"]["code"] == "mcp.outside_folder"
     missing = _call(example_handoff, "ack_verify", {"ack": "nope.json"})
     assert missing.is_error and missing.structured["exit_code"] == 2
+
+
+def test_packet_render_reads_the_checkout_only_from_its_top_folder(tmp_path):
+    from git_support import git, new_checkout
+
+    from passdown.formats import _packet
+
+    repo = new_checkout(tmp_path / "repo", {"outside.txt": "a\n"})
+    inner = new_project(repo / "handoff")
+    (repo / "outside.txt").write_text("changed\n")
+    reply = _call(inner, "packet_render", {"source_id": MAIN})
+    assert not reply.is_error, reply.text
+    values = _packet.parse((inner / _packet.TEXT_NAME).read_text()).values()
+    assert " ".join(values["WORKING_STATE"].split()).startswith(
+        "UNKNOWN: the checkout was not read: the MCP server is bound to a folder that is not "
+        "the top folder of a git checkout, and reads nothing outside it")
+    assert "outside.txt" not in (inner / _packet.TEXT_NAME).read_text()
+    top = new_project(tmp_path / "top")
+    git(top, "init", "-q", "-b", "main")
+    (top / "base.txt").write_text("base\n")
+    git(top, "add", "base.txt")
+    git(top, "commit", "-q", "-m", "base")
+    (top / "base.txt").write_text("edited\n")
+    assert not _call(top, "packet_render", {"source_id": MAIN}).is_error
+    values = _packet.parse((top / _packet.TEXT_NAME).read_text()).values()
+    assert [entry[2] for entry in map(_packet.parse_entry, values["WORKING_STATE"].split("\n"))
+            if entry] == ["base.txt"]

@@ -62,6 +62,15 @@ def restart_case(ident, description, requirements, value=MISSING, *, text=None, 
     return _answered("restart", ident, description, requirements, value, text, raw)
 
 
+#: The tag that puts a case in the python-helper-compat profile instead of its gate's.
+COMPAT = "python_helper_compat"
+
+
+def compat(built):
+    """A case of the python-helper-compat profile (spec/conformance.md, Profiles)."""
+    return {**built, "tags": [COMPAT]}
+
+
 def _file(gate, description, cases):
     return {"gate": gate, "description": description, "cases": cases}
 
@@ -95,6 +104,8 @@ def restart_files():
           text='{"schema": 1, "x": ' + "[" * 20000 + "]" * 20000 + "}"),
         r("input.nesting_read", "nesting 500 levels deep in a member the gate ignores is read and decided", ["RST-008", "RST-037"],
           text=json.dumps(README)[:-1] + ', "x": ' + "[" * 500 + "]" * 500 + "}"),
+        compat(r("input.nesting_read_as_the_helper", "nesting 900 levels deep in a member is read, as the helper reads it",
+                 ["RST-064", "RST-037"], text=json.dumps(README)[:-1] + ', "x": ' + "[" * 900 + "]" * 900 + "}")),
         r("input.huge_integer_division", "a current input too large for a double, divided and scaled by 0.80, is invalid input", ["RST-043"],
           change(README, current_input_tokens=10**400, context_capacity_tokens=10**399 * 3 + 1,
                  fresh_input_tokens=10**399)),
@@ -622,6 +633,9 @@ def title_files():
               text='{"title": ' + "[" * 4000 + "]" * 4000 + "}"),
             t("input.nesting_read", "nesting 500 levels deep in a member the gate ignores is read", ["TTL-018", *ok],
               text='{"title": "Audit", "started_at": "2026-03-01T02:00:00Z", "x": ' + "[" * 500 + "]" * 500 + "}"),
+            compat(t("input.nesting_read_as_the_helper", "nesting 900 levels deep in a member is read, as the helper reads it",
+                     ["TTL-028", *ok],
+                     text='{"title": "Audit", "started_at": "2026-03-01T02:00:00Z", "x": ' + "[" * 900 + "]" * 900 + "}")),
             t("input.never_unsupported", "the gate answers unavailable, never TITLE_UNSUPPORTED", ["TTL-011", *fail], {}),
         ]),
     }

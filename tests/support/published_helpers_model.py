@@ -22,7 +22,7 @@ DELIBERATE = {
 
 #: Every exception a helper may die of, and the requirement that states Passdown's answer.
 DIFFERENCES = {
-    "restart": {RecursionError: "RST-005", OverflowError: "RST-043"},
+    "restart": {RecursionError: "RST-005", OverflowError: "RST-043", ValueError: "RST-045"},
     "title": {RecursionError: "TTL-013", OverflowError: "TTL-016", OSError: "TTL-017"},
 }
 

@@ -7,17 +7,18 @@ plainly as possible, with the ``json`` package, and shares no code with
 - it reads at most 65,537 bytes and hands them to ``json.loads(bytes)``, which guesses the
   encoding (UTF-8 with or without a byte order mark, UTF-16, UTF-32) and decodes with
   ``surrogatepass``;
-- it catches only ``ValueError`` (JSON errors, decode errors and integers too long to print
-  are all subclasses) and ``UnicodeDecodeError``, and answers ``BLOCKED`` /
+- it catches only ``ValueError`` (JSON errors and decode errors are subclasses) and
+  ``UnicodeDecodeError`` while it reads and decides, and answers ``BLOCKED`` /
   ``invalid_input`` for them;
 - anything else (``RecursionError`` on nesting too deep, ``OverflowError`` when an integer
-  too large for a double meets float arithmetic) ends the process with a traceback,
-  nothing on stdout and exit status 1.
+  too large for a double meets float arithmetic, and the ``ValueError`` of printing an
+  integer of more than 4,300 digits, which its ``print`` meets after its ``try`` block) ends
+  the process with a traceback, nothing on stdout and exit status 1.
 
-:func:`respond` is the helper's work on its stdin bytes; ``tests/data/published_helpers/
-restart_gate.py`` runs it as a command, and ``published_helpers_model`` observes it for the tests,
-which expect Passdown's documented answer (``BLOCKED`` / ``invalid_input``, RST-005 and
-RST-043) where the helper crashes.
+:func:`respond` is the helper's work on its stdin bytes; ``published_helpers_model`` observes
+it for the tests, which expect Passdown's documented answer (``BLOCKED`` / ``invalid_input``,
+RST-005, RST-043 and RST-045) where the helper crashes. The real helper, in
+``../shared/reference/published-helpers/``, is run by the tests that run programs.
 """
 
 import json
@@ -201,9 +202,10 @@ def respond_value(obs):
     try:
         if not isinstance(obs, dict):
             raise ValueError("not a JSON object")
-        return _printed(evaluate(obs))
-    except (ValueError, UnicodeDecodeError):  # json.dumps: an int too long to print
-        return _printed(INVALID)
+        result = evaluate(obs)
+    except (ValueError, UnicodeDecodeError):
+        result = INVALID
+    return _printed(result)  # outside the try, as the helper's print is: an int too long dies
 
 
 def _printed(result):

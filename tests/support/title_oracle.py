@@ -12,8 +12,9 @@ the helper exactly, crashes included:
   years 1-9999) and, where the ``tzdata`` package is installed, the ``OSError`` of a zone
   name that is a folder of the database or too long for the file system.
 
-:func:`respond` is the helper's work on its stdin bytes; ``tests/data/published_helpers/
-session_title.py`` runs it as a command, and ``published_helpers_model`` observes it for the tests.
+:func:`respond` is the helper's work on its stdin bytes; ``published_helpers_model`` observes it for
+the tests; the real helper, in ``../shared/reference/published-helpers/``, is run by the tests
+that run programs.
 """
 
 import json

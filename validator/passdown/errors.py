@@ -36,7 +36,10 @@ class PassdownError(Exception):
         return hash((type(self), self.code, self.message, self.hint))
 
     def to_dict(self) -> dict:
-        return {"code": self.code, "message": self.message, "hint": self.hint}
+        found = {"code": self.code, "message": self.message, "hint": self.hint}
+        if "problems" in self.__dict__:  # a refusal listing several problems (migrate)
+            found["problems"] = self.__dict__["problems"]
+        return found
 
 
 class UsageError(PassdownError):

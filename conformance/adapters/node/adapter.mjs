@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // An example Passdown conformance adapter for Node.js (18 or later), with no dependencies.
 //
-// It implements two gates from their spec pages: `restart` (spec/gates/restart.md) and
-// `title` (spec/gates/title.md). Copy it as the starting point for your own adapter and
-// replace the two gate functions with calls into your implementation.
+// It implements gates from their spec pages alone: `restart` (spec/gates/restart.md) and
+// `title` (spec/gates/title.md) in this file, with no dependencies, and `ack` (spec/ack.md) in
+// ack.mjs, which needs the packages of the repository's package.json (`npm ci` at the root:
+// a pure-JS blake3). Without them `ack` is not listed, so its cases are skipped. Of the core
+// profile it lacks `validate` and `digest`. Copy it as the starting point for your own adapter
+// and replace the gate functions with calls into your implementation.
 //
 // `passdown conformance adapters` prints both commands with this file's full path, in a
 // checkout or an installed package:
@@ -28,9 +31,20 @@ import { existsSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const NAME = "passdown-adapter-node";
-const VERSION = "1.1.0";
-// The gates implemented, with the version of each (the runner sends only their cases).
+const VERSION = "1.2.0";
+// The gates implemented, with the version of each (the runner sends only their cases). The
+// gates in modules beside this file need the packages of package.json (`npm ci` here); without
+// them those gates are not listed, so their cases are skipped, never failed.
 const GATE_VERSIONS = { restart: "2.2.1", title: "1.0.0" };
+const MODULES = {};
+for (const [gate, file] of [["ack", "./ack.mjs"]]) {
+  try {
+    MODULES[gate] = await import(file);
+    GATE_VERSIONS[gate] = MODULES[gate].VERSION;
+  } catch (error) {
+    if (error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
+  }
+}
 // The exit status that tells the runner, in program mode, that a case is skipped.
 const SKIP_STATUS = 77;
 const FAULT = process.env.PASSDOWN_ADAPTER_FAULT || "";
@@ -712,7 +726,32 @@ function inZone(m, zone) {
 
 // -- the harness protocol ----------------------------------------------------------------------
 
-const GATES = { restart: [restartDecide, restartRun], title: [titleDecide, titleRun] };
+// A value of this file's JSON reader (Maps, BigInt, Float) as JSON.parse would give it.
+function plain(value) {
+  if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [k, plain(v)]));
+  if (Array.isArray(value)) return value.map(plain);
+  if (isInt(value)) return Number(value);
+  if (isFloat(value)) return value.value;
+  return value;
+}
+
+// A gate of a module beside this file: plain values in, its output printed as JSON.
+function moduleGate(gate) {
+  const answer = ([output, exitCode]) => [output, exitCode, JSON.stringify(output) + "\n"];
+  return [(value) => answer(MODULES[gate].decide(plain(value))), (bytes) => answer(MODULES[gate].run(bytes))];
+}
+
+function moduleAnswer(seq, kase) {
+  misbehave(kase.id);
+  const gate = MODULES[kase.gate];
+  const [output, exitCode] = Object.hasOwn(kase, "input") ? gate.decide(kase.input)
+    : gate.run(Buffer.from(Object.hasOwn(kase, "input_text") ? kase.input_text : kase.input_base64,
+      Object.hasOwn(kase, "input_text") ? "utf8" : "base64"));
+  return { seq, output, exit_code: exitCode };
+}
+
+const GATES = { restart: [restartDecide, restartRun], title: [titleDecide, titleRun],
+  ...Object.fromEntries(Object.keys(MODULES).map((gate) => [gate, moduleGate(gate)])) };
 
 function globMatch(pattern, text) {
   const source = pattern.replace(/[.+^${}()|\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
@@ -745,6 +784,17 @@ function send(message) {
 function serve() {
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   lines.on("line", (line) => {
+    // A case of a module gate is read with JSON.parse, which is fast on a 24 MiB line; the
+    // restart and title gates need this file's reader, which keeps 1.0 apart from 1.
+    const quick = JSON.parse(line);
+    if (quick.cmd === "run" && Object.hasOwn(MODULES, quick.case?.gate)) {
+      try {
+        send(moduleAnswer(quick.seq, quick.case));
+      } catch (error) {
+        send({ seq: quick.seq, errored: true, context: { message: String(error), traceback: String(error.stack) } });
+      }
+      return;
+    }
     const request = parseJSON(line);
     const command = request.get("cmd");
     if (command === "start") {

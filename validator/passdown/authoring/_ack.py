@@ -49,7 +49,7 @@ def write(packet_path: str | os.PathLike = _packet.TEXT_NAME, *, target_id: str,
         raise UsageError("the target session id is empty", code="authoring.bad_value",
                          hint="pass --target-id with this session's exact id")
     registry_path = _registry.locate(folder, registry_path)
-    _fence.guard(registry_path)  # a fenced clone writes no ACK either
+    _fence.guard(registry_path, as_owner=False)  # a fenced clone writes no ACK either
     output_path = os.fspath(output_path or os.path.join(os.path.dirname(packet_path), NAME))
     raw = _store.read_bytes(packet_path, PACKET)
     text = _readback.packet_text(packet_path, raw)

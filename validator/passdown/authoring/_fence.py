@@ -22,6 +22,9 @@ from passdown.workspace._authority import AuthorityError
 
 #: Bytes that any registry naming a policy authority holds (a cheap test before parsing).
 _MARKERS = (b"authority", )
+#: The environment variable in which a host names the session a ``passdown`` process writes
+#: for: then a write by a session that does not own the goal is refused, whatever it passes.
+SESSION_VARIABLE = "PASSDOWN_SESSION_ID"
 
 
 def settings_of(registry: dict) -> dict | None:
@@ -90,27 +93,34 @@ def guard_checkpoint(checkpoint_path) -> None:
         guard(registry_path)
 
 
-def guard(registry_path) -> None:
+def guard(registry_path, *, as_owner: bool = True) -> None:
     """Refuse a write from this clone unless the authority the registry names agrees with it
-    (nothing to check when the registry names none, or ``local``)."""
+    (nothing to check when the registry names none, or ``local``); and, where the writer
+    names its session in :data:`SESSION_VARIABLE` and the write is an owner's
+    (``as_owner``: every write but the target's ACK), unless that session owns the goal."""
     registry_path = os.fspath(registry_path)
+    writer = os.environ.get(SESSION_VARIABLE, "").strip() if as_owner else ""
     try:
         raw = _store.read_bytes(registry_path, _store.REGISTRY)
     except PassdownError:
         return  # no registry here: the write's own checks report a missing one
-    if not any(marker in raw for marker in _MARKERS):
+    if not writer and not any(marker in raw for marker in _MARKERS):
         return
     try:
         registry = _store.read(registry_path, _store.REGISTRY)
         policy = registry.get("policy")
     except PassdownError:
         return  # the write's own checks report an unreadable registry
-    if not isinstance(policy, dict) or policy.get("authority") is None:
+    if not isinstance(policy, dict):
         return
-    settings = settings_of(registry)
-    if settings.get("kind") == _authority.LOCAL:
-        return
-    current(registry, registry_path)
+    settings = settings_of(registry) if policy.get("authority") is not None else None
+    if settings is not None and settings.get("kind") != _authority.LOCAL:
+        current(registry, registry_path, writer or None)
+    elif writer:
+        owner = _registry.owner(registry)
+        _authority.require_owner(
+            _authority.Record(owner_id=owner or "", fencing_epoch=0) if owner else None,
+            writer, None, "registry on this machine")
 
 
 def current(registry: dict, registry_path: str, session_id: str | None = None):

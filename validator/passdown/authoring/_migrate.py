@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass, field
 
 from passdown.workspace import _editing
+from passdown.formats import _legacy_forms
 from passdown.formats._detect import HEADER, LEGACY_HEADER, LEGACY_VERSIONS, legacy_version
 from passdown.errors import PassdownError, RefusedError, UsageError
 from passdown.authoring import _checkpoint, _document, _project, _registry, _store
@@ -63,6 +64,12 @@ DECISIONS_PLACEHOLDER = (f"{PLACEHOLDER} The legacy checkpoint recorded no decis
                          "this with the choices made so far, or with `none yet`.")
 RESUME_PLACEHOLDER = (f"{PLACEHOLDER} The legacy checkpoint named no resume point: replace "
                       "this with the exact first thing to do. The step: {title}")
+
+
+def _quoted(value) -> str:
+    from passdown.formats._fastjson import dumps
+
+    return dumps(value)
 
 
 def _fits_type(value) -> bool:
@@ -92,31 +99,58 @@ class Migration:
     document: dict
     changes: list[str] = field(default_factory=list)
     warnings: list[dict] = field(default_factory=list)
+    #: Apply the mechanical fixes (``--fix``); without it each is a problem reported.
+    fix: bool = False
+    #: ``{path in the result: path in the source}`` for every member moved or renamed.
+    moved: dict[str, str] = field(default_factory=dict)
+    #: The mechanical problems not fixed: ``{"path", "code", "message", "fixable": True}``.
+    problems: list[dict] = field(default_factory=list)
+    #: Whether the Passdown block is migration's (the legacy file had none).
+    added_block: bool = False
 
     def change(self, text: str) -> None:
         self.changes.append(text)
+
+    def mechanical(self, path: str, code: str, message: str) -> bool:
+        """One mechanical problem at ``path`` (a source path): fixed with ``--fix`` (said
+        in the changes, return True), else reported (return False)."""
+        if self.fix:
+            self.change(f"{path}: {message} (fixed)")
+            return True
+        self.problems.append({"path": path, "code": code, "message": message, "fixable": True})
+        return False
+
+    def source_path(self, path: str) -> str:
+        """The source document's path for a path of the result (longest moved prefix)."""
+        for new in sorted(self.moved, key=len, reverse=True):
+            if path == new or path.startswith((new + ".", new + "[")):
+                return self.moved[new] + path[len(new):]
+        return path
 
     def warn(self, code: str, path: str, message: str) -> None:
         self.warnings.append({"code": code, "path": path, "message": message})
 
 
-def convert(legacy, block: dict | None = None) -> Migration:
+def convert(legacy, block: dict | None = None, *, fix: bool = False) -> Migration:
     """The xBRIEF 0.8 form of the parsed ``legacy`` checkpoint. ``block`` is the
     ``x-passdown/checkpoint`` block to add when the legacy document has none; without it, a
-    legacy document with no block is refused."""
-    header, version = _header(legacy)
+    legacy document with no block is refused. ``fix`` applies the mechanical fixes
+    (:data:`MECHANICAL`); without it they are the result's ``problems``."""
+    migration = Migration({}, fix=fix)
+    header, version = _header(legacy, migration)
     root = _root(legacy)
-    migration = Migration({})
     for key, value in legacy.items():
         value = copy.deepcopy(value)
         if key == header:
             value["version"] = VERSION
             renamed = f"$.{key} -> $.{HEADER}, " if key != HEADER else f"$.{HEADER}."
             migration.change(f"{renamed}version {version!r} -> {VERSION!r}")
+            migration.moved[f"$.{HEADER}"] = f"$.{key}"
             key = HEADER
         elif key == root:
             if root != "plan":
                 value = _plan_from_root(value, root, migration)
+                migration.moved["$.plan"] = f"$.{root}"
                 key = "plan"
             _convert_plan(value, migration)
         migration.document[key] = value
@@ -130,18 +164,24 @@ def convert(legacy, block: dict | None = None) -> Migration:
                                code="authoring.missing_identity",
                                hint="pass the identity options (--goal-id, --main-id, --outcome)")
         document[_checkpoint.BLOCK] = block
+        migration.added_block = True
         migration.change('$["x-passdown/checkpoint"] added')
     _placeholder_resume_point(document, migration)
     if block is not None and document[_checkpoint.BLOCK] is block:
-        migration.changes.extend(_checkpoint.adopt_plan(document))
+        try:
+            migration.changes.extend(_checkpoint.adopt_plan(document))
+        except RefusedError as error:
+            if error.code != "authoring.no_pending":
+                raise  # no pending step: the result's own check reports it, with the rest
     return migration
 
 
 # -- the header and the root ------------------------------------------------------------------
 
-def _header(legacy) -> tuple[str, str]:
+def _header(legacy, migration: Migration | None = None) -> tuple[str, str]:
     """The legacy header's name and version; a document that is not a legacy checkpoint is
-    refused."""
+    refused. A version written with a patch number (``"0.5.0"``) is the mechanical fix
+    ``authoring.version_form`` (its ``MAJOR.MINOR`` is read)."""
     hint = ("a legacy checkpoint has a `vBRIEFInfo` header, or an `xBRIEFInfo` version from "
             "0.4 to 0.7; write a new checkpoint with `passdown init` instead")
     if not isinstance(legacy, dict):
@@ -163,6 +203,13 @@ def _header(legacy) -> tuple[str, str]:
         raise RefusedError("this is not a legacy checkpoint: it has no `vBRIEFInfo` object and "
                            "no `xBRIEFInfo` version from 0.4 to 0.7",
                            code="authoring.not_vbrief", hint=hint)
+    short = _legacy_forms.short_version(version, LEGACY_VERSIONS)
+    if version not in LEGACY_VERSIONS and short is not None:
+        if migration is not None:
+            migration.mechanical(f"$.{header}.version", "authoring.version_form",
+                                 f"{_legacy_forms.CODES['authoring.version_form']}: "
+                                 f"{_quoted(version)} is read as {_quoted(short)}")
+        return header, short
     if version not in LEGACY_VERSIONS:
         raise RefusedError(f"the legacy version {version} is not one Passdown can migrate "
                            f"({', '.join(LEGACY_VERSIONS)})",
@@ -203,6 +250,11 @@ def _plan_from_root(value: dict, root: str, migration: Migration) -> dict:
 def _convert_plan(plan: dict, migration: Migration) -> None:
     _convert_status(plan, "$.plan", migration)
     _convert_references(plan, "$.plan", migration)
+    if _legacy_forms.lacks_items(plan):
+        code = "authoring.plan_without_items"
+        if migration.mechanical(migration.source_path("$.plan.items"), code,
+                                _legacy_forms.CODES[code]):
+            plan["items"] = []
     if isinstance(plan.get("items"), list):
         for index, item in enumerate(plan["items"]):
             if isinstance(item, dict):
@@ -212,6 +264,12 @@ def _convert_plan(plan: dict, migration: Migration) -> None:
 def _convert_item(item: dict, path: str, migration: Migration) -> None:
     _convert_status(item, path, migration)
     _convert_references(item, path, migration)
+    fixed = _legacy_forms.narrative_object(item.get("narrative"))
+    if fixed is not None:
+        code = "authoring.string_narrative"
+        if migration.mechanical(migration.source_path(f"{path}.narrative"), code,
+                                _legacy_forms.CODES[code]):
+            item["narrative"] = fixed
     for name, fits in NEW_MEMBERS.items():
         if name in item and not fits(item[name]):
             _rename(item, name, LEGACY_NAMESPACE + name)
@@ -240,6 +298,7 @@ def _nested_lists(item: dict, path: str, migration: Migration) -> None:
         if "items" not in item:
             _rename(item, "subItems", "items")
             migration.change(f"{path}.subItems -> {path}.items")
+            migration.moved[f"{path}.items"] = migration.source_path(f"{path}.subItems")
         elif item["items"] == sub_items:
             del item["subItems"]
             migration.change(f"{path}.subItems removed (the same as {path}.items)")
@@ -268,6 +327,13 @@ def _convert_references(node: dict, path: str, migration: Migration) -> None:
         if new != kind:
             reference["type"] = new
             migration.change(f"{path}.references[{index}].type {kind!r} -> {new!r}")
+        elif _legacy_forms.namespaced_type(kind) is not None:
+            new = reference_type(_legacy_forms.namespaced_type(kind))
+            where = migration.source_path(f"{path}.references[{index}].type")
+            code = "authoring.reference_type"
+            if migration.mechanical(where, code, f"{_legacy_forms.CODES[code]}: "
+                                                 f"{_quoted(kind)} becomes {_quoted(new)}"):
+                reference["type"] = new
 
 
 def reference_type(kind):
@@ -405,13 +471,54 @@ def _block_for(legacy, identity: dict) -> dict | None:
     return new_block(Identity(**known), title=title)
 
 
+def refused(source: str, problems: list[dict]) -> RefusedError:
+    """The refusal of a migration that found problems: every one of them, at paths of the
+    source document; nothing was written. ``problems`` (``{"path", "code", "message",
+    "fixable"}`` each) goes into the JSON failure document as ``error.problems``."""
+    fixable = sum(1 for problem in problems if problem["fixable"])
+    lines = [f"  {p['path']}: {p['code']}: {p['message']}" + (" [--fix]" if p["fixable"] else "")
+             for p in problems]
+    count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+    hint = ("fix the problems above in the source and run `passdown migrate` again"
+            if fixable < len(problems) else "")
+    if fixable:
+        hint += ("; " if hint else "") + (
+            f"`passdown migrate --fix` makes the {fixable} marked [--fix] (a diff shows each)")
+    error = RefusedError(f"{source}: {count}, so nothing was written:\n" + "\n".join(lines),
+                         code="authoring.migration_problems", hint=hint)
+    error.problems = problems
+    return error
+
+
+def _problems(migration: Migration, new: bytes, target: str) -> list[dict]:
+    """Every problem of the migration: the mechanical ones not fixed, then each error the
+    result would have, at the source document's path (one under a mechanical problem's path
+    is that problem's consequence, not reported again)."""
+    problems = list(migration.problems)
+    covered = [problem["path"] for problem in problems]
+    if migration.added_block:  # the block is migration's own: a problem there follows another
+        covered.append(f'$["{_checkpoint.BLOCK}"]')
+    for finding in _store.errors_of(_store.CHECKPOINT, new, target):
+        path = migration.source_path(finding.json_path)
+        if any(path == c or path.startswith((c + ".", c + "[")) for c in covered):
+            continue
+        problem = {"path": path, "code": finding.code, "message": finding.message,
+                   "fixable": False}
+        if problem not in problems:
+            problems.append(problem)
+    return problems
+
+
 def migrate(root: str | os.PathLike = ".", *, source: str | os.PathLike | None = None,
             target: str | os.PathLike | None = None, identity: dict | None = None,
-            validate: bool = True) -> _store.Outcome:
+            validate: bool = True, fix: bool = False) -> _store.Outcome:
     """Write the xBRIEF 0.8 form of the legacy checkpoint under ``root`` (or ``source``) to
     ``xbrief/continue.xbrief.json`` (or ``target``). ``identity`` (the ``init`` identity
     fields) builds the Passdown block when the legacy file has none; the result must validate
-    clean before anything is written. The result lists the changes and the warnings."""
+    clean before anything is written, and every problem is reported at once
+    (:func:`refused`). ``fix`` makes the mechanical fixes, each in the changes, and
+    the result carries the diff from the source. The result lists the changes and the
+    warnings."""
     source = os.fspath(source or os.path.join(root, LEGACY_PATH))
     # the handoff folder's own checkpoint gets the registry the folder lacks (AUT-091)
     registry_path = None if target is not None or any(
@@ -428,11 +535,13 @@ def migrate(root: str | os.PathLike = ".", *, source: str | os.PathLike | None =
                                 f"{_checkpoint.PATH}") from None
     legacy = _editing.parse(raw, source=source, syntax="json")
     _header(legacy)  # not a legacy checkpoint: refused before the identity options are asked
-    migration = convert(legacy, _block_for(legacy, identity or {}))
+    migration = convert(legacy, _block_for(legacy, identity or {}), fix=fix)
     new = _editing.render(migration.document, syntax="json")
     registry = None if registry_path is None else _registry_for(migration.document, identity or {})
     if validate:
-        _store.check_valid(_store.CHECKPOINT, new, target)
+        problems = _problems(migration, new, target)
+        if problems:
+            raise refused(source, problems)
         if registry is not None:
             _store.check_valid(_store.REGISTRY, registry, registry_path)
     _store.create(target, new)
@@ -446,11 +555,24 @@ def migrate(root: str | os.PathLike = ".", *, source: str | os.PathLike | None =
     warned = f" ({len(migration.warnings)} warning{'s' if len(migration.warnings) != 1 else ''})" \
         if migration.warnings else ""
     created = f", and created {registry_path} (restart policy off)" if registry is not None else ""
-    return _store.Outcome(command="migrate", path=target, changed=True,
-                          message=f"migrated {source} to {target}; {source} is unchanged{created}{warned}",
-                          revision=revision,
-                          result={"source": source, "registry": registry_path, "changes": migration.changes,
-                                  "warnings": migration.warnings})
+    result = {"source": source, "registry": registry_path, "changes": migration.changes,
+              "warnings": migration.warnings}
+    message = f"migrated {source} to {target}; {source} is unchanged{created}{warned}"
+    if fix:
+        result["diff"] = _diff(source, target, raw, new)
+        message = result["diff"] + message
+    return _store.Outcome(command="migrate", path=target, changed=True, message=message,
+                          revision=revision, result=result)
+
+
+def _diff(source: str, target: str, before: bytes, after: bytes) -> str:
+    """The unified diff from the legacy file to the migrated one, as ``--fix`` shows it."""
+    import difflib
+
+    old = before.decode("utf-8", "replace").splitlines(keepends=True)
+    new = after.decode("utf-8", "replace").splitlines(keepends=True)
+    return "".join(line if line.endswith("\n") else line + "\n"
+                   for line in difflib.unified_diff(old, new, source, target))
 
 
 def _registry_for(document: dict, identity: dict) -> bytes:

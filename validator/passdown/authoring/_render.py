@@ -229,13 +229,16 @@ def render(directory: str | os.PathLike = ".", *, source: SourceFacts,
            registry_path: str | None = None, checkpoint_path: str | None = None,
            packet_path: str | None = None, restart_id: str | None = None,
            expect_revision: int | None = None, workspace: str | os.PathLike | None = None,
-           environment: _working.Environment | None = None) -> _store.Outcome:
+           environment: _working.Environment | None = None,
+           unread: str | None = None) -> _store.Outcome:
     """Register the attempt, write the packet atomically, read it back and check its digest.
 
     SOURCE and WORKING_STATE are read fresh from the checkout ``workspace`` lies in (default:
     the packet's folder, as ``passdown ack write`` reads it), with the environment's harness
     (``environment``, default: this process's); a ``source`` branch, HEAD or checkout the
     readback contradicts is refused (``authoring.source_mismatch``) before anything changes.
+    ``unread`` says why the checkout is not read at all (a caller bound to one folder inside
+    it): both fields then say UNKNOWN with that reason.
 
     One locked step (AUT-080): the checkpoint's lock and the packet's are held from the
     checkpoint's read to the packet's readback, so the packet, the registered
@@ -249,9 +252,10 @@ def render(directory: str | os.PathLike = ".", *, source: SourceFacts,
     if not os.path.lexists(checkpoint_path):
         raise _store.missing_error(_store.CHECKPOINT, checkpoint_path)
     _fence.guard(registry_path)
-    checkout = _working.read(os.fspath(workspace or os.path.dirname(os.path.abspath(packet_path))),
-                             registry_path=registry_path,
-                             given=[packet_path, registry_path, checkpoint_path])
+    folder = os.fspath(workspace or os.path.dirname(os.path.abspath(packet_path)))
+    checkout = _working.Checkout(os.path.abspath(folder), missing=unread) if unread else \
+        _working.read(folder, registry_path=registry_path,
+                      given=[packet_path, registry_path, checkpoint_path])
     contradicted = _working.disagreements(checkout, source)
     if contradicted:
         raise UsageError(f"the checkout read at {checkout.folder} has "

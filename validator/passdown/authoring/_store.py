@@ -335,6 +335,11 @@ def require_valid_bytes(kind: str, raw: bytes, path: str) -> None:
                            hint="run `passdown validate` on it and fix what it reports first")
 
 
+def errors_of(kind: str, raw: bytes, path: str) -> list:
+    """Every error finding of ``raw`` as a ``kind`` document named like ``path``."""
+    return _errors(kind, raw, path)
+
+
 def _errors(kind: str, raw: bytes, path: str) -> list:
     from passdown.engine._validate import validate_bytes
 

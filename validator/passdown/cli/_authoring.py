@@ -913,21 +913,27 @@ def _recover(directory, packet_path, checkpoint_path, main_id, registry_format):
               help="The Stack session id [default: --main-id].")
 @click.option("--incarnation-id", default=None, help="[default: a new ULID].")
 @click.option("--role", default="main", show_default=True, help="The session's role.")
+@click.option("--fix", is_flag=True,
+              help="Make the mechanical fixes (a string item narrative becomes an object, a "
+                   "reference type without a namespace its x- form, a version 0.5.0 0.5, a "
+                   "plan without items an empty list) and print the diff.")
 @_output_options
 @_run("migrate")
-def migrate(directory, source_path, target_path, **identity):
+def migrate(directory, source_path, target_path, fix, **identity):
     """Convert a legacy checkpoint (xBRIEF 0.4 to 0.7, vBRIEF) to xbrief/continue.xbrief.json.
 
     Nothing is lost and the legacy file is left as it is; an existing target is never
     replaced. A Passdown block is added from the options when the legacy file has none; what
     the file lacks (Decisions, a resume point) is written as a marked placeholder, and each
-    placeholder is a warning on stderr. DIRECTORY defaults to the handoff folder, found here
-    or in a folder above."""
+    placeholder is a warning on stderr. Every problem is reported at once, at the source
+    file's paths, and nothing is written while one remains (authoring.migration_problems);
+    those marked [--fix] are mechanical, and --fix makes them, printing the diff. DIRECTORY
+    defaults to the handoff folder, found here or in a folder above."""
     from passdown.authoring import migrate as migrate_checkpoint
 
     if source_path is None or target_path is None:
         directory = _locate(directory).path
     return migrate_checkpoint(directory or ".", source=source_path, target=target_path,
-                            identity=identity)
+                            identity=identity, fix=fix)
 
 

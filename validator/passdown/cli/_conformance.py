@@ -26,6 +26,9 @@ def _selection_options(command):
         click.option("--id", "ids", multiple=True, metavar="PATTERN", help="Only case ids matching this glob (repeatable)."),
         click.option("--requirement", "requirements", multiple=True, metavar="ID", help="Only cases covering this requirement (repeatable)."),
         click.option("--tag", "tags", multiple=True, metavar="TAG", help="Only cases with this tag (repeatable)."),
+        click.option("--profile", "profiles", multiple=True, metavar="NAME",
+                     help="Only the cases of this conformance profile (repeatable): core, handoff, recovery, "
+                          "relaunch, lifecycle, guard, python-helper-compat."),
     )):
         command = option(command)
     return command
@@ -46,8 +49,9 @@ def _load(suite_dir):
     return suite
 
 
-def _select(suite, gates, ids, requirements, tags):
+def _select(suite, gates, ids, requirements, tags, profiles=()):
     from passdown.conformance import Selection
+    from passdown.conformance.profiles import PROFILES, unknown
 
     known_gates = set(suite.gates())
     for gate in gates:
@@ -55,8 +59,12 @@ def _select(suite, gates, ids, requirements, tags):
             raise UsageError(f"the suite has no cases for a gate named {gate!r}",
                              code="conformance.selection",
                              hint="gates with cases: " + ", ".join(sorted(known_gates)))
+    for name in unknown(profiles):
+        raise UsageError(f"no conformance profile is named {name!r}", code="conformance.selection",
+                         hint="profiles: " + ", ".join(PROFILES))
     _check_requirements(requirements, suite)
-    selected = Selection(tuple(gates), tuple(ids), tuple(requirements), tuple(tags)).apply(suite.cases)
+    selected = Selection(tuple(gates), tuple(ids), tuple(requirements), tuple(tags),
+                         tuple(profiles)).apply(suite.cases)
     if not selected:
         raise UsageError("no case matches the selection", code="conformance.selection",
                          hint="see `passdown conformance list` for the cases and their ids")
@@ -241,7 +249,7 @@ def _render(view, output_format, quiet, colored, verbose) -> str:
 @click.option("--markdown", type=click.Path(dir_okay=False, path_type=Path), help="Also write a Markdown summary (for CI step summaries).")
 @click.option("--html", type=click.Path(dir_okay=False, path_type=Path), help="Also write the HTML report: one self-contained page.")
 @click.option("--badge", type=click.Path(dir_okay=False, path_type=Path), help="Also write a shields.io endpoint badge (JSON).")
-def run(reference, harnesses, programs, gates, ids, requirements, tags, expected_failures, write_failures,
+def run(reference, harnesses, programs, gates, ids, requirements, tags, profiles, expected_failures, write_failures,
         jobs, timeout, restarts, suite_dir, output_format, quiet, color, verbose, jsonl, junit, markdown,
         html, badge):
     """Run the suite against one implementation or several (default: the built-in reference).
@@ -249,17 +257,21 @@ def run(reference, harnesses, programs, gates, ids, requirements, tags, expected
     Prints a summary per gate, the differences of every failure (the JSON path of each
     differing value, expected and got), and a final line `N passed, N failed, N errored,
     N skipped`. With several implementations it opens with a comparison: who passed, who
-    failed and who skipped, per gate and for each case one of them failed."""
+    failed and who skipped, per gate and for each case one of them failed. Every report states
+    the verdict per conformance profile (core, then one per optional gate): `conforms` only
+    when every case of the profile ran and passed; a skip inside a profile the implementation
+    declares (its `ready` line's `profiles`) fails the run."""
     from passdown.conformance import ExpectedFailures, _process, _reports, _stream
     from passdown.conformance._plan import run_all
     from passdown.conformance._progress import Progress
     from passdown.conformance._runner import expected_failures_text
+    from passdown.conformance.profiles import totals as profile_totals
 
     writer = None
     try:
         entrants = _entrants(reference, harnesses, programs)
         suite = _load(suite_dir)
-        selected = _select(suite, gates, ids, requirements, tags)
+        selected = _select(suite, gates, ids, requirements, tags, profiles)
         failures = {}
         for name, path in _per_implementation(expected_failures, "--expected-failures", entrants, every=True).items():
             failures[name] = ExpectedFailures.read(_expected_failures_file(path))
@@ -274,6 +286,7 @@ def run(reference, harnesses, programs, gates, ids, requirements, tags, expected
         previous = _on_sigterm(_terminated)  # unwind, so every process is ended too
         try:
             view = run_all(entrants, selected, suite_root=str(suite_dir or "conformance/cases"),
+                           profiles=profile_totals(suite.cases),
                            timeout=timeout, restarts=restarts, jobs=jobs or _default_jobs(),
                            expected_failures=failures, emit=writer.write if writer else None,
                            progress=Progress.for_terminal())
@@ -402,18 +415,19 @@ def _check_requirements(requirements, suite):
 @_selection_options
 @_SUITE
 @format_option(("text", "json"))
-def list_cases(gates, ids, requirements, tags, suite_dir, output_format):
+def list_cases(gates, ids, requirements, tags, profiles, suite_dir, output_format):
     """List the cases a selection picks: id, requirements and description."""
     import json
 
     try:
         suite = _load(suite_dir)
-        selected = _select(suite, gates, ids, requirements, tags)
+        selected = _select(suite, gates, ids, requirements, tags, profiles)
     except PassdownError as error:
         fail(error)
     if output_format == "json":
         click.echo(json.dumps([{"id": c.id, "gate": c.gate, "description": c.description,
                                 "requirements": list(c.requirements), "tags": list(c.tags),
+                                "profile": c.profile,
                                 "file": c.file} for c in selected], indent=2, ensure_ascii=False))
         return
     width = max(len(c.id) for c in selected)

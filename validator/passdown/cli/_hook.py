@@ -37,6 +37,10 @@ def _guard_options(function):
                           "[default: the host's name and command line, read from /proc]."),
         click.option("--execute-tool", "execute_tools", multiple=True,
                      help="Another tool whose arguments are commands, besides Bash (repeatable)."),
+        click.option("--context-capacity", type=click.IntRange(min=1), default=None,
+                     metavar="TOKENS",
+                     help="The model's usable context capacity, for SessionStart and Stop to "
+                          "assess occupancy (Claude Code's transcripts do not state it)."),
     ]
     for option in reversed(options):
         function = option(function)
@@ -65,9 +69,13 @@ def claude(event, **options):
     first safe action as context, a plain xBRIEF checkpoint too, or a hint when only a legacy
     vbrief/continue.vbrief.json exists. PreCompact (a systemMessage for the person) and Stop
     (decision "block", the model continues with the reason): an instruction to update the
-    checkpoint when it is invalid or older than the last commit of work. Exit status 0,
-    except 1 when a SessionStart, PreCompact or Stop hook fails (the host shows it and goes
-    on)."""
+    checkpoint when it is invalid or older than the last commit of work. With a registry in
+    the handoff folder, SessionStart and Stop also assess the session from its transcript
+    (`passdown assess claude`), Stop saying so only when a restart is recommended for the
+    first time or the decision changed; PreCompact counts the compaction. Each hook answers
+    within a budget inside its installed timeout (6 s for PreToolUse, which then answers
+    `ask`; 20 s for the others, which then fail with hook.timeout). Exit status 0, except 1
+    when a SessionStart, PreCompact or Stop hook fails (the host shows it and goes on)."""
     from passdown.hosts import _claude_hooks
 
     values = _claude_hooks.default_options()

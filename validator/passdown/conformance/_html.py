@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from html import escape
 
-from passdown.conformance._reports import gate_cell, gates_of, skip_reasons, versions_line
+from passdown.conformance._reports import (
+    gate_cell, gates_of, profile_summary, shown_profile_rows, skip_reasons, verdict_words, versions_line,
+)
 from passdown.conformance._runner import ERRORED, FAILED, SKIPPED_STATUS, STATUSES, XFAILED
 
 _STYLE = """
@@ -183,13 +185,30 @@ def _skips(view) -> list[str]:
     return out
 
 
+def _profiles(view) -> list[str]:
+    """Each implementation's verdict per conformance profile, a column each."""
+    rows = {e.name: {r["profile"]: r for r in shown_profile_rows(view, e)} for e in view.entries}
+    names = list(dict.fromkeys(p for by in rows.values() for p in by))
+    out = ['<table id="profile-table"><thead><tr><th>profile</th>',
+           *(f"<th>{_safe(e.name)}</th>" for e in view.entries), "</tr></thead><tbody>"]
+    for profile in names:
+        cells = []
+        for entry in view.entries:
+            row = rows[entry.name].get(profile)
+            verdict = row["verdict"] if row else "not_run"
+            cells.append(f'<td class="profile {verdict}">{_safe(verdict_words(row)) if row else "-"}</td>')
+        out.append(f"<tr><td>{_safe(profile)}</td>{''.join(cells)}</tr>")
+    out.append("</tbody></table>")
+    return out
+
+
 def page(view) -> str:
     if view.compared:
         title = f"{len(view.entries)} implementations compared"
     else:
         title = view.entries[0].title
     ok = view.exit_code == 0
-    lines = [entry.summary_line() if not view.compared else f"{entry.name}: {entry.summary_line()}"
+    lines = [(f"{entry.name}: " if view.compared else "") + f"{profile_summary(view, entry)}: {entry.summary_line()}"
              for entry in view.entries]
     body = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
@@ -203,6 +222,7 @@ def page(view) -> str:
         f'<p class="desc">runner: passdown {_safe(view.runner.get("version", "?"))}, '
         f'harness protocol {_safe(view.runner.get("protocol_version", "?"))}</p></header>',
         '<section id="summary"><h2>Summary</h2>', *_summary(view), "</section>",
+        '<section id="profiles"><h2>By profile</h2>', *_profiles(view), "</section>",
         '<section id="gates"><h2>By gate</h2>', *_gates(view), "</section>",
         '<section id="cases"><h2>Cases</h2>',
         "<noscript><p>The filters need JavaScript; every case is shown.</p></noscript>",

@@ -58,6 +58,7 @@ class Reference:
 
     def __init__(self, table: dict | None = None):
         from passdown._version import __version__
+        from passdown.conformance.profiles import PROFILES
         from passdown.conformance.versions import reference_versions
 
         self._table = table
@@ -65,6 +66,8 @@ class Reference:
         self.info = {
             "name": "passdown", "language": "python", "version": __version__,
             "homepage": "https://spec.passdown.dev/", "gates": list(self.versions),
+            "profiles": [name for name, gates in PROFILES.items()
+                         if set(gates or ("restart", "title")) <= set(self.versions)],
         }
 
     def _module(self, gate):

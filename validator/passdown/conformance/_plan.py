@@ -46,9 +46,12 @@ def suite_versions(cases) -> dict[str, str]:
 
 def run_all(entrants, cases, *, suite_root: str, timeout: float, restarts: int, jobs: int,
             expected_failures: dict | None = None, emit=None, progress=None,
-            env: dict | None = None) -> _stream.RunView:
+            env: dict | None = None, profiles: dict | None = None) -> _stream.RunView:
     """Run ``cases`` against every entrant in turn; ``expected_failures`` maps run names to
-    their :class:`~passdown.conformance._runner.ExpectedFailures`."""
+    their :class:`~passdown.conformance._runner.ExpectedFailures`; ``profiles``, each
+    conformance profile's case count in the whole suite, lets the reports tell a profile that
+    ran whole from one the selection cut (default: the selected cases are the whole)."""
+    from passdown.conformance.profiles import totals
     from passdown.conformance._harness import HarnessFailed
     from passdown.conformance._runner import run
 
@@ -64,6 +67,7 @@ def run_all(entrants, cases, *, suite_root: str, timeout: float, restarts: int, 
     began = time.perf_counter()
     record(_stream.header(
         suite_versions=suite_versions(cases), suite_root=suite_root, selected=len(cases), jobs=jobs,
+        profiles=totals(cases) if profiles is None else profiles,
         plan=[(e.name, e.mode, list(e.command) if e.command else None) for e in entrants]))
     for entrant in entrants:
         implementation = entrant.build(timeout=timeout, restarts=restarts, env=env)

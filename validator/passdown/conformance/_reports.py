@@ -15,6 +15,7 @@ import re
 
 from passdown._text import paint, printable
 from passdown.conformance._runner import ERRORED, FAILED, PASSED, SKIPPED_STATUS, STATUSES, XFAILED
+from passdown.conformance.profiles import conforms_to, phrase
 
 _COLUMNS = (PASSED, FAILED, ERRORED, SKIPPED_STATUS)
 _BAD = (FAILED, ERRORED, XFAILED)
@@ -98,6 +99,46 @@ def _gate_table(entry, suite_gates) -> list[str]:
     return [line + notes.get(number, "") for number, line in enumerate(lines)]
 
 
+def profile_rows(view, entry) -> list[dict]:
+    """The entry's verdict per conformance profile, against the suite's profile sizes."""
+    return entry.profile_rows(view.suite.get("profiles"))
+
+
+def shown_profile_rows(view, entry) -> list[dict]:
+    """The rows a report shows: the profiles with a selected case (JSON keeps them all)."""
+    return [row for row in profile_rows(view, entry) if row["selected"]]
+
+
+def profile_summary(view, entry) -> str:
+    """``conforms to core + handoff (declares core, handoff)``."""
+    line = phrase(profile_rows(view, entry))
+    if entry.declared_profiles:
+        line += f" (declares {', '.join(entry.declared_profiles)})"
+    return line
+
+
+def verdict_words(row) -> str:
+    if row["verdict"] == "incomplete" and row["selected"] < row["total"]:
+        return f"incomplete ({row['selected']} of {row['total']} selected)"
+    return row["verdict"].replace("_", " ") + (" (declared)" if row["declared"] else "")
+
+
+def _profile_table(view, entry) -> list[str]:
+    rows = [["profile", "verdict", *_COLUMNS]]
+    for row in shown_profile_rows(view, entry):
+        rows.append([row["profile"], verdict_words(row), *(str(row[c]) for c in _COLUMNS)])
+    return _table(rows, right_from=2)
+
+
+def _declared_skips(entry) -> list[str]:
+    skipped = entry.skipped_in_declared
+    if not skipped:
+        return []
+    names = sorted({r.case.profile for r in skipped})
+    return ["", f"{len(skipped)} cases of a declared profile ({', '.join(names)}) were skipped: "
+                "a profile an implementation declares has no skips (this fails the run)"]
+
+
 def _details(entry, color: bool = False) -> list[str]:
     lines = []
     for result in entry.results:
@@ -133,6 +174,7 @@ def _details(entry, color: bool = False) -> list[str]:
     if entry.restarts:
         times = "once" if entry.restarts == 1 else f"{entry.restarts} times"
         lines += ["", f"the harness was restarted {times}"]
+    lines += _declared_skips(entry)
     if entry.error:
         lines += ["", entry.error]
     elif entry.ran_nothing:
@@ -161,10 +203,11 @@ def text(view, *, quiet: bool = False, verbose: bool = False, color: bool = Fals
         if not quiet:
             lines += [f"passdown conformance: {entry.title}", f"gates implemented: {versions_line(entry)}", ""]
             lines += _gate_table(entry, view.suite.get("gates", {}))
+            lines += ["", *_profile_table(view, entry)]
             if verbose:
                 lines += _every_case(entry)
         lines += _details(entry, color)
-        lines += ["", _summary(entry, color)]
+        lines += ["", profile_summary(view, entry), _summary(entry, color)]
         return printable("\n".join(lines[1:] if quiet else lines) + "\n")
     lines = []
     if not quiet:
@@ -191,11 +234,13 @@ def text(view, *, quiet: bool = False, verbose: bool = False, color: bool = Fals
             lines += _table(rows, right_from=99)
     for entry in view.entries:
         if not quiet:
-            lines += ["", f"== {entry.name}: {entry.title}", f"gates implemented: {versions_line(entry)}"]
+            lines += ["", f"== {entry.name}: {entry.title}", f"gates implemented: {versions_line(entry)}",
+                      "", *_profile_table(view, entry)]
             if verbose:
                 lines += _every_case(entry)
         lines += _details(entry, color)
     lines.append("")
+    lines += [f"{entry.name}: {profile_summary(view, entry)}" for entry in view.entries]
     lines += [f"{entry.name}: {_summary(entry, color)}" for entry in view.entries]
     if not view.finished:
         lines.append("the run did not finish")
@@ -220,6 +265,7 @@ def _entry_json(view, entry) -> dict:
     info.setdefault("gates", None)
     info["gate_versions"] = entry.versions
     gates = view.suite.get("gates", {})
+    profiles = profile_rows(view, entry)
     document = {
         "passdown_version": "1.0",
         "kind": "conformance_report",
@@ -231,6 +277,8 @@ def _entry_json(view, entry) -> dict:
                     "duration_seconds": entry.duration, "restarts": entry.restarts,
                     "exit_code": entry.exit_code, "line": entry.summary_line(),
                     "finished": entry.finished},
+        "profiles": profiles,
+        "conforms_to": conforms_to(profiles),
         "gates": [{"gate": gate, "gate_version": gates.get(gate, "?"), **entry.counts(results),
                    "total": len(results)} for gate, results in entry.by_gate().items()],
         "cases": [outcome_json(result) for result in entry.results],
@@ -287,6 +335,7 @@ def junit(view) -> str:
     })
     for entry in view.entries:
         prefix = f"{entry.name}." if view.compared else ""
+        verdicts = {row["profile"]: row for row in profile_rows(view, entry)}
         for gate, gate_results in entry.by_gate().items():
             gate_counts = entry.counts(gate_results)
             suite = ET.SubElement(root, "testsuite", {
@@ -301,6 +350,11 @@ def junit(view) -> str:
             implemented = (entry.versions or {}).get(gate)
             ET.SubElement(properties, "property", {"name": "implemented_version",
                                                    "value": implemented or "not stated"})
+            for profile in dict.fromkeys(r.case.profile for r in gate_results):
+                ET.SubElement(properties, "property", {"name": f"profile.{profile}",
+                                                       "value": verdict_words(verdicts[profile])})
+            ET.SubElement(properties, "property", {"name": "conforms_to",
+                                                   "value": " + ".join(conforms_to(verdicts.values())) or "none"})
             for result in gate_results:
                 _junit_case(ET, suite, prefix, gate, result)
     ET.indent(root)
@@ -387,16 +441,25 @@ def _md_details(entry, heading: str) -> list[str]:
     return lines
 
 
+def _md_profiles(view, entry) -> list[str]:
+    lines = ["", _md_row(["profile", "verdict", *_COLUMNS]), "|---|---|" + "---:|" * len(_COLUMNS)]
+    lines += [_md_row([row["profile"], _md(verdict_words(row)), *(str(row[c]) for c in _COLUMNS)])
+              for row in shown_profile_rows(view, entry)]
+    return lines
+
+
 def markdown(view) -> str:
     gates = view.suite.get("gates", {})
     if not view.compared:
         [entry] = view.entries
         lines = [f"## Passdown conformance: {_md(entry.title)}", "", f"**{entry.summary_line()}**", "",
+                 f"Profiles: {_md(profile_summary(view, entry))}", "",
                  f"Gates implemented: {_md(versions_line(entry))}", "",
                  _md_row(["gate", "version", *_COLUMNS]), "|---|---|" + "---:|" * len(_COLUMNS)]
         for gate, results in entry.by_gate().items():
             counts = entry.counts(results)
             lines.append(_md_row([gate, gates.get(gate, "?"), *(str(counts[c]) for c in _COLUMNS)]))
+        lines += _md_profiles(view, entry)
         lines += _md_details(entry, "###")
         return printable("\n".join(lines) + "\n")
     lines = [f"## Passdown conformance: {len(view.entries)} implementations compared", "",
@@ -421,7 +484,9 @@ def markdown(view) -> str:
                   for case, by_name in listed[:MARKDOWN_DETAILS * 4]]
     for entry in view.entries:
         lines += ["", f"### {_md(entry.name)}: {_md(entry.title)}", "", f"**{entry.summary_line()}**",
+                  "", f"Profiles: {_md(profile_summary(view, entry))}",
                   "", f"Gates implemented: {_md(versions_line(entry))}"]
+        lines += _md_profiles(view, entry)
         lines += _md_details(entry, "####")
     return printable("\n".join(lines) + "\n")
 
@@ -453,13 +518,18 @@ _RANK = ("brightgreen", "yellowgreen", "yellow", "orange", "red", "lightgrey")
 
 
 def badge(view) -> dict:
-    """A shields.io endpoint badge: the share of the cases that ran that passed, per
-    implementation, coloured by the worst result."""
+    """A shields.io endpoint badge per implementation: the profiles it conforms to
+    (``core + handoff``), with the share of the cases that ran that passed when not all did,
+    or that share alone when it conforms to none; coloured by the worst result."""
     parts = []
     for entry in view.entries:
         _, share = _share(entry)
         skipped = entry.counts()[SKIPPED_STATUS]
+        conforming = conforms_to(profile_rows(view, entry))
         part = f"{share} passing" if share != "none ran" else "none ran"
+        if conforming:
+            part = " + ".join(conforming) + ("" if share == "100%" else f", {part}")
+            skipped = 0
         if view.compared:
             part = f"{entry.name} {part}"
         elif skipped and share != "none ran":

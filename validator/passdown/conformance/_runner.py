@@ -36,9 +36,11 @@ class Selection:
     ids: tuple[str, ...] = ()
     requirements: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+    profiles: tuple[str, ...] = ()
 
     def matches(self, case) -> bool:
         return ((not self.gates or case.gate in self.gates)
+                and (not self.profiles or case.profile in self.profiles)
                 and (not self.ids or any(fnmatch.fnmatchcase(case.id, p) for p in self.ids))
                 and (not self.requirements or any(r in case.requirements for r in self.requirements))
                 and (not self.tags or any(t in case.tags for t in self.tags)))
@@ -145,9 +147,26 @@ class Tally:
         return counts[PASSED] + counts[FAILED] + counts[ERRORED] + counts[XFAILED] == 0
 
     @property
+    def declared_profiles(self) -> tuple[str, ...]:
+        return ()
+
+    @property
+    def skipped_in_declared(self) -> list:
+        """The skipped results of a profile the implementation declares (CNF-047)."""
+        declared = self.declared_profiles
+        return [r for r in self.results if r.status == SKIPPED_STATUS and r.case.profile in declared]
+
+    def profile_rows(self, suite_totals: dict | None = None) -> list[dict]:
+        """Each profile's counts and verdict (:func:`passdown.conformance.profiles.verdicts`)."""
+        from passdown.conformance.profiles import verdicts
+
+        return verdicts(self.results, suite_totals, self.declared_profiles)
+
+    @property
     def exit_code(self) -> int:
         counts = self.counts()
-        return 1 if counts[FAILED] or counts[ERRORED] or self.ran_nothing else 0
+        return 1 if (counts[FAILED] or counts[ERRORED] or self.ran_nothing
+                     or self.skipped_in_declared) else 0
 
     def summary_line(self) -> str:
         counts = self.counts()
@@ -169,6 +188,11 @@ class Report(Tally):
     restarts: int = 0
     versions: dict | None = None  # {gate: version or None} it implements; None: not said
     notes: tuple[str, ...] = field(default=())
+
+    @property
+    def declared_profiles(self) -> tuple[str, ...]:
+        profiles = (self.implementation or {}).get("profiles")
+        return tuple(profiles) if isinstance(profiles, list) else ()
 
 
 def verdict(case, answer: Answer, duration: float, expected_failure: str | None) -> Result:

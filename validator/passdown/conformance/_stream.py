@@ -48,6 +48,7 @@ class CaseInfo:
     path: str
     input_kind: str
     input_excerpt: str
+    profile: str = ""
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,11 @@ class Entry(Tally):
     @property
     def exit_code(self) -> int:
         return 1 if self.error else super().exit_code
+
+    @property
+    def declared_profiles(self) -> tuple[str, ...]:
+        """The profiles the implementation says it conforms to (its ``ready`` line)."""
+        return _declared(self.info)
 
     @property
     def title(self) -> str:
@@ -132,13 +138,20 @@ class RunView:
 
 # -- records, from a live run ------------------------------------------------------------------
 
-def header(*, suite_versions: dict, suite_root: str, selected: int, plan, jobs: int) -> dict:
+def _declared(info) -> tuple[str, ...]:
+    profiles = (info or {}).get("profiles")
+    return tuple(profiles) if isinstance(profiles, list) else ()
+
+
+def header(*, suite_versions: dict, suite_root: str, selected: int, plan, jobs: int,
+           profiles: dict | None = None) -> dict:
     from passdown._version import __version__
     from passdown.conformance._protocol import VERSION as PROTOCOL
 
     return {"record": "header", "format": FORMAT, "version": VERSION,
             "runner": {"name": "passdown", "version": __version__, "protocol_version": PROTOCOL},
-            "suite": {"root": suite_root, "gates": dict(suite_versions), "selected": selected},
+            "suite": {"root": suite_root, "gates": dict(suite_versions), "selected": selected,
+                      **({} if profiles is None else {"profiles": dict(profiles)})},
             "implementations": [{"name": name, "mode": mode, "command": command}
                                 for name, mode, command in plan],
             "jobs": jobs}
@@ -198,7 +211,7 @@ def result_entry(result) -> dict:
     case_, answer = result.case, result.answer
     entry = {
         "id": case_.id, "gate": case_.gate, "gate_version": case_.gate_version,
-        "description": case_.description, "status": result.status,
+        "description": case_.description, "profile": case_.profile, "status": result.status,
         "requirements": list(case_.requirements), "file": display_file(case_.file),
         "path": case_.json_path, "input_kind": case_.input_kind,
         "input_excerpt": _input_excerpt(case_.input_value),
@@ -239,7 +252,11 @@ def records_of(reports, *, suite_root: str = "") -> list[dict]:
     from passdown.conformance._plan import suite_versions
 
     cases = [result.case for _, report in reports for result in report.results]
+    from passdown.conformance.profiles import totals
+
+    selected_cases = [result.case for result in reports[0][1].results] if reports else []
     records = [header(suite_versions=suite_versions(cases), suite_root=suite_root,
+                      profiles=totals(selected_cases),
                       selected=len(reports[0][1].results) if reports else 0, jobs=1,
                       plan=[(name, report.mode, None) for name, report in reports])]
     for name, report in reports:
@@ -263,9 +280,12 @@ def view_of(*reports) -> RunView:
 # -- reading -----------------------------------------------------------------------------------
 
 def outcome_of(entry: dict) -> Outcome:
+    from passdown.conformance.profiles import profile_of
+
     info = CaseInfo(entry["id"], entry["gate"], entry["gate_version"], entry.get("description", ""),
                     tuple(entry["requirements"]), entry["file"], entry["path"],
-                    entry.get("input_kind", "input"), entry.get("input_excerpt", ""))
+                    entry.get("input_kind", "input"), entry.get("input_excerpt", ""),
+                    entry.get("profile") or profile_of(entry["gate"]))
     return Outcome(
         case=info, status=entry["status"], duration=entry["duration_seconds"],
         message=entry.get("message"), skip=entry.get("skip"),

@@ -59,6 +59,13 @@ class Case:
     def json_path(self) -> str:
         return json_path(("cases", self.index))
 
+    @property
+    def profile(self) -> str:
+        """The conformance profile the case belongs to (:mod:`passdown.conformance.profiles`)."""
+        from passdown.conformance.profiles import profile_of
+
+        return profile_of(self.gate, self.tags)
+
     def raw_input(self) -> bytes:
         """The input bytes a program reads on stdin. A JSON value goes as compact JSON with
         every non-ASCII character escaped, which any reader decodes to the same value."""

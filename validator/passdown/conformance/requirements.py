@@ -35,6 +35,8 @@ PREFIXES = frozenset({
 })
 #: Keywords whose requirements need at least one conformance case.
 MUST_LEVEL = frozenset({"MUST", "MUST NOT", "REQUIRED", "SHALL", "SHALL NOT"})
+#: A test file a not-fixture-testable reason cites, from the repository's root.
+_TEST_PATH = re.compile(r"\btests/[A-Za-z0-9_./-]+\.py\b")
 
 _ID = re.compile(r"[A-Z]{3}-\d{3}")
 _ITEM = re.compile(r"^(?P<indent>[ \t]*)[-*+][ \t]+(?P<text>.*)$")
@@ -67,8 +69,9 @@ class Requirement:
 
     @property
     def needs_case(self) -> bool:
-        """Whether the suite must hold at least one case naming this requirement."""
-        return self.keyword in MUST_LEVEL and self.fixture_testable
+        """Whether the suite must hold at least one case naming this requirement: any keyword's,
+        unless it is marked not fixture-testable (CNF-009)."""
+        return self.fixture_testable
 
     def to_dict(self) -> dict:
         # No line number: the catalogue changes only when a requirement does.
@@ -180,6 +183,20 @@ def parse_page(text: str, page: str) -> tuple[list[Requirement], list[Finding]]:
     return requirements, findings
 
 
+def _missing_test_paths(requirements, root: Path):
+    """``requirements.test_path`` for each test file a marker's reason cites that does not
+    exist (CNF-050); nothing outside a checkout, where there are no tests to find."""
+    if not (root / "tests").is_dir():
+        return
+    for requirement in requirements:
+        for cited in _TEST_PATH.findall(requirement.untestable_reason or ""):
+            if not (root / cited).is_file():
+                yield Finding(file=requirement.page, json_path="$", code="requirements.test_path",
+                              severity=ERROR, message=f"{requirement.id} cites {cited}, which does not exist",
+                              requirement="CNF-050", line=requirement.line,
+                              hint="name the test file that covers it, from the repository's root")
+
+
 def build(spec_dir: Path, *, root: Path | None = None) -> Catalogue:
     """Read every ``*.md`` page under ``spec_dir`` (sorted by path). Page names are relative
     to ``root`` (default: the folder holding ``spec_dir``)."""
@@ -190,6 +207,7 @@ def build(spec_dir: Path, *, root: Path | None = None) -> Catalogue:
         found, lint = parse_page(path.read_text(encoding="utf-8"), page)
         requirements.extend(found)
         findings.extend(lint)
+    findings.extend(_missing_test_paths(requirements, root))
     seen = {}
     for requirement in requirements:
         first = seen.setdefault(requirement.id, requirement)

@@ -143,8 +143,9 @@ def check_bytes(raw: bytes, *, file: str, filename: str | None, kind: str | None
 
 
 def check_document(raw: bytes, *, file: str, filename: str | None, kind: str | None,
-                   syntax: str | None = None) -> _Outcome:
-    """Load, place, schema-check and rule-check one document."""
+                   syntax: str | None = None, checks: bool = True) -> _Outcome:
+    """Load, place, schema-check and rule-check one document; with ``checks`` false, load
+    and place it only (a partner the cross-file rules read, whose own findings nobody sees)."""
     placed = _detect.get(kind) if kind else (_detect.by_filename(filename) if filename else None)
     if syntax is None:
         syntax = _syntax(placed, filename, raw)
@@ -173,6 +174,8 @@ def check_document(raw: bytes, *, file: str, filename: str | None, kind: str | N
     artifact = Artifact(placed.name, file, data, loaded.text,
                         legacy=placed.is_legacy(filename, data))
     outcome.artifact, outcome.syntax, outcome.text_lines = artifact, loaded.syntax, text_lines
+    if not checks:
+        return outcome
     if readable:
         located.extend(_schema_findings(placed, data, file))
     located.extend(run_rules(placed.name, artifact))
@@ -277,11 +280,11 @@ def _place_lines(located, outcome: _Outcome) -> list[Finding]:
 # -- files and folders --------------------------------------------------------------------
 
 
-def _check_file(path: str, kind: str | None, limit: int) -> _Outcome:
+def _check_file(path: str, kind: str | None, limit: int, *, checks: bool = True) -> _Outcome:
     raw, findings = read_bounded(path, limit)
     if raw is None:
         return _Outcome(path, findings=findings)
-    return check_document(raw, file=path, filename=os.path.basename(path), kind=kind)
+    return check_document(raw, file=path, filename=os.path.basename(path), kind=kind, checks=checks)
 
 
 def _walk(top: str, kind: str | None, limit: int, folders, progress=None) -> list[_Outcome]:
@@ -497,7 +500,8 @@ def _named_folders(checked: dict[str, _Outcome], walked: set[str], limit: int) -
             for path in _artifact_files(place):
                 outcome = known.get(os.path.abspath(path))
                 if outcome is None:
-                    outcome = known[os.path.abspath(path)] = _check_file(path, None, limit)
+                    # read for the cross-file rules only: its own checks would be dropped
+                    outcome = known[os.path.abspath(path)] = _check_file(path, None, limit, checks=False)
                     partners.append(outcome)
                 by_folder.setdefault(place, []).append(outcome)
         marks = {id(outcome): len(outcome.findings) for outcome in partners}

@@ -9,7 +9,7 @@ unusable. Reading files and git is the caller's job (the CLI, the handoff-folder
 
 from __future__ import annotations
 
-from passdown.formats import _clock, _digest
+from passdown.formats import _clock, _digest, _values
 from passdown.formats._fastjson import shown, shown_from_difference
 
 ACCEPTED = "accepted"
@@ -375,7 +375,7 @@ class _Check:
 
     def next_action(self):
         action, fresh = self.ack.get("first_safe_action"), self.packet.get("NEXT_SAFE_ACTION")
-        if not isinstance(action, str) or fresh is None or action.split() != fresh.split():
+        if not isinstance(action, str) or fresh is None or _values.words(action) != _values.words(fresh):
             self.fail("ack.next_action_mismatch", "ack.first_safe_action",
                       f"the ACK's first_safe_action {shown_from_difference(action, fresh)} is "
                       f"not the packet's NEXT_SAFE_ACTION {shown_from_difference(fresh, action)}")

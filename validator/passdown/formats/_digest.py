@@ -76,6 +76,16 @@ def parse_digest(text):
     return algorithm, encoded
 
 
+def fits_grammar(text):
+    """Whether ``text`` is a digest string by the grammar alone (``defs.schema.json``'s
+    ``digest`` pattern and length): ``algorithm ":" encoded``, before any algorithm's own
+    encoding is checked."""
+    if not isinstance(text, str) or not 0 < len(text) <= MAX_DIGEST_LENGTH:
+        return False
+    algorithm, colon, encoded = text.partition(":")
+    return bool(colon and _algorithm_ok(algorithm) and encoded and set(encoded) <= _ENCODED_CHARS)
+
+
 def _algorithm_ok(algorithm):
     # algorithm := component (separator component)*; component := [a-z0-9]+
     if not algorithm:

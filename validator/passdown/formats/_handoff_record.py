@@ -22,7 +22,6 @@ MAX_PENDING_TTL_MS = 3_600_000
 
 _ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 _TOKEN_CHARS = _ALNUM | frozenset("._:-")
-_DIGEST_ALGORITHM_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789+._-")
 
 _RECORD_REQUIRED = ("passdown_version", "kind", "handoff_id", "created_at", "ttl_ms",
                     "writer_incarnation", "requested_by", "reason", "continue_prompt",
@@ -67,12 +66,11 @@ def _is_ms(value, low, high):
 
 
 def is_digest_string(value):
-    """The digest grammar's outline (``algorithm:encoded``); the digest module decides the
-    rest when it verifies."""
-    if not isinstance(value, str) or not 0 < len(value) <= 1024:
-        return False
-    algorithm, colon, encoded = value.partition(":")
-    return bool(colon and algorithm and encoded and set(algorithm) <= _DIGEST_ALGORITHM_CHARS)
+    """The digest grammar (``algorithm:encoded``, the schema's pattern, HND-144); the digest
+    module decides the rest when it verifies (HND-146)."""
+    from passdown.formats import _digest
+
+    return _digest.fits_grammar(value)
 
 
 def _member_problem(value, keys, tests):

@@ -17,6 +17,22 @@ def is_blank(value):
     return all(char in WHITE_SPACE for char in value)
 
 
+def words(value):
+    """The string ``value`` split at every run of white space (:data:`WHITE_SPACE`), with
+    none at either end: what two texts compared "once white space is folded" must share."""
+    out, start = [], None
+    for index, char in enumerate(value):
+        if char in WHITE_SPACE:
+            if start is not None:
+                out.append(value[start:index])
+                start = None
+        elif start is None:
+            start = index
+    if start is not None:
+        out.append(value[start:])
+    return out
+
+
 def is_id(value, max_length=MAX_ID_LENGTH):
     """An identifier as ``defs.schema.json`` defines it (1 to ``max_length`` code points, not
     only white space, no C0 or C1 control character), and Unicode text: no lone surrogate."""

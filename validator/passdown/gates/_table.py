@@ -235,12 +235,25 @@ def run_bytes(name, raw):
     return load(name).run(raw)
 
 
+def read_stream(stream, limit):
+    """At most ``limit`` bytes of a stream, read in chunks as they come: one ``read(limit)``
+    would allocate the whole bound first, which costs milliseconds on every small input."""
+    chunks, total, read = [], 0, getattr(stream, "read1", stream.read)
+    while total < limit:
+        chunk = read(min(65536, limit - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
 def read_source(module, source):
     """The raw input of a gate run: stdin for ``-``, else the file, read up to one byte past
     the gate's bound so that the gate itself can refuse an oversized input."""
     limit = getattr(module, "MAX_INPUT_BYTES", 1 << 20)
     if source == "-":
-        return sys.stdin.buffer.read(limit + 1)
+        return read_stream(sys.stdin.buffer, limit + 1)
     from passdown.formats._files import read_prefix
 
     return read_prefix(source, limit + 1)  # a regular file only, never blocking

@@ -14,7 +14,7 @@ SUMMARY = "Whether an ACK matches a fresh readback of packet, registry, checkpoi
 SPEC = "spec/ack.md"
 INPUT_SCHEMA = "gates/ack.input.schema.json"
 OUTPUT_SCHEMA = "gates/ack.output.schema.json"
-#: A registry and a packet are each bounded to 10 MB by the loader; the readback holds both.
+#: A registry and a packet are each bounded to 10 MiB by the loader; the readback holds both (ACK-120).
 MAX_INPUT_BYTES = 24 << 20
 
 OUTCOMES = ("accepted", "rejected", "unusable")

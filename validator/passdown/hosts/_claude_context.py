@@ -272,7 +272,7 @@ def legacy_hint(folder):
         return (f"Passdown: this project's continue checkpoint is the legacy {shown}; there is "
                 f"no {CHECKPOINT_PATH}. Read it before anything else: it records where the "
                 f"previous session stopped. `passdown migrate {shown}` converts it to "
-                f"{CHECKPOINT_PATH}.")
+                f"{CHECKPOINT_PATH} (`--fix` makes the mechanical fixes it needs, with a diff).")
     return (f"Passdown: this project has a file at the legacy checkpoint path {shown}, but it is "
             f"not an xBRIEF document (it has no vBRIEFInfo or xBRIEFInfo header), so no tool can "
             f"read it as a checkpoint. Read it as notes left by an earlier session, then record "

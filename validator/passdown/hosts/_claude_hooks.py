@@ -21,10 +21,11 @@ here without click): it runs before every tool call, so like the gates it import
 json, re, typing, dataclasses nor click.
 """
 
+import _signal  # the C module: ``signal`` itself loads enum, 5 ms before every tool call
 import sys
 
 from passdown.formats._fastjson import dumps
-from passdown.gates._table import InputError, parse_input, run_gate
+from passdown.gates._table import InputError, parse_input, read_stream, run_gate
 from passdown.hosts import _host
 
 EVENTS = ("PreToolUse", "SessionStart", "PreCompact", "Stop")
@@ -188,8 +189,48 @@ def failed(error):
     return Reply(exit_code=1, stderr=f"passdown hook: {error.code}: {error.message}\n  hint: {error.hint}\n")
 
 
+#: Seconds each hook may work before it answers anyway (HST-206): well inside the timeouts
+#: ``passdown hook install`` writes (10 s for PreToolUse, 30 s for the others), with room
+#: for starting Python and reading a 16 MiB input. PreToolUse then answers ``ask``; the
+#: others fail with ``hook.timeout`` (exit 1, never a block).
+BUDGETS = {"PreToolUse": 6.0, "SessionStart": 20.0, "PreCompact": 20.0, "Stop": 20.0}
+
+
+class _OutOfTime(BaseException):
+    """Raised by the timer inside whatever the hook is doing (a BaseException, so that no
+    ``except Exception`` on the way swallows it)."""
+
+
+def _out_of_time(signum, frame):
+    raise _OutOfTime()
+
+
 def run(event, raw, options):
-    """Answer one hook call: ``raw`` is the bytes the host wrote to stdin."""
+    """Answer one hook call: ``raw`` is the bytes the host wrote to stdin; within the event's
+    :data:`BUDGETS` seconds, or with the answer for running out of time."""
+    budget = BUDGETS.get(event)
+    timer = budget is not None and hasattr(_signal, "setitimer")
+    if timer:
+        try:
+            previous = _signal.signal(_signal.SIGALRM, _out_of_time)
+        except ValueError:  # not the main thread (a caller's thread): no timer
+            timer = False
+        else:
+            _signal.setitimer(_signal.ITIMER_REAL, budget)
+    try:
+        return _answer(event, raw, options)
+    except _OutOfTime:
+        late = HookError("hook.timeout", f"the hook did not finish within {budget:g} s",
+                         "the input is too large to judge in time: split the change, or "
+                         "run the step by hand")
+        return cannot_judge(late, options) if event == "PreToolUse" else failed(late)
+    finally:
+        if timer:
+            _signal.setitimer(_signal.ITIMER_REAL, 0)
+            _signal.signal(_signal.SIGALRM, previous)
+
+
+def _answer(event, raw, options):
     try:
         hook = read_input(raw, event)
         if event == "PreToolUse":
@@ -211,7 +252,7 @@ def main(event, options_or_error):
         reply = cannot_judge(options_or_error, default_options()) if event == "PreToolUse" \
             else failed(options_or_error)
     else:
-        reply = run(event, sys.stdin.buffer.read(MAX_INPUT_BYTES + 1), options_or_error)
+        reply = run(event, read_stream(sys.stdin.buffer, MAX_INPUT_BYTES + 1), options_or_error)
     if reply.stdout:
         sys.stdout.write(reply.stdout)
         sys.stdout.flush()

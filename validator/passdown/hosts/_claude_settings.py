@@ -63,8 +63,11 @@ def default_launcher() -> list[str]:
 
 
 def hook_command(launcher: list[str], event: str, options: dict) -> str:
-    """The command line of Passdown's hook for ``event``; the guard's options go to PreToolUse."""
+    """The command line of Passdown's hook for ``event``; the guard's options go to PreToolUse,
+    the context capacity to SessionStart and Stop (they assess the session)."""
     words = [*launcher, "hook", "claude", event]
+    if event in ("SessionStart", "Stop") and options.get("context_capacity"):
+        words += ["--context-capacity", str(options["context_capacity"])]
     if event == "PreToolUse":
         for flag, key in _PASSED_ON:
             value = options.get(key)

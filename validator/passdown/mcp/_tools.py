@@ -161,6 +161,9 @@ _FACTS = ("host", "harness", "repository", "checkout", "branch", "head", "workin
 
 
 _CHECKOUT_HINT = "bind the server to the checkout's top folder"
+#: Why ``packet_render`` reads no checkout from a folder that is not a checkout's top.
+_UNREAD = ("the checkout was not read: the MCP server is bound to a folder that is not the "
+           "top folder of a git checkout, and reads nothing outside it")
 
 
 def _registry_path(folder: Folder, given: str | None) -> str:
@@ -174,12 +177,14 @@ def _render(folder: Folder, arguments: dict) -> Reply:
 
     facts = SourceFacts(source_id=arguments["source_id"],
                         **{key: arguments.get(key) for key in _FACTS})
+    at_top = os.path.exists(os.path.join(folder.root, ".git"))
     return _outcome(render_packet(folder.root, source=facts,
                                   registry_path=_registry_path(folder, None),
                                   checkpoint_path=_checkpoint_path(folder),
                                   packet_path=folder.path(PACKET_NAME),
                                   restart_id=arguments.get("restart_id"),
-                                  expect_revision=arguments.get("expect_revision")))
+                                  expect_revision=arguments.get("expect_revision"),
+                                  unread=None if at_top else _UNREAD))
 
 
 def _checkout(folder: Folder, doing: str, hint: str = _CHECKOUT_HINT) -> str:

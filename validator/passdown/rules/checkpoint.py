@@ -16,7 +16,8 @@ import os
 import re
 from collections.abc import Iterator
 
-from passdown.formats._detect import HEADER, LEGACY_HEADER, legacy_version
+from passdown.formats import _legacy_forms
+from passdown.formats._detect import HEADER, LEGACY_HEADER, LEGACY_VERSIONS, legacy_version
 from passdown._findings import WARNING
 from passdown.rules import Artifact, Hit, rule
 from passdown.rules._shared import (
@@ -265,6 +266,33 @@ def _migrated_form(file: str | None) -> str | None:
         return None
     migrated = os.path.join(os.path.dirname(os.path.dirname(file)), "xbrief", FILE_NAME)
     return migrated.replace(os.sep, "/") if os.path.isfile(migrated) else None
+
+
+@rule(KIND, "checkpoint.legacy_fix", requirement="CKP-031", severity=WARNING,
+      summary="a legacy checkpoint holds no form that only `passdown migrate --fix` converts",
+      hint="`passdown migrate --fix` converts it (and shows the diff); `passdown migrate` "
+           "without --fix lists it among the problems and writes nothing")
+def _legacy_fix(artifact: Artifact):
+    data = artifact.data
+    if legacy_version(data) is None:
+        return
+    header = _header(data)
+    version = data[header].get("version") if isinstance(data.get(header), dict) else None
+    if _legacy_forms.short_version(version, LEGACY_VERSIONS):
+        yield Hit((header, "version"), _legacy_forms.CODES["authoring.version_form"])
+    root = _root(data)
+    if _legacy_forms.lacks_items(data.get(root)):
+        yield Hit((root,), _legacy_forms.CODES["authoring.plan_without_items"])
+    nodes = [((root,), _plan(data))] + list(items_of(artifact))
+    for path, node in nodes:
+        if path != (root,) and _legacy_forms.narrative_object(node.get("narrative")):
+            yield Hit(path + ("narrative",), _legacy_forms.CODES["authoring.string_narrative"])
+        references = node.get("references")
+        for index, reference in enumerate(references if isinstance(references, list) else ()):
+            kind = reference.get("type") if isinstance(reference, dict) else None
+            if _legacy_forms.namespaced_type(kind):
+                yield Hit(path + ("references", index, "type"),
+                          f"{_legacy_forms.CODES['authoring.reference_type']} ({quoted(kind)})")
 
 
 @rule(KIND, "checkpoint.no_pending_items", requirement="CKP-010",
