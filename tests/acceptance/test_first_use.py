@@ -40,7 +40,7 @@ def handoff(tmp_path, monkeypatch):
     return folder
 
 
-# -- validate and ack verify find the handoff folder upward (AUT-096, AUT-095) --------------
+# -- validate and ack verify find the handoff folder upward (AUT-097, AUT-098) --------------
 
 def test_validate_with_no_path_checks_the_handoff_folder_above(handoff):
     result = passdown("validate")
