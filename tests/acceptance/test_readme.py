@@ -47,7 +47,7 @@ def test_no_other_test_module_drives_the_browser_or_skips_for_it():
 #: What makes a test module able to skip: a skip call or mark, a helper that skips (or fails
 #: in CI), or a fixture that does (``browser``, ``built_wheel``) taken as a parameter.
 SKIPS = re.compile(r"pytest\.skip\(|skipif\(|importorskip\(|\bmissing\(|\bwheelhouse\(|\btool\("
-                   r"|\bchromium\(|\betcd_required\(|def \w+\([^)]*\b(?:browser|built_wheel)\b")
+                   r"|\bchromium\(|\betcd_required\(|shared_reference\.require\(|def \w+\([^)]*\b(?:browser|built_wheel)\b")
 
 
 def _can_skip(path: Path) -> bool:

@@ -24,7 +24,7 @@ MIDNIGHT = "title.example.crosses_midnight"
 #: What each adapter says it implements: the Node.js one also the ACK check (ack.mjs, with the
 #: packages `npm ci` installs from the committed package-lock.json; .ci/run installs them).
 IMPLEMENTS = {"python": ({"restart": "2.2.1", "title": "1.0.0"}, "1.1.0"),
-              "node": ({"restart": "2.2.1", "title": "1.0.0", "ack": "1.0.0"}, "1.2.0")}
+              "node": ({"restart": "2.2.1", "title": "1.0.0", "ack": "1.0.0", "recovery": "1.0.0"}, "1.2.0")}
 
 
 @pytest.fixture(params=["python", "node"])

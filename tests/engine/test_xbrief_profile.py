@@ -21,8 +21,8 @@ import json
 from pathlib import Path
 
 import pytest
+import shared_reference
 import xbrief_fixtures as xf
-from ci_support import missing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, FormatChecker
@@ -34,14 +34,10 @@ ROOT = Path(__file__).resolve().parents[2]
 UPSTREAM = xf.upstream_dir()
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _upstream_material():
-    """Every test here compares with upstream: without its material it skips, or fails in CI."""
-    if UPSTREAM is None:
-        missing("the upstream xBRIEF 0.8 material is not at ../shared/reference/xbrief-upstream/ "
-                "beside the repository")
-
-
+@pytest.fixture(autouse=True)
+def _needs_the_upstream_material():
+    """Skips without ../shared/reference/xbrief-upstream/, and fails in CI without it."""
+    shared_reference.require("xbrief-upstream", xf.CORE)
 CASES = ROOT / "conformance" / "cases" / "validate"
 
 

@@ -29,9 +29,10 @@ from __future__ import annotations
 import copy
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
+
+import shared_reference
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -45,19 +46,7 @@ BLOCK = "x-passdown/checkpoint"
 def upstream_dir() -> Path | None:
     """The upstream folder at ``../shared/reference/xbrief-upstream/`` relative to the
     repository root; in a git worktree, relative to the main checkout's root as well."""
-    roots = [ROOT]
-    try:
-        common = subprocess.run(["git", "rev-parse", "--git-common-dir"], cwd=ROOT, text=True,
-                                capture_output=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        common = ""
-    if common:
-        roots.append((ROOT / common).resolve().parent)
-    for root in roots:
-        folder = (root / UPSTREAM_RELATIVE).resolve()
-        if (folder / CORE).is_file():
-            return folder
-    return None
+    return shared_reference.find("xbrief-upstream", CORE)
 
 
 def upstream_schema(folder: Path) -> dict:

@@ -2,10 +2,12 @@
 // An example Passdown conformance adapter for Node.js (18 or later), with no dependencies.
 //
 // It implements gates from their spec pages alone: `restart` (spec/gates/restart.md) and
-// `title` (spec/gates/title.md) in this file, with no dependencies, and `ack` (spec/ack.md) in
+// `title` (spec/gates/title.md) in this file, with no dependencies; `recovery`
+// (spec/gates/recovery.md) in recovery.mjs, with none either; and `ack` (spec/ack.md) in
 // ack.mjs, which needs the packages of the repository's package.json (`npm ci` at the root:
-// a pure-JS blake3). Without them `ack` is not listed, so its cases are skipped. Of the core
-// profile it lacks `validate` and `digest`. Copy it as the starting point for your own adapter
+// a pure-JS blake3). Without them `ack` is not listed, so its cases are skipped. It conforms to
+// the recovery and python-helper-compat profiles, which it declares; of the core profile it
+// lacks `validate` and `digest`. Copy it as the starting point for your own adapter
 // and replace the gate functions with calls into your implementation.
 //
 // `passdown conformance adapters` prints both commands with this file's full path, in a
@@ -37,7 +39,11 @@ const VERSION = "1.2.0";
 // them those gates are not listed, so their cases are skipped, never failed.
 const GATE_VERSIONS = { restart: "2.2.1", title: "1.0.0" };
 const MODULES = {};
-for (const [gate, file] of [["ack", "./ack.mjs"]]) {
+// The conformance profiles it passes whole (spec/conformance.md, "Profiles"), declared when the
+// gates they need are there.
+const PROFILES = ["recovery", "python-helper-compat"];
+const PROFILE_GATES = { recovery: ["recovery"], "python-helper-compat": ["restart", "title"] };
+for (const [gate, file] of [["ack", "./ack.mjs"], ["recovery", "./recovery.mjs"]]) {
   try {
     MODULES[gate] = await import(file);
     GATE_VERSIONS[gate] = MODULES[gate].VERSION;
@@ -804,7 +810,8 @@ function serve() {
       }
       send({ ready: true, version: 1, implementation: {
         name: NAME, language: "javascript", version: VERSION,
-        homepage: "https://spec.passdown.dev/conformance/", gates: GATE_VERSIONS } });
+        homepage: "https://spec.passdown.dev/conformance/", gates: GATE_VERSIONS,
+        profiles: PROFILES.filter((profile) => PROFILE_GATES[profile].every((g) => Object.hasOwn(GATE_VERSIONS, g))) } });
     } else if (command === "run") {
       const seq = Number(request.get("seq"));
       try {

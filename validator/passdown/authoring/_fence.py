@@ -156,10 +156,9 @@ def check(registry_path, *, session_id: str | None = None) -> _store.Outcome:
         epoch = record.fencing_epoch if record else registry.get("fencing_epoch")
     result = {"authority": authority.name, "owner_id": owner, "fencing_epoch": epoch,
               "record": record.to_dict() if record else None}
-    who = f"{session_id} owns" if session_id else "this clone is current:"
-    message = f"{who} {shown(owner)} at fencing epoch {epoch} ({authority.name})" \
-        if not session_id else f"{session_id} owns the goal's writes at fencing epoch {epoch} " \
-                               f"({authority.name})"
+    message = f"{owner} owns the goal's writes at fencing epoch {epoch} ({authority.name})"
+    if session_id is None:
+        message = f"this clone is current: {message}"
     return _store.Outcome(command="fence check", path=registry_path, changed=False,
                           message=message, result=result)
 

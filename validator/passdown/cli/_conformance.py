@@ -286,7 +286,7 @@ def run(reference, harnesses, programs, gates, ids, requirements, tags, profiles
         previous = _on_sigterm(_terminated)  # unwind, so every process is ended too
         try:
             view = run_all(entrants, selected, suite_root=str(suite_dir or "conformance/cases"),
-                           profiles=profile_totals(suite.cases),
+                           profiles=profile_totals(suite.cases), siblings=suite.by_file(),
                            timeout=timeout, restarts=restarts, jobs=jobs or _default_jobs(),
                            expected_failures=failures, emit=writer.write if writer else None,
                            progress=Progress.for_terminal())

@@ -2,7 +2,9 @@
 difference: JSON compared by type (an integer is not a float, ``true`` is not ``1``, key
 order never matters), exact text where a case pins the printed bytes. A difference in the
 output is shown field by field (the JSON path of each differing value, what was expected and
-what came), a difference in the printed text as a unified diff."""
+what came), a difference in the printed text as a unified diff. A failed case's input is
+shown by its decisive part: each value, in full, at a JSON path where it differs from the
+nearest other case of its fixture file."""
 
 from __future__ import annotations
 
@@ -139,3 +141,85 @@ def mismatch(case, output, exit_code, stdout) -> Mismatch:
         found.append(Difference("exit_code", show(case.expected_exit_code), show(exit_code)))
     return Mismatch(tuple(messages), tuple(found[:MAX_DIFFERENCES]),
                     max(0, len(found) - MAX_DIFFERENCES), stdout_diff)
+
+
+# -- the input's decisive part ----------------------------------------------------------------
+
+#: Input values a report shows in full for one case at most; the rest are counted.
+MAX_FOCUS = 20
+_ABSENT = object()
+
+
+def _leaves(value, path=()):
+    """``(path, value)`` of every scalar and empty container of a JSON value, in order."""
+    if isinstance(value, dict) and value:
+        for key, item in value.items():
+            yield from _leaves(item, (*path, key))
+    elif isinstance(value, list) and value:
+        for index, item in enumerate(value):
+            yield from _leaves(item, (*path, index))
+    else:
+        yield path, value
+
+
+def json_input(case):
+    """The case's input as a JSON value: its ``input``, or its ``input_text`` when that text
+    is JSON; ``None`` when the input is bytes or text that is not JSON."""
+    if case.input_kind == "input":
+        return case.input_value
+    if case.input_kind == "input_text":
+        try:
+            return json.loads(case.input_value)
+        except (ValueError, RecursionError):  # not JSON, or nested too deep to read here
+            return None
+    return None
+
+
+def _differing(mine: dict, theirs: dict) -> list:
+    paths = [path for path, value in mine.items()
+             if path not in theirs or not same(value, theirs[path])]
+    return paths + [path for path in theirs if path not in mine]
+
+
+def input_focus(case, siblings) -> dict | None:
+    """The part of a case's JSON input that makes it this case: each value at a JSON path
+    where its input differs from the nearest other case of its fixture file (the one that
+    differs at the fewest paths), shown in full; the whole input, value by value, when no
+    other case of the file has a JSON input. ``None`` when the input is not JSON, or nested
+    too deep to walk (the excerpt shows it)."""
+    try:
+        return _focus(case, siblings)
+    except RecursionError:
+        return None
+
+
+def _focus(case, siblings) -> dict | None:
+    value = json_input(case)
+    if value is None and case.input_kind != "input":
+        return None
+    mine = dict(_leaves(value))
+    best, against = None, None
+    for other in siblings:
+        if other.id == case.id:
+            continue
+        theirs = json_input(other)
+        if theirs is None and other.input_kind != "input":
+            continue
+        paths = _differing(mine, dict(_leaves(theirs)))
+        if paths and (best is None or len(paths) < len(best)):
+            best, against = paths, other.id
+    paths = best if best is not None else list(mine)
+    shown = [{"path": json_path(path),
+              "value": _full(mine[path]) if path in mine else None} for path in paths[:MAX_FOCUS]]
+    focus = {"values": [{k: v for k, v in item.items() if v is not None} for item in shown]}
+    if against is not None:
+        focus["against"] = against
+    if len(paths) > MAX_FOCUS:
+        focus["more"] = len(paths) - MAX_FOCUS
+    return focus
+
+
+def _full(value) -> str:
+    """A JSON value as compact JSON text, whole: lone surrogates as escapes."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

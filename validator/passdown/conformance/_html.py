@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from passdown.conformance._reports import (
-    gate_cell, gates_of, profile_summary, shown_profile_rows, skip_reasons, verdict_words, versions_line,
+    focus_lines, gate_cell, gates_of, profile_summary, shown_profile_rows, skip_reasons, verdict_words, versions_line,
 )
 from passdown.conformance._runner import ERRORED, FAILED, SKIPPED_STATUS, STATUSES, XFAILED
 
@@ -167,6 +167,8 @@ def _cases(view) -> list[str]:
         if details:
             out.append(f'<tr class="detail" {data}><td colspan="{2 + len(names)}">'
                        f'<p class="desc">{_safe(case.input_kind)}: <code>{_safe(case.input_excerpt)}</code></p>'
+                       + (f'<pre class="input-focus">{_safe(chr(10).join(focus_lines(case.input_focus, "")))}</pre>'
+                          if case.input_focus else "")
                        + "".join(details) + "</td></tr>")
     out.append("</tbody></table>")
     return out

@@ -46,17 +46,24 @@ def suite_versions(cases) -> dict[str, str]:
 
 def run_all(entrants, cases, *, suite_root: str, timeout: float, restarts: int, jobs: int,
             expected_failures: dict | None = None, emit=None, progress=None,
-            env: dict | None = None, profiles: dict | None = None) -> _stream.RunView:
+            env: dict | None = None, profiles: dict | None = None,
+            siblings: dict | None = None) -> _stream.RunView:
     """Run ``cases`` against every entrant in turn; ``expected_failures`` maps run names to
     their :class:`~passdown.conformance._runner.ExpectedFailures`; ``profiles``, each
     conformance profile's case count in the whole suite, lets the reports tell a profile that
-    ran whole from one the selection cut (default: the selected cases are the whole)."""
+    ran whole from one the selection cut (default: the selected cases are the whole);
+    ``siblings``, each fixture file's cases, lets a failure's input be shown by where it
+    differs from the nearest other case of its file (default: the selected cases)."""
     from passdown.conformance.profiles import totals
     from passdown.conformance._harness import HarnessFailed
     from passdown.conformance._runner import run
 
     cases = list(cases)
     expected_failures = expected_failures or {}
+    if siblings is None:
+        siblings = {}
+        for case in cases:
+            siblings.setdefault(case.file, []).append(case)
     records = []
 
     def record(item):
@@ -83,7 +90,7 @@ def run_all(entrants, cases, *, suite_root: str, timeout: float, restarts: int, 
                                           implementation.versions))
             report = run(cases, implementation, mode=entrant.mode,
                          expected_failures=expected_failures.get(entrant.name), progress=progress,
-                         jobs=jobs, on_result=lambda result, name=entrant.name: record(_stream.case(name, result)))
+                         jobs=jobs, on_result=lambda result, name=entrant.name: record(_stream.case(name, result, siblings)))
             record(_stream.implementation_end(entrant.name, report))
         finally:
             implementation.close()

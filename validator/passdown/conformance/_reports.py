@@ -139,6 +139,19 @@ def _declared_skips(entry) -> list[str]:
                 "a profile an implementation declares has no skips (this fails the run)"]
 
 
+def focus_lines(focus, indent: str = "  ") -> list[str]:
+    """The input's decisive part, each value in full by its JSON path."""
+    if not focus:
+        return []
+    against = focus.get("against")
+    head = (f"{indent}where the input differs from {against}:" if against
+            else f"{indent}the input, value by value:")
+    lines = [head] + [f"{indent}  {item['path']}: {item.get('value', 'absent')}" for item in focus["values"]]
+    if focus.get("more"):
+        lines.append(f"{indent}  ... and {focus['more']} more")
+    return lines
+
+
 def _details(entry, color: bool = False) -> list[str]:
     lines = []
     for result in entry.results:
@@ -148,6 +161,7 @@ def _details(entry, color: bool = False) -> list[str]:
         lines += ["", f"{paint('error', result.status.upper(), color)} {case.id}  ({case.file} {case.path})",
                   f"  {case.description}", f"  requirements: {', '.join(case.requirements)}",
                   f"  {case.input_kind}: {case.input_excerpt}"]
+        lines += focus_lines(case.input_focus)
         if result.message:
             lines.append(_indent(result.message, "  "))
         lines += [f"  {d.line()}" for d in result.differences]
@@ -418,6 +432,9 @@ def _md_details(entry, heading: str) -> list[str]:
             summary = f"{result.status}: <code>{_md(result.case.id)}</code>: {_md(result.message or '')}"
             lines += ["<details>", f"<summary>{summary}</summary>", "",
                       f"{_md(result.case.description)} ({', '.join(result.case.requirements)})", ""]
+            focus = focus_lines(result.case.input_focus, "")
+            if focus:
+                lines += [_fence("\n".join(focus)), ""]
             if result.differences:
                 lines += [_md_row(["path", "expected", "got"]), "|---|---|---|"]
                 lines += [_md_row([f"`{_md(d.path)}`", _md(d.expected or "absent"), _md(d.got or "absent")])

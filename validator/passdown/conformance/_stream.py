@@ -49,6 +49,7 @@ class CaseInfo:
     input_kind: str
     input_excerpt: str
     profile: str = ""
+    input_focus: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -167,8 +168,9 @@ def implementation(name: str, mode: str, info: dict | None, versions: dict | Non
     return record
 
 
-def case(name: str, result) -> dict:
-    return {"record": "case", "implementation": name, "result": result_entry(result)}
+def case(name: str, result, siblings: dict | None = None) -> dict:
+    """A case record; ``siblings`` maps a fixture file to its cases, for the input's focus."""
+    return {"record": "case", "implementation": name, "result": result_entry(result, siblings)}
 
 
 def implementation_end(name: str, report) -> dict:
@@ -205,9 +207,12 @@ def _kept(output):
     return {"excerpt": text[:2000], "characters": len(text)}
 
 
-def result_entry(result) -> dict:
+def result_entry(result, siblings: dict | None = None) -> dict:
     """One live :class:`~passdown.conformance._runner.Result` as the stream and the JSON report
-    hold it (``report-stream.schema.json#/$defs/result``)."""
+    hold it (``report-stream.schema.json#/$defs/result``); a failed, errored or listed case
+    also carries its input's focus against the other cases of its file in ``siblings``."""
+    from passdown.conformance._compare import input_focus
+
     case_, answer = result.case, result.answer
     entry = {
         "id": case_.id, "gate": case_.gate, "gate_version": case_.gate_version,
@@ -226,6 +231,10 @@ def result_entry(result) -> dict:
             entry["skip"]["issue_url"] = answer.issue_url
     if result.expected_failure:
         entry["expected_failure"] = result.expected_failure
+    if result.status in (FAILED, "errored", XFAILED):
+        focus = input_focus(case_, (siblings or {}).get(case_.file, ()))
+        if focus is not None:
+            entry["input_focus"] = focus
     if result.status in (FAILED, XFAILED) and answer.kind == "answered":
         entry["expected"] = {"output": case_.expected_output, "exit_code": case_.expected_exit_code}
         entry["actual"] = {"output": _kept(answer.output), "exit_code": answer.exit_code}
@@ -252,6 +261,9 @@ def records_of(reports, *, suite_root: str = "") -> list[dict]:
     from passdown.conformance._plan import suite_versions
 
     cases = [result.case for _, report in reports for result in report.results]
+    siblings: dict[str, list] = {}
+    for case_ in {c.id: c for c in cases}.values():
+        siblings.setdefault(case_.file, []).append(case_)
     from passdown.conformance.profiles import totals
 
     selected_cases = [result.case for result in reports[0][1].results] if reports else []
@@ -261,7 +273,7 @@ def records_of(reports, *, suite_root: str = "") -> list[dict]:
                       plan=[(name, report.mode, None) for name, report in reports])]
     for name, report in reports:
         records.append(implementation(name, report.mode, report.implementation, report.versions))
-        records += [case(name, result) for result in report.results]
+        records += [case(name, result, siblings) for result in report.results]
         records.append(implementation_end(name, report))
     records.append(footer(max((r.exit_code for _, r in reports), default=0),
                           sum(r.duration for _, r in reports)))
@@ -285,7 +297,7 @@ def outcome_of(entry: dict) -> Outcome:
     info = CaseInfo(entry["id"], entry["gate"], entry["gate_version"], entry.get("description", ""),
                     tuple(entry["requirements"]), entry["file"], entry["path"],
                     entry.get("input_kind", "input"), entry.get("input_excerpt", ""),
-                    entry.get("profile") or profile_of(entry["gate"]))
+                    entry.get("profile") or profile_of(entry["gate"]), entry.get("input_focus"))
     return Outcome(
         case=info, status=entry["status"], duration=entry["duration_seconds"],
         message=entry.get("message"), skip=entry.get("skip"),

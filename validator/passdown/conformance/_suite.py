@@ -105,6 +105,13 @@ class Suite:
     def usable(self) -> bool:
         return not self.findings
 
+    def by_file(self) -> dict[str, list[Case]]:
+        """Each fixture file's cases, in file order."""
+        grouped: dict[str, list[Case]] = {}
+        for case in self.cases:
+            grouped.setdefault(case.file, []).append(case)
+        return grouped
+
     def gates(self) -> dict[str, list[Case]]:
         grouped: dict[str, list[Case]] = {}
         for case in self.cases:

@@ -13,7 +13,7 @@ and condition (the registry's ``recommendations``), never again.
 
 from __future__ import annotations
 
-from passdown.authoring import (checkpoint_block, locate_registry, pending_items,
+from passdown.authoring import (locate_registry, pending_items,
                                 read_registry, record_assessment, record_calibration,
                                 show_attempt)
 from passdown.errors import PassdownError
@@ -64,15 +64,21 @@ NEXT = {
 }
 
 
+#: No checkpoint state handed in: read it.
+_UNREAD = object()
+
+
 class AssessError(_observe.ObserveError):
     """Assessing is refused: a stable ``code``, a message and a hint."""
 
 
-def _checkpoint_facts(folder, now_ms):
-    """What the checkpoint says for the gate, read back from disk; None without one."""
+def _checkpoint_facts(folder, now_ms, state=_UNREAD):
+    """What the checkpoint says for the gate, read back from disk (or from ``state``, the
+    hook's own readback of it a moment ago); None without one."""
     from passdown.hosts import _claude_context
 
-    state = _claude_context.read_state(folder)
+    if state is _UNREAD:
+        state = _claude_context.read_state(folder)
     if state is None or not isinstance(state.document, dict):
         return None, state
     block = state.block
@@ -94,14 +100,14 @@ def _progress(registry, state):
     attempts = [entry for entry in registry.get("attempts") or () if isinstance(entry, dict)]
     if not attempts:
         return True
-    written = parse_ms(checkpoint_block(state.document).get("written_at")) if state else None
+    written = parse_ms(state.block.get("written_at")) if state else None
     registered = parse_ms(attempts[-1].get("registered_at"))
     done = bool((state.block.get("completed_work") if state else None))
     return bool(written and registered and written > registered and done)
 
 
 def gate_input(host, observation, registry_path, folder, *, safe_boundary=False,
-               explicit=False, pressure=False, remaining_calls=None, now=None):
+               explicit=False, pressure=False, remaining_calls=None, now=None, state=_UNREAD):
     """``(inputs, basis, registry)``: the restart gate's input for the observed session."""
     registry = read_registry(registry_path)
     _, values = show_attempt(registry_path)
@@ -122,7 +128,7 @@ def gate_input(host, observation, registry_path, folder, *, safe_boundary=False,
     if remaining_calls is not None:
         values["remaining_calls"], basis["remaining_calls"] = remaining_calls, "estimated"
     now_ms = parse_ms(now or utc_now())
-    facts, state = _checkpoint_facts(folder, now_ms)
+    facts, state = _checkpoint_facts(folder, now_ms, state)
     if facts is not None:
         for name in ("active_writers", "pending_operations"):
             basis[name] = "measured"
@@ -183,7 +189,7 @@ def line(host, session, decision, values, condition, recommend):
 
 
 def assess(host, path, *, folder, registry_path, context_capacity=None, safe_boundary=False,
-           explicit=False, pressure=False, remaining_calls=None, environ=None):
+           explicit=False, pressure=False, remaining_calls=None, environ=None, state=_UNREAD):
     """Observe, decide, record: a dict with the observation, the gate input and its basis,
     the decision, whether it changed, the recommendation and the line."""
     registry = read_registry(registry_path)
@@ -193,7 +199,7 @@ def assess(host, path, *, folder, registry_path, context_capacity=None, safe_bou
     values, basis, _ = gate_input(host, observation, registry_path, folder,
                                   safe_boundary=safe_boundary, explicit=explicit,
                                   pressure=pressure, remaining_calls=remaining_calls,
-                                  now=observation["observed_at"])
+                                  now=observation["observed_at"], state=state)
     result = run_gate("restart", values)
     output = result.output
     decision = {"action": output["action"], "reason": output["reason"],

@@ -336,9 +336,10 @@ def run(event, hook, options):
     folder = folder_of(hook, options)
     if event == "PreCompact":
         _claude_observing.pre_compact(hook, folder)
-    reply = _EVENTS[event](read_state(folder), hook, folder)
+    state = read_state(folder)
+    reply = _EVENTS[event](state, hook, folder)
     if event == "SessionStart":
-        return _with_line(event, reply, _claude_observing.session_start(hook, folder, options))
+        return _with_line(event, reply, _claude_observing.session_start(hook, folder, options, state))
     if event == "Stop":
-        return _with_line(event, reply, _claude_observing.stop(hook, folder, options))
+        return _with_line(event, reply, _claude_observing.stop(hook, folder, options, state))
     return reply

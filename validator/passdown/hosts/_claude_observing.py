@@ -25,7 +25,7 @@ from passdown.hosts import _assess, _compactions, _observe
 QUIET = ("CONTINUE", "CHECKPOINT_ONLY", "FINISH", "COMPLETE")
 
 
-def _assessed(hook, folder, options, *, safe_boundary):
+def _assessed(hook, folder, options, state, *, safe_boundary):
     path = hook.get("transcript_path")
     registry = _assess.registry_of(folder)
     if not isinstance(path, str) or not path or registry is None:
@@ -33,14 +33,15 @@ def _assessed(hook, folder, options, *, safe_boundary):
     try:
         return _assess.assess("claude", path, folder=folder, registry_path=registry,
                               context_capacity=options.get("context_capacity"),
-                              safe_boundary=safe_boundary)
+                              safe_boundary=safe_boundary, state=state)
     except (_observe.ObserveError, PassdownError):
         return None
 
 
-def session_start(hook, folder, options):
-    """The line SessionStart adds to the context, or None."""
-    found = _assessed(hook, folder, options, safe_boundary=True)
+def session_start(hook, folder, options, state):
+    """The line SessionStart adds to the context, or None; ``state`` is the hook's own
+    readback of the checkpoint (:func:`passdown.hosts._claude_context.read_state`)."""
+    found = _assessed(hook, folder, options, state, safe_boundary=True)
     return found["line"] if found else None
 
 
@@ -54,9 +55,9 @@ def pre_compact(hook, folder):
             pass
 
 
-def stop(hook, folder, options):
+def stop(hook, folder, options, state):
     """The line Stop says, only when the decision changed or a first recommendation is due."""
-    found = _assessed(hook, folder, options, safe_boundary=True)
+    found = _assessed(hook, folder, options, state, safe_boundary=True)
     if found is None:
         return None
     if found["recommend"] or (found["changed"] and found["decision"]["action"] not in QUIET):
