@@ -48,14 +48,13 @@ passdown ack write --target-id sess-tgt
 # --8<-- [end:target]
 # --8<-- [start:accept]
 # The source again: verify the ACK against its own fresh readback, then hand over.
-passdown ack verify ack.json --packet continuation.packet.txt --registry registry.yaml \
-  --workspace .
+passdown ack verify ack.json --workspace .   # the packet and registry of the handoff folder
 passdown attempt ack rst-csv-1 ack.json
 passdown attempt commit rst-csv-1
 # --8<-- [end:accept]
 # --8<-- [start:takeover]
 # The target: read its ownership back, fence the source out, finish the handoff.
-passdown attempt takeover rst-csv-1 --target-id sess-tgt --fencing-epoch 1
+passdown attempt takeover rst-csv-1 --target-id sess-tgt   # reads the committed epoch, 1
 passdown checkpoint set epoch 1 --epoch 1
 passdown attempt release rst-csv-1
 passdown attempt archive rst-csv-1 --result archived

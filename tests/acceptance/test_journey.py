@@ -152,7 +152,7 @@ def test_the_whole_handoff_in_one_checkout_with_every_rejection(repo, tmp_path, 
 
     # -- acceptance (the checkout compared by default), commit, takeover --------------------
     accepted = source.json("attempt", "ack", "r1", "ack.json")
-    assert accepted["result"] == {"state": "acknowledged", "skipped": []}
+    assert accepted["result"] == {"state": "acknowledged", "skipped": [], "next": "passdown attempt commit r1"}
     committed = source.json("attempt", "commit", "r1")["result"]
     assert (committed["fencing_epoch"], committed["authority"]) == (1, authority[1])
     if authority[1] == "git":  # the remote's ref is the record, and its commit the token

@@ -1,5 +1,6 @@
 """What the README says about the test suite is true: the tests it says skip without a
-browser are exactly those that need one."""
+browser are exactly those that need one, and the modules it names as able to skip are exactly
+those that can."""
 
 from __future__ import annotations
 
@@ -41,3 +42,27 @@ def test_no_other_test_module_drives_the_browser_or_skips_for_it():
             continue
         text = path.read_text(encoding="utf-8")
         assert "chromedriver" not in text.lower() and "webdriver" not in text, path
+
+
+#: What makes a test module able to skip: a skip call or mark, a helper that skips (or fails
+#: in CI), or a fixture that does (``browser``, ``built_wheel``) taken as a parameter.
+SKIPS = re.compile(r"pytest\.skip\(|skipif\(|importorskip\(|\bmissing\(|\bwheelhouse\(|\btool\("
+                   r"|\bchromium\(|\betcd_required\(|shared_reference\.require\(|def \w+\([^)]*\b(?:browser|built_wheel)\b")
+
+
+def _can_skip(path: Path) -> bool:
+    return bool(SKIPS.search(path.read_text(encoding="utf-8")))
+
+
+def test_the_readme_names_exactly_the_test_modules_that_can_skip():
+    section = README.split("Which tests skip, and why", 1)[1].split("No other test skips.", 1)[0]
+    named = {ROOT / name for name in re.findall(r"`(tests/[^`]+\.py)`", section)}
+    modules = set((ROOT / "tests").rglob("test_*.py"))
+    assert named <= modules
+    assert {path for path in modules if _can_skip(path)} - {Path(__file__).resolve()} == named
+
+
+def test_nothing_skips_for_want_of_our_own_package():
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        if path != Path(__file__).resolve():
+            assert 'importorskip("passdown' not in path.read_text(encoding="utf-8"), path

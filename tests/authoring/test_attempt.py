@@ -78,8 +78,8 @@ def test_the_whole_sequence_to_completed(project):
             "checkpoint_current": True}
     assert gate(project, restart_id, **host) == "COMMIT_TRANSFER"
     code, out = step(project, "commit", restart_id, "--authority", "local")
-    assert (code, out["result"]) == (0, {"state": "committed", "fencing_epoch": 1,
-                                         "authority": "local"})
+    assert (code, out["result"]) == (0, {"state": "committed", "fencing_epoch": 1, "authority": "local", "next": (
+        f"passdown attempt takeover {restart_id} --target-id sess-b (the target)")})
     registry = load(registry_of(project))
     assert registry["fencing_epoch"] == 1
     assert gate(project, restart_id) == "VERIFY_TAKEOVER"
@@ -92,7 +92,8 @@ def test_the_whole_sequence_to_completed(project):
     assert step(project, "archive", restart_id, "--result", "unknown")[0] == 0
     assert gate(project, restart_id) == "RECONCILE_ARCHIVE"
     code, out = step(project, "archive", restart_id, "--result", "archived")
-    assert (code, out["result"]) == (0, {"state": "completed", "archive": "ARCHIVED"})
+    assert (code, out["result"]) == (0, {"state": "completed", "archive": "ARCHIVED",
+                                       "next": "passdown consume (the target, once it resumed)"})
     assert gate(project, restart_id) == "COMPLETE"
     record = attempt(project, restart_id)
     assert record["ownership"]["from_id"] == "sess-a" and record["ownership"]["to_id"] == "sess-b"
@@ -157,7 +158,8 @@ def test_every_step_is_idempotent_and_other_content_conflicts(project):
 def test_unknown_creation_is_reconciled_never_retried(project):
     restart_id = registered(project)
     code, out = step(project, "created", restart_id, "--unknown")
-    assert (code, out["result"]) == (0, {"state": "creation_unknown"})
+    assert (code, out["result"]) == (0, {"state": "creation_unknown", "next": (
+        f"passdown attempt reconcile {restart_id} --target-id TARGET (or --absent), as the host shows it")})
     assert gate(project, restart_id) == "RECONCILE_TARGET"
     assert step(project, "created", restart_id, "--unknown")[1]["changed"] is False
     for args, status, code in [
@@ -171,7 +173,8 @@ def test_unknown_creation_is_reconciled_never_retried(project):
         render_packet(project, source=SourceFacts(source_id="sess-a", working_state="changed"))
     assert caught.value.code == "attempt.in_flight"
     code, out = step(project, "reconcile", restart_id, "--target-id", "sess-b")
-    assert (code, out["result"]) == (0, {"state": "created"})
+    assert (code, out["result"]) == (0, {"state": "created", "next": (
+        f"passdown ack write --target-id sess-b (the target), then passdown attempt ack {restart_id} ack.json")})
     assert step(project, "reconcile", restart_id, "--target-id", "sess-b")[1]["changed"] is False
 
 
@@ -179,7 +182,8 @@ def test_reconcile_absent_abandons_and_frees_a_new_attempt(project):
     restart_id = registered(project)
     step(project, "created", restart_id, "--unknown")
     code, out = step(project, "reconcile", restart_id, "--absent")
-    assert (code, out["result"]) == (0, {"state": "abandoned"})
+    assert (code, out["result"]) == (0, {"state": "abandoned",
+                                         "next": "passdown packet render --source-id sess-a (a new attempt)"})
     assert step(project, "reconcile", restart_id, "--absent")[1]["changed"] is False
     assert registered(project) != restart_id
     code, out = step(project, "reconcile", restart_id)
@@ -238,7 +242,8 @@ def test_ack_compares_the_checkout_by_default_and_records_an_explicit_skip(proje
     code, out = run_json("attempt", "ack", restart_id, ack, "--no-workspace", "--registry",
                          registry_of(project))
     assert code == 0
-    assert out["result"] == {"state": "acknowledged", "skipped": ["checkout", "dirty_artifacts"]}
+    assert out["result"] == {"state": "acknowledged", "skipped": ["checkout", "dirty_artifacts"],
+                             "next": f"passdown attempt commit {restart_id}"}
     assert "not compared: checkout, dirty_artifacts" in out["message"]
     assert attempt(project, restart_id)["ack"]["skipped"] == ["checkout", "dirty_artifacts"]
     assert errors_in(registry_of(project)) == []
@@ -269,14 +274,16 @@ def test_archive_needs_release_and_consent(tmp_path):
     code, out = step(project, "archive", restart_id, "--result", "archived")
     assert (code, out["error"]["code"]) == (1, "attempt.archive_not_authorized")
     code, out = step(project, "archive", restart_id, "--result", "pending")
-    assert (code, out["result"]) == (0, {"state": "taken_over", "archive": "ARCHIVE_PENDING"})
+    assert (code, out["result"]) == (0, {"state": "taken_over", "archive": "ARCHIVE_PENDING", "next": (
+        "passdown consume (the target, once it resumed; the source stays unarchived)")})
     assert gate(project, restart_id) == "ARCHIVE_PENDING"
 
 
 def test_abandon_before_commit_only(project):
     restart_id = through_ack(project)
     code, out = step(project, "abandon", restart_id, "--note", "owner cancelled")
-    assert (code, out["result"]) == (0, {"state": "abandoned"})
+    assert (code, out["result"]) == (0, {"state": "abandoned",
+                                         "next": "passdown packet render --source-id sess-a (a new attempt)"})
     assert attempt(project, restart_id)["note"] == "owner cancelled"
     assert step(project, "abandon", restart_id, "--note", "again")[1]["changed"] is False
     second = registered(project)
@@ -292,7 +299,10 @@ def test_show_and_gate_input(project):
     restart_id = registered(project)
     code, out = run_json("attempt", "show", "--registry", registry_of(project))
     assert code == 0 and out["result"]["attempt"]["restart_id"] == restart_id
-    assert out["message"] == f"attempt {restart_id}: registered"
+    assert out["message"] == (f"attempt {restart_id}: registered (revision {out['revision']})\n  source: sess-a\n  target: (not created yet)\n"
+                              "  fencing epoch: 0 (the registry's; none committed by this attempt)")
+    assert out["result"]["next"] == (f"passdown attempt created {restart_id} --target-id TARGET (once the host "
+                                     "created the target; --unknown if the create call timed out)")
     from authoring_support import run
 
     result = run("attempt", "show", restart_id, "--registry", registry_of(project),

@@ -64,7 +64,8 @@ def test_racing_commits_one_wins_each_round_and_the_revision_is_the_token(etcd, 
         stored = owner_key(etcd)
         assert results[won][1]["result"] == {"state": "committed", "fencing_epoch": round_,
                                              "authority": "etcd",
-                                             "token": stored["mod_revision"]}
+                                             "token": stored["mod_revision"], "next": (
+            f"passdown attempt takeover r{round_}{'lr'[won]} --target-id {targets[won]} (the target)")}
         assert stored["lease"] not in (None, "0")  # the owner key is held by a lease
         winner, loser = load(paths[won]), load(paths[lost])
         assert winner["fencing_epoch"] == round_

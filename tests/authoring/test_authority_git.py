@@ -36,7 +36,8 @@ def test_racing_commits_one_wins_each_round_and_the_loser_learns_the_winner(tmp_
         assert results[lost][1]["error"]["code"] == "authority.lost"
         tip = git(bare, "rev-parse", REF)
         assert results[won][1]["result"] == {"state": "committed", "fencing_epoch": round_,
-                                             "authority": "git", "token": tip}
+                                             "authority": "git", "token": tip, "next": (
+            f"passdown attempt takeover r{round_}{'lr'[won]} --target-id {targets[won]} (the target)")}
         record = json.loads(git(bare, "log", "-1", "--format=%b", REF))
         assert (record["owner_id"], record["fencing_epoch"], record["from_id"],
                 record["restart_id"]) == (targets[won], round_, owner, f"r{round_}{'lr'[won]}")

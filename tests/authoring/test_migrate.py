@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import shared_reference
 from authoring_support import errors_in, run, run_json
 from xbrief_legacy import LEGACY
 
@@ -82,7 +83,7 @@ def test_the_changes_are_reported_as_paths(tmp_path):
         '$["x-passdown/checkpoint"] added',
         "$.plan.items[2].narrative.ResumePoint added (placeholder)",
     ]
-    assert out["message"].endswith("is unchanged (2 warnings)")
+    assert out["message"].endswith("is unchanged, and created " + str(tmp_path / "registry.yaml") + " (restart policy off) (2 warnings)")
 
 
 def test_the_placeholders_are_marked_and_the_next_action_carries_the_resume_point(tmp_path):
@@ -291,7 +292,7 @@ def test_validate_names_the_same_forms(tmp_path):
 
 def test_fix_migrates_with_a_diff_and_upstream_accepts_the_result(tmp_path):
     from jsonschema import Draft202012Validator
-    from xbrief_fixtures import upstream_dir, upstream_schema
+    from xbrief_fixtures import CORE, upstream_schema
 
     source = _wild(tmp_path)
     before = source.read_bytes()
@@ -303,9 +304,7 @@ def test_fix_migrates_with_a_diff_and_upstream_accepts_the_result(tmp_path):
     assert migrated["plan"]["items"][1]["items"][0]["narrative"] == {"Overview": "A child"}
     assert migrated["plan"]["references"][0]["type"] == "x-xbrief/github-issue"
     assert source.read_bytes() == before and errors_in(tmp_path / "xbrief") == []
-    folder = upstream_dir()
-    if folder is None:
-        pytest.skip("the upstream xBRIEF material is not beside the repository")
+    folder = shared_reference.require("xbrief-upstream", CORE)
     upstream = Draft202012Validator(upstream_schema(folder))
     assert [error.message for error in upstream.iter_errors(migrated)] == []
 

@@ -15,18 +15,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from ci_support import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 WHEELHOUSE = ROOT / ".wheelhouse"
 FILL = "the `pip download ... -d .wheelhouse` lines of .ci/run"
-
-
-def missing(reason: str):
-    """Skip with ``reason``, or fail where ``CI`` is set: CI must not pass on a skip."""
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason} (CI is set, so this fails instead of skipping)")
-    pytest.skip(reason)
 
 
 def wheelhouse(*distributions: str) -> Path:

@@ -77,11 +77,16 @@ def _validate(paths):
     from passdown import reporters
     from passdown.engine._validate import validate_paths
     from passdown.errors import PassdownError
+    from passdown.reporters import _progress
 
+    progress = _progress.Progress() if _progress.wanted(False) else None
     try:
-        report = validate_paths(list(dict.fromkeys(paths)))
+        report = validate_paths(list(dict.fromkeys(paths)), progress=progress)
     except PassdownError:
         return None
+    finally:
+        if progress is not None:
+            progress.close()
     colored = reporters.use_color("auto")
     output = reporters.render("text", report, color=colored)
     if not colored and "\x1b" in output:  # click strips escape sequences from plain output

@@ -37,6 +37,23 @@ _AFTER_COMMIT = (COMMITTED, TAKEN_OVER, COMPLETED)
 
 ARCHIVE_RESULTS = {"archived": "ARCHIVED", "pending": "ARCHIVE_PENDING", "unknown": "UNKNOWN"}
 
+#: State -> the command that moves the attempt on (AUT-089), filled in with the attempt's
+#: ``id``, ``source``, ``target`` and committed ``epoch``. A taken-over attempt has two: before
+#: and after the source is read back as retired.
+NEXT_STEPS = {
+    REGISTERED: "passdown attempt created {id} --target-id TARGET (once the host created the target; "
+                "--unknown if the create call timed out)",
+    CREATION_UNKNOWN: "passdown attempt reconcile {id} --target-id TARGET (or --absent), as the host shows it",
+    CREATED: "passdown ack write --target-id {target} (the target), then passdown attempt ack {id} ack.json",
+    ACKNOWLEDGED: "passdown attempt commit {id}",
+    COMMITTED: "passdown attempt takeover {id} --target-id {target} (the target)",
+    TAKEN_OVER: "passdown checkpoint set epoch {epoch} --epoch {epoch}, then passdown attempt release {id}",
+    "released": "passdown attempt archive {id} --result archived (or pending without archive consent)",
+    "archive_pending": "passdown consume (the target, once it resumed; the source stays unarchived)",
+    COMPLETED: "passdown consume (the target, once it resumed)",
+    ABANDONED: "passdown packet render --source-id {source} (a new attempt)",
+}
+
 
 def _attempts(registry: dict) -> list:
     attempts = registry.get("attempts")
@@ -380,16 +397,24 @@ def _record_loss(registry: dict, attempt: dict, authority, error) -> Change:
                                     "lost_to": attempt["lost_to"]})
 
 
-def takeover(registry: dict, restart_id: str, *, target_id: str, fencing_epoch: int,
+def takeover(registry: dict, restart_id: str, *, target_id: str, fencing_epoch: int | None = None,
              source_retired: bool = False) -> Change:
     """The target read back committed ownership: it must name the committed target and the
-    committed epoch, still the registry's current one."""
+    committed epoch, still the registry's current one. Without ``fencing_epoch`` the epoch is
+    the one the attempt's ownership record holds, read here (AUT-090)."""
     attempt = find(registry, restart_id)
     state = attempt.get("state")
     ownership = attempt.get("ownership") or {}
     if state not in _AFTER_COMMIT:
         raise _state_error(attempt, "a takeover readback", (COMMITTED,),
                            "takeover follows the ownership commit")
+    if fencing_epoch is None:
+        fencing_epoch = ownership.get("fencing_epoch")
+        if type(fencing_epoch) is not int or fencing_epoch < 0:
+            raise RefusedError(f"attempt {shown(restart_id)} records no committed fencing epoch",
+                               code="attempt.takeover_mismatch",
+                               hint="pass --fencing-epoch with the epoch the ownership authority "
+                                    "reports")
     wrong = []
     if target_id != ownership.get("to_id"):
         wrong.append(f"target {shown(target_id)} is not the committed {shown(ownership.get('to_id'))}")
@@ -576,17 +601,35 @@ def apply(registry_path, step: str, restart_id: str, *, expect_revision: int | N
                 registry, registry_path, kwargs.pop("authority", None),
                 **{name: kwargs.pop(name, None) for name in ("remote", "endpoint", "lease_ttl")})
     elif step == "takeover":
-        _read_back_owner(registry_path, kwargs["target_id"], kwargs["fencing_epoch"])
+        if kwargs.get("fencing_epoch") is None:
+            kwargs["fencing_epoch"] = _committed_epoch(registry_path, restart_id)
+        if kwargs["fencing_epoch"] is not None:
+            _read_back_owner(registry_path, kwargs["target_id"], kwargs["fencing_epoch"])
     else:
         _fence.guard(registry_path)
-    outcome = _store.update(registry_path, _store.REGISTRY,
-                            lambda registry: step_function(registry, restart_id, **kwargs),
+
+    def change(registry):
+        done = step_function(registry, restart_id, **kwargs)
+        done.result["next"] = next_step(find(registry, restart_id))
+        return done
+
+    outcome = _store.update(registry_path, _store.REGISTRY, change,
                             command=f"attempt {step}", expect_revision=expect_revision,
                             validate=validate, timeout=timeout)
     lost = outcome.result.get("lost")
     if lost:
         raise _authority.AuthorityError(lost["message"], code=lost["code"], hint=lost.get("hint"))
     return outcome
+
+
+def _committed_epoch(registry_path, restart_id: str) -> int | None:
+    """The fencing epoch the attempt's ownership record holds (AUT-090), or None when it holds
+    none (the takeover step then refuses, naming what it lacks)."""
+    registry = _store.read(registry_path, _store.REGISTRY)
+    with _store.shape_guard(_store.REGISTRY, registry_path):
+        ownership = find(registry, restart_id).get("ownership")
+    epoch = ownership.get("fencing_epoch") if isinstance(ownership, dict) else None
+    return epoch if type(epoch) is int and epoch >= 0 else None
 
 
 def _read_back_owner(registry_path, target_id: str, fencing_epoch: int) -> None:
@@ -603,6 +646,20 @@ def _read_back_owner(registry_path, target_id: str, fencing_epoch: int) -> None:
     _authority.require_owner(authority.read(), target_id, fencing_epoch, authority.what)
 
 
+def next_step(attempt: dict) -> str:
+    """The command that moves ``attempt`` on from its state (``NEXT_STEPS``)."""
+    state = attempt.get("state")
+    if state == TAKEN_OVER and (attempt.get("takeover") or {}).get("source_retired") is True:
+        archived = (attempt.get("archive") or {}).get("status")
+        state = "archive_pending" if archived == "ARCHIVE_PENDING" else "released"
+    ownership = attempt.get("ownership") if isinstance(attempt.get("ownership"), dict) else {}
+    words = {"id": attempt.get("restart_id"), "source": attempt.get("source_id") or "SOURCE",
+             "target": attempt.get("target_id") or "TARGET",
+             "epoch": ownership.get("fencing_epoch", "EPOCH")}
+    return NEXT_STEPS.get(state, "passdown validate (the attempt's state is not one this "
+                                 "version knows)").format_map(words)
+
+
 def show(registry_path, restart_id: str | None = None) -> tuple:
     """``passdown attempt show``: attempt ``restart_id`` (or the latest live one) read from the
     registry at ``registry_path``, as an unchanged :class:`~passdown.authoring.Outcome`, and the
@@ -613,8 +670,18 @@ def show(registry_path, restart_id: str | None = None) -> tuple:
         chosen = find(registry, restart_id) if restart_id else latest_live(registry)
         observations = gate_input(registry, chosen)
     result = {"attempt": chosen, "attempts": registry.get("attempts"), "gate_input": observations}
-    message = (f"attempt {chosen.get('restart_id')}: {chosen.get('state')}" if chosen
-               else "no attempt in progress")
+    if chosen:
+        ownership = chosen.get("ownership") if isinstance(chosen.get("ownership"), dict) else None
+        epoch = (f"{ownership.get('fencing_epoch')} (committed)" if ownership
+                 else f"{registry.get('fencing_epoch')} (the registry's; none committed by this attempt)")
+        message = "\n".join([f"attempt {chosen.get('restart_id')}: {chosen.get('state')} (revision {revision})",
+                             f"  source: {chosen.get('source_id')}",
+                             f"  target: {chosen.get('target_id') or '(not created yet)'}",
+                             f"  fencing epoch: {epoch}"])
+        result["next"] = next_step(chosen)
+    else:
+        message = "no attempt in progress"
+        result["next"] = NEXT_STEPS[ABANDONED].format_map({"source": _registry.owner(registry) or "SOURCE"})
     outcome = _store.Outcome(command="attempt show", path=registry_path, changed=False,
                              message=message, revision=revision, previous_revision=revision,
                              result=result)

@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 from passdown.workspace import _editing
 from passdown.formats import _legacy_forms
 from passdown.formats._detect import HEADER, LEGACY_HEADER, LEGACY_VERSIONS, legacy_version
-from passdown.errors import RefusedError, UsageError
-from passdown.authoring import _checkpoint, _document, _store
+from passdown.errors import PassdownError, RefusedError, UsageError
+from passdown.authoring import _checkpoint, _document, _project, _registry, _store
 
 LEGACY_PATH = os.path.join("vbrief", "continue.vbrief.json")
 VERSION = "0.8"
@@ -462,7 +462,7 @@ def _block_for(legacy, identity: dict) -> dict | None:
         raise UsageError(f"the legacy checkpoint has no Passdown block: {', '.join(missing)} "
                          "needed to add one", code="authoring.missing_identity",
                          hint="give the goal, the MAIN session id and the outcome")
-    from passdown.authoring._project import Identity, new_block
+    Identity, new_block = _project.Identity, _project.new_block
 
     title = next((root.get("title") for name in ("plan", *LEGACY_ROOTS)
                   if isinstance(root := legacy.get(name), dict)
@@ -520,6 +520,10 @@ def migrate(root: str | os.PathLike = ".", *, source: str | os.PathLike | None =
     the result carries the diff from the source. The result lists the changes and the
     warnings."""
     source = os.fspath(source or os.path.join(root, LEGACY_PATH))
+    # the handoff folder's own checkpoint gets the registry the folder lacks (AUT-091)
+    registry_path = None if target is not None or any(
+        os.path.lexists(os.path.join(root, name)) for name in _registry.NAMES) \
+        else os.path.join(root, _project.REGISTRY_FORMATS["yaml"])
     target = os.fspath(target or os.path.join(root, _checkpoint.PATH))
     if os.path.lexists(target):
         raise _store.exists_error(target)
@@ -533,16 +537,27 @@ def migrate(root: str | os.PathLike = ".", *, source: str | os.PathLike | None =
     _header(legacy)  # not a legacy checkpoint: refused before the identity options are asked
     migration = convert(legacy, _block_for(legacy, identity or {}), fix=fix)
     new = _editing.render(migration.document, syntax="json")
+    registry = None if registry_path is None else _registry_for(migration.document, identity or {})
     if validate:
         problems = _problems(migration, new, target)
         if problems:
             raise refused(source, problems)
+        if registry is not None:
+            _store.check_valid(_store.REGISTRY, registry, registry_path)
     _store.create(target, new)
+    if registry is not None:
+        try:
+            _store.create(registry_path, registry)
+        except PassdownError:
+            os.unlink(target)  # created a moment ago: the two files come together or not at all
+            raise
     revision = _store.revision_of(migration.document, _store.CHECKPOINT, target)
     warned = f" ({len(migration.warnings)} warning{'s' if len(migration.warnings) != 1 else ''})" \
         if migration.warnings else ""
-    result = {"source": source, "changes": migration.changes, "warnings": migration.warnings}
-    message = f"migrated {source} to {target}; {source} is unchanged{warned}"
+    created = f", and created {registry_path} (restart policy off)" if registry is not None else ""
+    result = {"source": source, "registry": registry_path, "changes": migration.changes,
+              "warnings": migration.warnings}
+    message = f"migrated {source} to {target}; {source} is unchanged{created}{warned}"
     if fix:
         result["diff"] = _diff(source, target, raw, new)
         message = result["diff"] + message
@@ -558,3 +573,18 @@ def _diff(source: str, target: str, before: bytes, after: bytes) -> str:
     new = after.decode("utf-8", "replace").splitlines(keepends=True)
     return "".join(line if line.endswith("\n") else line + "\n"
                    for line in difflib.unified_diff(old, new, source, target))
+
+
+def _registry_for(document: dict, identity: dict) -> bytes:
+    """The registry created beside a migrated checkpoint, as ``passdown init`` creates one
+    (restart policy off): its goal is the checkpoint's, its MAIN session ``--main-id``."""
+    block = document.get(_checkpoint.BLOCK) if isinstance(document.get(_checkpoint.BLOCK), dict) else {}
+    goal_id, main_id = block.get("goal_id"), identity.get("main_id")
+    if not main_id:
+        raise UsageError("the handoff folder has no registry: --main-id is needed to create one "
+                         "beside the migrated checkpoint", code="authoring.missing_identity",
+                         hint="give the MAIN session id (the registry records it as MAIN), or "
+                              "--target FILE to migrate the checkpoint alone")
+    registry = _registry.new_registry(goal_id=goal_id, main_id=main_id,
+                                      checkpoint_path=_checkpoint.PATH.replace(os.sep, "/"))
+    return _editing.render(registry, syntax="yaml")

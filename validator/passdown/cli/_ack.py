@@ -6,12 +6,13 @@ readback :mod:`passdown.workspace._readback`, the rules :mod:`passdown.formats._
 from __future__ import annotations
 
 import json
+import os
 
 import click
 
 from passdown.errors import PassdownError
-from passdown.cli._authoring import _Command, _locate, _output_options, _run
-from passdown.cli._options import clock_skew_option, fail, output_options, use_color
+from passdown.cli._authoring import _Command, _locate, _outside_a_checkout, _output_options, _run
+from passdown.cli._options import InOrder, clock_skew_option, fail, output_options, use_color
 
 _SKIPPED_BECAUSE = {
     "checkout": "checkout fingerprint not compared (no --workspace)",
@@ -21,7 +22,7 @@ _SKIPPED_BECAUSE = {
 }
 
 
-@click.group("ack")
+@click.group("ack", cls=InOrder)
 def ack():
     """Write an ACK (the target) or verify one (the source) against a fresh readback."""
 
@@ -54,24 +55,31 @@ def write(packet_path, target_id, status, registry_path, checkpoint_path, output
     --workspace` reads them (the handoff's own files left out), NEXT_SAFE_ACTION is copied
     exactly and read_at is the clock at full precision. Refuses, writing nothing, when the
     packet cannot be read or its digest does not verify (authoring.packet_unverified), or when the
-    attempt's state does not accept the status (attempt.state), or when the output file exists
+    attempt's state does not accept the status (attempt.state), when the output file exists
     and is not an untracked ACK of the same handoff (authoring.output_taken): never another
-    artifact, a tracked file, a link or a folder."""
+    artifact, a tracked file, a link or a folder, and outside a git checkout
+    (git.not_a_repository): the ACK records the checkout it was read from."""
     from passdown.authoring import PACKET_NAME, write_ack
 
     if packet_path is None:
         packet_path = _locate(None, "registry").join(PACKET_NAME)
-    return write_ack(packet_path, target_id=target_id, status=status,
-                      registry_path=registry_path, checkpoint_path=checkpoint_path,
-                      output_path=output_path, workspace=workspace)
+    with _outside_a_checkout("the ACK records the git checkout the target read (its branch, HEAD "
+                             "and uncommitted files): run this in the checkout of the work, or "
+                             "name it with --workspace DIR"):
+        return write_ack(packet_path, target_id=target_id, status=status,
+                         registry_path=registry_path, checkpoint_path=checkpoint_path,
+                         output_path=output_path, workspace=workspace)
 
 
 @ack.command("verify")
 @click.argument("ack_path", metavar="ACK", type=click.Path(dir_okay=False))
-@click.option("--packet", "packet_path", required=True, type=click.Path(dir_okay=False),
-              help="The continuation packet the ACK answers.")
-@click.option("--registry", "registry_path", required=True, type=click.Path(dir_okay=False),
-              help="The restart registry holding the attempt.")
+@click.option("--packet", "packet_path", default=None, type=click.Path(dir_okay=False),
+              help="The continuation packet the ACK answers [default: continuation.packet.txt "
+                   "beside the registry, or of the handoff folder found here or in a folder "
+                   "above].")
+@click.option("--registry", "registry_path", default=None, type=click.Path(dir_okay=False),
+              help="The restart registry holding the attempt [default: beside the packet, or "
+                   "of the handoff folder found here or in a folder above].")
 @click.option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False),
               help="The continue checkpoint (default: the registry policy's checkpoint_path).")
 @click.option("--workspace", type=click.Path(file_okay=False),
@@ -84,7 +92,8 @@ def write(packet_path, target_id, status, registry_path, checkpoint_path, output
 def verify(ack_path, packet_path, registry_path, checkpoint_path, workspace, clock_skew,
            output_format, quiet, color, verbose):
     """Re-read everything, recompute the digests and fingerprints, and answer whether ACK is
-    accepted.
+    accepted. Without --packet and --registry, those of the handoff folder found here or in a
+    folder above.
 
     Exit status: 0 accepted, 1 rejected (every failed rule's code is listed), 2 unusable
     (an input could not be read).
@@ -93,6 +102,7 @@ def verify(ack_path, packet_path, registry_path, checkpoint_path, workspace, clo
     from passdown.workspace._readback import read_and_verify
 
     try:
+        packet_path, registry_path = _packet_and_registry(packet_path, registry_path, output_format, quiet)
         verdict = read_and_verify(ack_path, packet_path, registry_path,
                                   checkpoint_path=checkpoint_path, workspace=workspace,
                                   clock_skew=clock_skew)
@@ -123,3 +133,20 @@ def verify(ack_path, packet_path, registry_path, checkpoint_path, workspace, clo
     if lines:
         click.echo("\n".join(lines), color=colored)
     raise SystemExit(verdict.exit_code)
+
+
+def _packet_and_registry(packet_path, registry_path, output_format, quiet):
+    """``--packet`` and ``--registry`` as given; one missing is taken beside the other, and both
+    missing from the handoff folder found here or in a folder above (said on stderr, as the
+    authoring commands say it, when it is not this one)."""
+    from passdown.authoring import PACKET_NAME, locate_folder, locate_registry, require_folder
+
+    if packet_path is not None:
+        return packet_path, locate_registry(os.path.dirname(packet_path) or ".", registry_path)
+    if registry_path is not None:
+        return os.path.join(os.path.dirname(registry_path), PACKET_NAME), registry_path
+    located = locate_folder(None, needs="registry")
+    require_folder(located, "registry")
+    if located.path != "." and output_format != "json" and not quiet:
+        click.echo(f"passdown: using the handoff folder {located.folder}", err=True)
+    return located.join(PACKET_NAME), locate_registry(located.path)

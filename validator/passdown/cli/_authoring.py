@@ -12,6 +12,7 @@ stderr when it is not the current folder. ``-q``, ``--color`` and ``-v`` shape t
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -19,7 +20,7 @@ import os
 import click
 
 from passdown.errors import PassdownError, UsageError
-from passdown.cli._options import clock_skew_option, fail, output_options, use_color, warn
+from passdown.cli._options import InOrder, clock_skew_option, fail, output_options, use_color, warn
 
 _FORMATS = ("text", "json")
 #: Where a command keeps the handoff folder it located, for its output (click's ctx.meta).
@@ -266,7 +267,7 @@ def init(directory, first_step, mode, authorization_scope, archive_consent, time
 
 # -- checkpoint ----------------------------------------------------------------------------
 
-@click.group()
+@click.group(cls=InOrder)
 def checkpoint():
     """Update the continue checkpoint, one compare-and-swap step per command.
 
@@ -615,12 +616,13 @@ def _prompt(directory, packet_path, registry_path, harness, target_id, model, he
 
 # -- attempt -------------------------------------------------------------------------------
 
-@click.group()
+@click.group(cls=InOrder)
 def attempt():
     """Record the later steps of one restart attempt in the registry.
 
     Each step is refused (exit 1, code attempt.*) when the attempt's state does not allow it;
-    the same step again with the same values changes nothing."""
+    the same step again with the same values changes nothing. Each ends with a `next:` line,
+    the command to run next."""
 
 
 _REGISTRY_HELP = ("The registry [default: registry.yaml or registry.json of the handoff "
@@ -707,19 +709,25 @@ def _ack(restart_id, registry_path, ack_file, packet_path, checkpoint_path, work
         packet_path = os.path.join(os.path.dirname(registry_path), PACKET_NAME)
     if not skip_workspace and workspace is None:
         workspace = os.path.dirname(os.path.abspath(registry_path))
+    with _outside_a_checkout("pass the checkout the target read with --workspace DIR, or "
+                             "--no-workspace to accept without comparing a checkout (the skip "
+                             "is reported and recorded in the registry)"):
+        return verify_attempt_ack(ack_file, packet_path=packet_path,
+                                  registry_path=registry_path, checkpoint_path=checkpoint_path,
+                                  workspace=workspace, clock_skew=clock_skew)
+
+
+@contextlib.contextmanager
+def _outside_a_checkout(hint: str):
+    """``git.not_a_repository`` raised inside, given ``hint``: what the command needs instead."""
     from passdown.workspace._git import GitError
 
     try:
-        return verify_attempt_ack(ack_file, packet_path=packet_path,
-                                   registry_path=registry_path, checkpoint_path=checkpoint_path,
-                                   workspace=workspace, clock_skew=clock_skew)
+        yield
     except GitError as error:
         if error.code != "git.not_a_repository":
             raise
-        raise GitError(error.message, code=error.code,
-                       hint="pass the checkout the target read with --workspace DIR, or "
-                            "--no-workspace to accept without comparing a checkout (the skip "
-                            "is reported and recorded in the registry)") from None
+        raise GitError(error.message, code=error.code, hint=hint) from None
 
 
 @_attempt_command("commit")
@@ -735,8 +743,9 @@ def _commit(restart_id, registry_path, authority, remote, endpoint, lease_ttl):
 
 @_attempt_command("takeover")
 @click.option("--target-id", required=True, help="The owner the target read back.")
-@click.option("--fencing-epoch", type=click.IntRange(min=0), required=True,
-              help="The fencing epoch the target read back.")
+@click.option("--fencing-epoch", type=click.IntRange(min=0), default=None,
+              help="The fencing epoch the target read back [default: the committed epoch, "
+                   "read from the attempt's ownership record].")
 @click.option("--source-retired", is_flag=True, help="The source was read back as retired.")
 def _takeover(restart_id, registry_path, target_id, fencing_epoch, source_retired):
     """Record the target's readback of committed ownership (TAKEOVER)."""
@@ -773,7 +782,8 @@ def _abandon(restart_id, registry_path, note):
 @_output_options
 @_run("attempt show")
 def _attempt_show(restart_id, registry_path, gate_input):
-    """Show one attempt (or all) and the restart gate input the registry implies."""
+    """Show one attempt (or the one in progress): its state, source, target, fencing epoch and
+    the command to run next; --gate-input prints the restart gate input the registry implies."""
     from passdown.authoring import show_attempt
 
     outcome, observations = show_attempt(_registry_file(registry_path), restart_id)

@@ -11,6 +11,14 @@ from passdown.reporters import use_color  # noqa: F401 - re-exported for the com
 COLOR_CHOICES = ("auto", "always", "never")
 
 
+class InOrder(click.Group):
+    """A command group whose ``--help`` lists its commands in the order they are defined, the
+    order of a handoff (``ack write`` before ``ack verify``), not alphabetically."""
+
+    def list_commands(self, ctx):
+        return list(self.commands)
+
+
 def format_option(choices: tuple[str, ...], default: str | None = "text", help: str = "Output format."):
     return click.option(
         "--format", "output_format", type=click.Choice(choices), default=default,

@@ -105,9 +105,11 @@ def validate_bytes(raw: bytes, kind: str | None, name: str | None = None, *,
                    named={source})
 
 
-def validate_paths(paths, kind: str | None = None, *, limit: int = DEFAULT_MAX_BYTES) -> Report:
+def validate_paths(paths, kind: str | None = None, *, limit: int = DEFAULT_MAX_BYTES,
+                   progress=None) -> Report:
     """Validate files, and folders recursively (their artifacts found by name). ``kind``
-    forces the kind of named files, and limits folder walks to that kind's files."""
+    forces the kind of named files, and limits folder walks to that kind's files.
+    ``progress(done, total)``, when given, is called as a folder walk checks its files."""
     _check_kind(kind)
     named: dict[str, None] = {}  # in order, without repeats
     for path in paths:
@@ -120,7 +122,7 @@ def validate_paths(paths, kind: str | None = None, *, limit: int = DEFAULT_MAX_B
         if path in checked:
             outcomes.append(checked[path])
             continue
-        found = _walk(path, kind, limit, folders)
+        found = _walk(path, kind, limit, folders, progress)
         outcomes.extend(found or [_Outcome(path, findings=[_no_artifacts(path, kind)])])
     for folder, members in folders:
         outcomes.extend(_cross_file(folder, members))
@@ -285,7 +287,7 @@ def _check_file(path: str, kind: str | None, limit: int, *, checks: bool = True)
     return check_document(raw, file=path, filename=os.path.basename(path), kind=kind, checks=checks)
 
 
-def _walk(top: str, kind: str | None, limit: int, folders) -> list[_Outcome]:
+def _walk(top: str, kind: str | None, limit: int, folders, progress=None) -> list[_Outcome]:
     """Check every artifact found by name under ``top``; remember each folder's outcomes.
     The walk is bounded in depth and in entries (:func:`passdown.formats._files.walk`)."""
     only = _detect.get(kind) if kind else None
@@ -308,7 +310,7 @@ def _walk(top: str, kind: str | None, limit: int, folders) -> list[_Outcome]:
             kinds_by_folder.setdefault(folder, set()).add(placed.name)
     wanted = _may_hold_handoffs(kinds_by_folder)
     outcomes = _check_files([path for _, path in found], kind, limit,
-                            keep=[folder in wanted for folder, _ in found])
+                            keep=[folder in wanted for folder, _ in found], progress=progress)
     by_folder: dict[str, list[_Outcome]] = {}
     for (folder, _), outcome in zip(found, outcomes):
         by_folder.setdefault(folder, []).append(outcome)
@@ -338,15 +340,23 @@ PARALLEL_MIN_FILES = 200
 
 
 def _check_files(paths: list[str], kind: str | None, limit: int,
-                 keep: list[bool] | None = None) -> list[_Outcome]:
+                 keep: list[bool] | None = None, progress=None) -> list[_Outcome]:
     """:func:`_check_file` for each path, in order; for large walks, shared between this
     process and forked workers, one process per core. A worker that dies (killed, out of
     memory) never hangs the walk: the files it had not answered are checked here instead.
     ``keep`` says, path by path, whether an outcome keeps the artifact's data and text
-    (default: all); without them an outcome still carries its findings and its kind."""
+    (default: all); without them an outcome still carries its findings and its kind.
+    ``progress(done, total)`` is told the files checked so far (with workers, this process's
+    share times their number: neighbouring files cost alike)."""
     workers = min(os.cpu_count() or 1, 8)
-    if len(paths) < PARALLEL_MIN_FILES or workers < 2 or not hasattr(os, "fork"):
-        return [_check_file(path, kind, limit) for path in paths]
+    total = len(paths)
+    tell = progress or (lambda done, total: None)
+    if total < PARALLEL_MIN_FILES or workers < 2 or not hasattr(os, "fork"):
+        outcomes = []
+        for path in paths:
+            outcomes.append(_check_file(path, kind, limit))
+            tell(len(outcomes), total)
+        return outcomes
     import gc
 
     from passdown.engine import _schemas
@@ -371,6 +381,7 @@ def _check_files(paths: list[str], kind: str | None, limit: int,
                 children.append(child)
         for index in range(0, len(paths), workers):
             outcomes[index] = _shed(_check_file(paths[index], kind, limit), keep[index])
+            tell(min(total, index + workers), total)
         while children:
             pid, reader, indices = children.pop(0)
             for index, outcome in zip(indices, _received(pid, reader) or ()):

@@ -12,6 +12,7 @@ one, so a member of another tool that happens to be called ``created`` is never 
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 
@@ -238,8 +239,15 @@ def _legacy(artifact: Artifact):
         form = "vBRIEF" if header == LEGACY_HEADER else "xBRIEF"
         root = _root(artifact.data)
         shape = f" with a `{root}` root" if root != "plan" else ""
-        yield Hit((header,), f"this is a legacy {form} {version} checkpoint{shape}, read until it "
-                             "is migrated to xBRIEF 0.8")
+        migrated = _migrated_form(artifact.file)
+        if migrated is None:
+            yield Hit((header,), f"this is a legacy {form} {version} checkpoint{shape}, read until it "
+                                 "is migrated to xBRIEF 0.8")
+        else:
+            yield Hit((header,), f"this is a legacy {form} {version} checkpoint{shape}, already "
+                                 f"migrated to {migrated}",
+                      hint=f"the commands read {migrated}: remove this legacy file once nothing "
+                           "else reads it")
     elif artifact.legacy or name.lower().endswith(".vbrief.json"):
         header = artifact.data.get(HEADER) if isinstance(artifact.data, dict) else None
         current = isinstance(header, dict) and header.get("version") == "0.8"
@@ -248,6 +256,16 @@ def _legacy(artifact: Artifact):
                        "already xBRIEF 0.8" if current else
                        "move the checkpoint to xbrief/continue.xbrief.json once the findings "
                        "below are fixed: its content is not yet valid xBRIEF 0.8")
+
+
+def _migrated_form(file: str | None) -> str | None:
+    """The migrated checkpoint beside the legacy file ``file`` (``vbrief/continue.vbrief.json``
+    -> ``xbrief/continue.xbrief.json`` of the same folder, where ``passdown migrate`` writes
+    it), as the reader names it, when that file exists; else None."""
+    if not file or os.path.basename(os.path.dirname(os.path.abspath(file))) != "vbrief":
+        return None
+    migrated = os.path.join(os.path.dirname(os.path.dirname(file)), "xbrief", FILE_NAME)
+    return migrated.replace(os.sep, "/") if os.path.isfile(migrated) else None
 
 
 @rule(KIND, "checkpoint.legacy_fix", requirement="CKP-031", severity=WARNING,
