@@ -29,7 +29,9 @@ SESSION = "019a2b3c-0000-7000-8000-000000000001"
 
 
 def _input(event, cwd, **fields):
-    """A hook input with the fields Codex's input schema for ``event`` requires."""
+    """A hook input with the fields Codex's input schema for ``event`` requires, validated
+    against that schema (SessionStart's input schema is not among the stored ones: its input
+    has the common fields and ``source``)."""
     common = {"cwd": str(cwd), "hook_event_name": event, "model": "gpt-5-codex",
               "session_id": SESSION, "transcript_path": None}
     turn = {"turn_id": "turn-1"}
@@ -39,7 +41,11 @@ def _input(event, cwd, **fields):
            "PreCompact": {**turn, "trigger": "auto"}, "PostCompact": {**turn, "trigger": "auto"},
            "Stop": {**turn, "permission_mode": "default", "stop_hook_active": False,
                     "last_assistant_message": "Done."}}[event]
-    return {**common, **own, **fields}
+    value = {**common, **own, **fields}
+    schema = SCHEMAS / f"{SCHEMA_OF[event]}.command.input.schema.json"
+    if schema.exists() and value["hook_event_name"] == event:
+        jsonschema.Draft7Validator(json.loads(schema.read_text())).validate(value)
+    return value
 
 
 def _answer(event, payload, **options):
@@ -133,6 +139,14 @@ def test_input_passdown_cannot_judge_is_denied_with_its_code(raw, code):
     decided = _valid("PreToolUse", reply)["hookSpecificOutput"]
     assert decided["permissionDecision"] == "deny"
     assert f"Passdown's guard could not judge this call ({code}: " in decided["permissionDecisionReason"]
+
+
+def test_a_wrong_event_names_the_codex_hook_to_register(tmp_path):
+    reply = _answer("Stop", _input("PostCompact", tmp_path))
+    assert (reply.exit_code, reply.stdout) == (1, "")
+    assert reply.stderr == ("passdown hook: hook.wrong_event: the input is for 'PostCompact', but "
+                            "this hook handles 'Stop'\n  hint: register `passdown hook codex "
+                            "PostCompact` for PostCompact\n")
 
 
 def test_other_events_fail_with_exit_1_and_the_code():

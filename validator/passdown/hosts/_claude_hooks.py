@@ -75,7 +75,7 @@ def default_options():
             "host_names": [], "execute_tools": [], "context_capacity": None}
 
 
-def parse_options(args):
+def parse_options(args, host="claude"):
     """``--name value`` / ``--name=value`` pairs -> the options; :class:`HookError` for an
     unknown option, a missing value or a pid that is not a positive integer."""
     options = default_options()
@@ -84,7 +84,7 @@ def parse_options(args):
         name, equals, value = args[index].partition("=")
         if name not in _OPTIONS:
             raise HookError("hook.bad_option", f"unknown option {args[index]!r}",
-                            "see `passdown hook claude --help` for the options")
+                            f"see `passdown hook {host} --help` for the options")
         if not equals:
             index += 1
             if index >= len(args):
@@ -106,8 +106,9 @@ def parse_options(args):
     return options
 
 
-def read_input(raw, event):
-    """The hook's JSON object, checked to be for ``event``."""
+def read_input(raw, event, host="claude"):
+    """The hook's JSON object, checked to be for ``event``; ``host`` names the command a wrong
+    event's hint gives."""
     try:
         value = parse_input(raw, MAX_INPUT_BYTES, allow_constants=False, unique_keys=True)
     except InputError as error:
@@ -119,7 +120,7 @@ def read_input(raw, event):
     named = value.get("hook_event_name", event)
     if named != event:
         raise HookError("hook.wrong_event", f"the input is for {named!r}, but this hook "
-                        f"handles {event!r}", f"register `passdown hook claude {named}` for {named}")
+                        f"handles {event!r}", f"register `passdown hook {host} {named}` for {named}")
     return value
 
 

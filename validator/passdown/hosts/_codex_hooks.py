@@ -58,7 +58,7 @@ def _context(event, hook, options):
 
 def _answer(event, raw, options):
     try:
-        hook = _shared.read_input(raw, event)
+        hook = _shared.read_input(raw, event, HOST)
         if event == "PreToolUse":
             return pre_tool_use(hook, options)
         return _context(event, hook, options)
@@ -102,7 +102,7 @@ def run_cli(args):
     if not args or args[0] not in EVENTS or any(a in ("-h", "--help") for a in args):
         return None
     try:
-        options = _shared.parse_options(args[1:])
+        options = _shared.parse_options(args[1:], HOST)
     except HookError as error:
         options = error
     return main(args[0], options)
