@@ -239,3 +239,21 @@ def test_mcp_dry_run_prints_the_config_toml_table():
     refused = CliRunner().invoke(cli, ["hook", "install", "codex", "--mcp"])
     assert refused.exit_code == 2
     assert "--mcp prints Codex CLI's config.toml table and writes nothing" in refused.output
+
+
+# -- the fast path -------------------------------------------------------------------------
+
+HEAVY = ("json", "re", "typing", "dataclasses", "click", "jsonschema", "mcp", "enum")
+
+
+def test_the_codex_pre_tool_use_path_loads_nothing_heavy(tmp_path):
+    call = json.dumps(_input("PreToolUse", tmp_path, tool_input={"command": "kill -1"}))
+    code = ("import io, sys\n"
+            f"sys.stdin = io.TextIOWrapper(io.BytesIO({call.encode()!r}))\n"
+            "from passdown._entry import main\n"
+            "status = main(['hook', 'codex', 'PreToolUse'])\n"
+            f"print(status, sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
+                          timeout=60)
+    assert done.stderr.strip().splitlines()[-1] == "0 []"
+    assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"

@@ -30,6 +30,12 @@ def hook():
     Nothing is installed unless `passdown hook install` is run, and it prints the exact change."""
 
 
+#: The hook commands' --host-pid (not the install's: the host is observed at each call).
+_host_pid_option = click.option(
+    "--host-pid", type=click.IntRange(min=1), default=None,
+    help="The host's pid [default: found up the hook's parent process chain].")
+
+
 def _guard_options(function):
     options = [
         click.option("--restart-tool", default=None,
@@ -52,13 +58,28 @@ def _guard_options(function):
     return function
 
 
-@hook.command("claude")
-@click.argument("event", type=click.Choice(EVENTS))
-@click.option("--folder", default=None, type=click.Path(file_okay=False),
-              help="The handoff folder [default: $CLAUDE_PROJECT_DIR, else the session's cwd].")
-@click.option("--host-pid", type=click.IntRange(min=1), default=None,
-              help="The host's pid [default: found up the hook's parent process chain].")
-@_guard_options
+def _hook_command(name, events, folder_help):
+    """``passdown hook NAME EVENT``: the event, --folder, --host-pid and the guard's options."""
+    def decorate(function):
+        function = _host_pid_option(_guard_options(function))
+        function = click.option("--folder", default=None, type=click.Path(file_okay=False),
+                                help=folder_help)(function)
+        return hook.command(name)(click.argument("event", type=click.Choice(events))(function))
+    return decorate
+
+
+def _hook_values(options):
+    """The click options as the hook modules' options (lists for repeated options)."""
+    from passdown.hosts import _claude_hooks
+
+    values = _claude_hooks.default_options()
+    values.update({key: list(value) if isinstance(value, tuple) else value
+                   for key, value in options.items()})
+    return values
+
+
+@_hook_command("claude", EVENTS,
+               "The handoff folder [default: $CLAUDE_PROJECT_DIR, else the session's cwd].")
 def claude(event, **options):
     """Answer one Claude Code hook call: the hook's JSON on stdin, the event's documented
     output on stdout.
@@ -83,19 +104,10 @@ def claude(event, **options):
     when a SessionStart, PreCompact or Stop hook fails (the host shows it and goes on)."""
     from passdown.hosts import _claude_hooks
 
-    values = _claude_hooks.default_options()
-    values.update({key: list(value) if isinstance(value, tuple) else value
-                   for key, value in options.items()})
-    raise SystemExit(_claude_hooks.main(event, values))
+    raise SystemExit(_claude_hooks.main(event, _hook_values(options)))
 
 
-@hook.command("codex")
-@click.argument("event", type=click.Choice(CODEX_EVENTS))
-@click.option("--folder", default=None, type=click.Path(file_okay=False),
-              help="The handoff folder [default: the session's cwd].")
-@click.option("--host-pid", type=click.IntRange(min=1), default=None,
-              help="The host's pid [default: found up the hook's parent process chain].")
-@_guard_options
+@_hook_command("codex", CODEX_EVENTS, "The handoff folder [default: the session's cwd].")
 def codex(event, **options):
     """Answer one Codex CLI hook call: the hook's JSON on stdin, the output Codex's hook
     schema gives for the event on stdout.
@@ -107,12 +119,9 @@ def codex(event, **options):
     SessionStart, PreCompact and Stop: as for Claude Code. PostCompact counts the
     compaction and prints nothing. Exit status 0, except 1 when a hook other than PreToolUse
     fails (Codex shows it and goes on)."""
-    from passdown.hosts import _claude_hooks, _codex_hooks
+    from passdown.hosts import _codex_hooks
 
-    values = _claude_hooks.default_options()
-    values.update({key: list(value) if isinstance(value, tuple) else value
-                   for key, value in options.items()})
-    raise SystemExit(_codex_hooks.main(event, values))
+    raise SystemExit(_codex_hooks.main(event, _hook_values(options)))
 
 
 def _scope_options(function):
