@@ -208,7 +208,8 @@ def _every_case(entry) -> list[str]:
 
 
 def text(view, *, quiet: bool = False, verbose: bool = False, color: bool = False) -> str:
-    """The terminal report. ``quiet``: the failures and the final line only; ``verbose``:
+    """The terminal report. ``quiet``: the failures and the final line only (not the profile
+    verdicts: the full report, or JSON, has them); ``verbose``:
     also one line per case with its status; ``color``: failures and the final line in the
     reporters' styles."""
     if not view.compared:
@@ -221,7 +222,7 @@ def text(view, *, quiet: bool = False, verbose: bool = False, color: bool = Fals
             if verbose:
                 lines += _every_case(entry)
         lines += _details(entry, color)
-        lines += ["", profile_summary(view, entry), _summary(entry, color)]
+        lines += ["", _summary(entry, color)] if quiet else ["", profile_summary(view, entry), _summary(entry, color)]
         return printable("\n".join(lines[1:] if quiet else lines) + "\n")
     lines = []
     if not quiet:
@@ -254,7 +255,8 @@ def text(view, *, quiet: bool = False, verbose: bool = False, color: bool = Fals
                 lines += _every_case(entry)
         lines += _details(entry, color)
     lines.append("")
-    lines += [f"{entry.name}: {profile_summary(view, entry)}" for entry in view.entries]
+    if not quiet:
+        lines += [f"{entry.name}: {profile_summary(view, entry)}" for entry in view.entries]
     lines += [f"{entry.name}: {_summary(entry, color)}" for entry in view.entries]
     if not view.finished:
         lines.append("the run did not finish")
