@@ -155,6 +155,30 @@ def test_other_events_fail_with_exit_1_and_the_code():
     assert reply.stderr.startswith("passdown hook: hook.bad_input: ")
 
 
+ROLLOUT = Path(__file__).resolve().parents[1] / "data" / "hosts" / "codex" / "rollout-0.125.0.jsonl"
+ROLLOUT_SESSION = "019e1625-789d-76c0-80ab-3724b5ddb799"
+
+
+def test_session_start_assesses_the_session_from_its_codex_rollout(tmp_path):
+    env = {**os.environ, "HOME": str(tmp_path)}
+    init = subprocess.run([sys.executable, "-m", "passdown", "init", "--goal-id", "goal-app",
+                           "--main-id", ROLLOUT_SESSION, "--outcome", "the app works", "--next",
+                           "Do the first step", "-q"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert init.returncode == 0, init.stderr
+    call = _input("SessionStart", tmp_path, session_id=ROLLOUT_SESSION, transcript_path=str(ROLLOUT))
+    done = subprocess.run([sys.executable, "-m", "passdown", "hook", "codex", "SessionStart"],
+                          input=json.dumps(call), cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+    output = json.loads(done.stdout)
+    jsonschema.Draft7Validator(json.loads(
+        (SCHEMAS / "session-start.command.output.schema.json").read_text())).validate(output)
+    assert output["hookSpecificOutput"]["additionalContext"].endswith(
+        "\n\nPassdown: CHECKPOINT_ONLY (restart_not_authorized; context 131,573 tokens of 258,400 "
+        "(51%); a fresh start about 17,457): keep the checkpoint current and the units small.")
+
+
 # -- the guard under a process standing for the Codex host ---------------------------------
 
 HOST = r"""
