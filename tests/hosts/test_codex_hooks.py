@@ -262,6 +262,19 @@ def test_user_scope_is_codex_home(tmp_path):
         str(tmp_path / "hooks.json")
 
 
+def test_a_symlinked_hooks_json_is_written_through_at_its_target(tmp_path):
+    target = tmp_path / "dotfiles" / "hooks.json"
+    target.parent.mkdir()
+    target.write_bytes(OTHER)
+    (tmp_path / ".codex").mkdir()
+    (tmp_path / ".codex" / "hooks.json").symlink_to(target)
+    assert _invoke("hook", "install", "codex", "--project", "--command", "passdown", cwd=tmp_path).exit_code == 0
+    assert (tmp_path / ".codex" / "hooks.json").is_symlink()
+    assert b"passdown hook codex PreToolUse" in target.read_bytes()
+    assert _invoke("hook", "uninstall", "codex", "--project", cwd=tmp_path).exit_code == 0
+    assert target.read_bytes() == OTHER
+
+
 def test_a_fifo_as_hooks_json_is_refused_with_its_code(tmp_path):
     (tmp_path / ".codex").mkdir()
     os.mkfifo(tmp_path / ".codex" / "hooks.json")

@@ -1,5 +1,6 @@
-"""``passdown hook install|uninstall claude``: Passdown's hook entries merged into, or removed from,
-one Claude Code ``settings.json``, only when asked, with the exact change printed.
+"""``passdown hook install|uninstall claude|codex``: Passdown's hook entries merged into, or
+removed from, one Claude Code ``settings.json`` or one Codex CLI ``hooks.json`` (the same
+shape), only when asked, with the exact change printed.
 
 The file belongs to its owner. Only Passdown's entries change: every other byte stays as it was
 (key order, indentation, spacing, other hooks and settings), installing twice changes
