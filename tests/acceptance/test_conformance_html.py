@@ -101,7 +101,8 @@ def test_filters_by_status_and_gate(browser, report_page):
     Select(browser.find_element(By.ID, "filter-status")).select_by_value("")
     Select(browser.find_element(By.ID, "filter-gate")).select_by_value("ack")
     visible = _visible_rows(browser)
-    assert visible and all(gate == "ack" and text.split()[-3:] == ["passed", "skipped", "skipped"]
+    # the ACK check: the reference and the Node adapter implement it, the Python adapter does not
+    assert visible and all(gate == "ack" and text.split()[-3:] == ["passed", "skipped", "passed"]
                            for gate, text in visible)
 
 
