@@ -21,6 +21,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from git_support import git, new_checkout
+from hosts_support import run_as_host
 
 from passdown.hosts import _claude_settings, _compactions
 
@@ -29,20 +30,6 @@ ROLLOUT = DATA / "hosts" / "codex" / "rollout-0.125.0.jsonl"
 SCHEMAS = DATA / "codex_hooks"
 SCHEMA_OF = {"PreToolUse": "pre-tool-use", "SessionStart": "session-start", "Stop": "stop",
              "PostCompact": "post-compact"}
-#: Runs each hook command through ``sh -c`` from this process, as Codex does, and prints the
-#: answers: the process is started under the name ``codex``, standing for the host.
-HOST = r"""
-import json, subprocess, sys
-command, calls, base = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
-replies = []
-for text in calls:
-    call = dict(base, tool_input={"command": text})
-    done = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(call).encode(), capture_output=True)
-    replies.append([done.returncode, done.stdout.decode(), done.stderr.decode()])
-print(json.dumps(replies))
-"""
-
-
 def _answer(event, text):
     """The hook's stdout parsed and validated against Codex's output schema for ``event``."""
     output = json.loads(text)
@@ -88,16 +75,13 @@ def test_codex_hooks_through_a_session(tmp_path):
     assert "Resume point (change-the-greeting)" in context
 
     # -- the guard judges the Codex host ----------------------------------------------------
-    codex = tmp_path / "bin" / "codex"
-    codex.parent.mkdir()
-    codex.symlink_to(os.path.realpath(sys.executable))
     command = _claude_settings.hook_command(_claude_settings.default_launcher(), "PreToolUse", {}, "codex")
     call = {**base, "hook_event_name": "PreToolUse", "permission_mode": "default", "tool_name": "Bash",
             "tool_use_id": "call-1", "turn_id": "turn-1"}
-    done = subprocess.run([str(codex), "-c", HOST, command, json.dumps(["kill -9 $PPID", "pkill -f pytest"]),
-                           json.dumps(call)], cwd=repo, env=env, capture_output=True, text=True,
-                          check=True, timeout=120)
-    denied, allowed = json.loads(done.stdout)
+    (tmp_path / "bin").mkdir()
+    denied, allowed = run_as_host(tmp_path / "bin", "codex", command,
+                                  [{"tool_input": {"command": text}} for text in ("kill -9 $PPID", "pkill -f pytest")],
+                                  call, cwd=repo, env=env)
     verdict = _answer("PreToolUse", denied[1])["hookSpecificOutput"]
     assert (denied[0], verdict["permissionDecision"]) == (0, "deny")
     assert verdict["permissionDecisionReason"].endswith("(passdown guard: host_kill)")

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from passdown.cli import cli
 from passdown.hosts import _claude_hooks, _claude_settings, _codex_hooks, _compactions
-from hosts_support import DATA as CLAUDE_DATA
+from hosts_support import DATA as CLAUDE_DATA, run_as_host
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "data" / "codex_hooks"
 SCHEMA_OF = {"PreToolUse": "pre-tool-use", "SessionStart": "session-start", "Stop": "stop",
@@ -181,29 +181,12 @@ def test_session_start_assesses_the_session_from_its_codex_rollout(tmp_path):
 
 # -- the guard under a process standing for the Codex host ---------------------------------
 
-HOST = r"""
-import json, os, subprocess, sys
-command, calls, base = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
-replies = []
-for text in calls:
-    call = dict(base, tool_input={"command": text})
-    done = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(call).encode(), capture_output=True)
-    replies.append([done.returncode, done.stdout.decode(), done.stderr.decode()])
-print(json.dumps(replies))
-"""
-
-
 def test_the_guard_denies_killing_the_observed_codex_host_and_allows_other_kills(tmp_path):
     if not os.path.isdir("/proc/self"):
         pytest.skip("the host is observed through /proc, which this system lacks")
-    codex = tmp_path / "codex"
-    codex.symlink_to(os.path.realpath(sys.executable))
     command = _claude_settings.hook_command(_claude_settings.default_launcher(), "PreToolUse", {}, "codex")
-    calls = ["kill -9 $PPID", "pkill -f pytest"]
-    done = subprocess.run([str(codex), "-c", HOST, command, json.dumps(calls),
-                           json.dumps(_input("PreToolUse", tmp_path))],
-                          capture_output=True, text=True, check=True, timeout=120)
-    denied, allowed = json.loads(done.stdout)
+    calls = [{"tool_input": {"command": text}} for text in ("kill -9 $PPID", "pkill -f pytest")]
+    denied, allowed = run_as_host(tmp_path, "codex", command, calls, _input("PreToolUse", tmp_path))
     schema = json.loads((SCHEMAS / "pre-tool-use.command.output.schema.json").read_text())
     output = json.loads(denied[1])
     jsonschema.Draft7Validator(schema).validate(output)

@@ -6,25 +6,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
 from passdown.hosts import _claude_settings
-from hosts_support import hook_input
-
-#: The host's stand-in: runs each hook call through ``sh -c`` and prints the replies.
-HOST = r"""
-import json, os, subprocess, sys
-command, calls = sys.argv[1], json.loads(sys.argv[2])
-replies = []
-for tool, text in calls:
-    call = dict(json.loads(sys.argv[3]), tool_name=tool, tool_input={"command": text.replace("{pid}", str(os.getpid()))})
-    done = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(call).encode(), capture_output=True)
-    replies.append([done.returncode, done.stdout.decode(), done.stderr.decode()])
-print(json.dumps(replies))
-"""
+from hosts_support import hook_input, run_as_host
 
 DENIED = [
     ("Bash", "pkill claude", "process_kill"),
@@ -50,15 +36,11 @@ ALLOWED = [
 def replies(tmp_path_factory):
     if not os.path.isdir("/proc/self"):
         pytest.skip("the host is observed through /proc, which this system lacks")
-    folder = tmp_path_factory.mktemp("host")
-    claude = folder / "claude"
-    claude.symlink_to(os.path.realpath(sys.executable))
     command = _claude_settings.hook_command(_claude_settings.default_launcher(), "PreToolUse", {})
-    calls = [[tool, text] for tool, text, *_ in DENIED + ALLOWED]
-    base = hook_input("pre_tool_use_bash")
-    done = subprocess.run([str(claude), "-c", HOST, command, json.dumps(calls), json.dumps(base)],
-                          capture_output=True, text=True, check=True, timeout=120)
-    return dict(zip((text for _, text, *_ in DENIED + ALLOWED), json.loads(done.stdout)))
+    calls = [{"tool_name": tool, "tool_input": {"command": text}} for tool, text, *_ in DENIED + ALLOWED]
+    answered = run_as_host(tmp_path_factory.mktemp("host"), "claude", command, calls,
+                           hook_input("pre_tool_use_bash"))
+    return dict(zip((text for _, text, *_ in DENIED + ALLOWED), answered))
 
 
 @pytest.mark.parametrize(("tool", "text", "code"), DENIED, ids=[t for _, t, _ in DENIED])

@@ -81,3 +81,30 @@ def documented_output(event: str, stdout: bytes) -> dict:
 
     same(output, form["documented"], "")
     return output
+
+
+#: The host's stand-in: runs the hook command through ``sh -c`` once per call, as Claude Code
+#: and Codex CLI run hooks, each call's fields over the base input (``{pid}`` in a command
+#: is the stand-in's own pid), and prints the replies as ``[status, stdout, stderr]``.
+_HOST_STAND_IN = r"""
+import json, os, subprocess, sys
+command, calls, base = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+replies = []
+for fields in calls:
+    call = dict(base, **fields)
+    call["tool_input"] = {"command": fields["tool_input"]["command"].replace("{pid}", str(os.getpid()))}
+    done = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(call).encode(), capture_output=True)
+    replies.append([done.returncode, done.stdout.decode(), done.stderr.decode()])
+print(json.dumps(replies))
+"""
+
+
+def run_as_host(folder: Path, name: str, command: str, calls: list[dict], base: dict, **options) -> list:
+    """The replies to ``calls`` of the hook ``command`` run by a process named ``name`` (a
+    link to this interpreter in ``folder``) standing for the host; ``options`` go to
+    :func:`subprocess.run` (``cwd``, ``env``)."""
+    host = folder / name
+    host.symlink_to(os.path.realpath(sys.executable))
+    done = subprocess.run([str(host), "-c", _HOST_STAND_IN, command, json.dumps(calls), json.dumps(base)],
+                          capture_output=True, text=True, check=True, timeout=120, **options)
+    return json.loads(done.stdout)
