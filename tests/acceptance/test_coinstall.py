@@ -4,7 +4,7 @@ neither side breaks the other: each of ``baton-handoff``, ``baton-mcp``, ``baton
 wheel; our command and import and theirs all work; removing theirs leaves ours whole; and
 ``passdown init`` in a repository that uses their ``.baton/`` board leaves that folder alone.
 
-Their wheels come from the cache ``.ci/run`` fills (``pip download ... -d .wheelhouse``). The
+Their wheels come from the cache ``scripts/test-setup`` fills (``pip download ... -d .wheelhouse``). The
 four clash among themselves (three ship one import package, all four one command), so each is
 tried in turn and removed before the next. Their commands and import packages are read from
 their own installed metadata, never listed here.

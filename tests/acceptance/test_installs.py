@@ -1,5 +1,5 @@
 """Every one-line install the docs give works on a fresh machine, tried with the built wheel in
-place of the published name and no network (the wheel cache of ``.ci/run``): ``pip install``,
+place of the published name and no network (the wheel cache of ``scripts/test-setup``): ``pip install``,
 ``pip install '...[mcp]'``, ``pipx install``, ``uv tool install`` and ``uvx``. Each install is
 run from a folder outside the checkout, and the installed command validates a handoff there."""
 
@@ -22,7 +22,7 @@ INITIALIZE = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "par
 #: ``passdown`` or ``.``).
 TESTED_LINES = {
     "pip install .": "test_pip_install_then_the_mcp_extra",
-    "pip install '.[test,docs]'": "the test suite itself (.ci/run installs it so)",
+    "pip install '.[test,docs]'": "the test suite itself (the README's test command, which .ci/run runs)",
     "pip install passdown": "test_pip_install_then_the_mcp_extra",
     "pip install 'passdown[mcp]'": "test_pip_install_then_the_mcp_extra",
     "pipx install passdown": "test_pipx_install",

@@ -66,3 +66,12 @@ def test_nothing_skips_for_want_of_our_own_package():
     for path in sorted((ROOT / "tests").rglob("*.py")):
         if path != Path(__file__).resolve():
             assert 'importorskip("passdown' not in path.read_text(encoding="utf-8"), path
+
+
+def test_ci_runs_the_readmes_two_commands_as_a_new_user_would():
+    """`.ci/run` installs system packages, then runs exactly the README's two commands in a
+    fresh virtual environment: nothing the README does not say."""
+    commands = re.findall(r"```sh\n(.+?)\n```", README)[:2]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip("\n").splitlines()
+    assert ci[-2:] == commands
+    assert ci[-3] == "rm -rf .venv"

@@ -1,7 +1,7 @@
 """The product has one name: no tracked file says the old one as a name of ours.
 
 The word may appear only where the product speaks of the *other* packages that use it (the
-co-installation test and the CI step that fetches their wheels), and there only as those
+co-installation test and the set-up step that fetches their wheels), and there only as those
 packages' own names: their distributions, their import package, their command and their folder.
 """
 
@@ -16,7 +16,7 @@ OLD = re.compile(r"baton", re.IGNORECASE)
 #: Files that name the other packages, and the only forms they may use.
 FOREIGN_NAMES = re.compile(r"\bbaton-(?:handoff|mcp|pass|agents)\b|\bbaton_(?:handoff|mcp|pass|agents)\b"
                            r"|(?<![\w-])\.baton\b|(?<![\w.-])baton(?=[\s\"'/.,)\]:]|$)")
-MAY_NAME_OTHERS = {".ci/run", "tests/acceptance/test_coinstall.py"}
+MAY_NAME_OTHERS = {"scripts/test-setup", "tests/acceptance/test_coinstall.py"}
 #: This file states the patterns, so it is the one file not read.
 SELF = "tests/architecture/test_brand.py"
 

@@ -1,7 +1,7 @@
 """Shared by the install tests: the local wheel cache, the one wheel built from the checkout,
 and running an installed command with no network and none of the checkout on its path.
 
-The cache ``.wheelhouse/`` is filled by ``.ci/run`` before the tests (its two ``pip download``
+The cache ``.wheelhouse/`` is filled by ``scripts/test-setup`` before the tests (its two ``pip download``
 lines): the build backend, our dependencies with the ``mcp`` extra, and the packages the
 co-installation test installs beside ours. Every install here reads only that folder
 (``--no-index``), never an index. Without the cache these tests skip and say which line fills
@@ -19,7 +19,7 @@ from ci_support import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 WHEELHOUSE = ROOT / ".wheelhouse"
-FILL = "the `pip download ... -d .wheelhouse` lines of .ci/run"
+FILL = "the `pip download ... -d .wheelhouse` lines of scripts/test-setup"
 
 
 def wheelhouse(*distributions: str) -> Path:
