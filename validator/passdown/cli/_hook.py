@@ -7,6 +7,7 @@ it (``_entry.py``). This command is what ``--help`` shows, and it answers the sa
 
 from __future__ import annotations
 
+import os
 import shlex
 
 import click
@@ -192,13 +193,32 @@ def install(host, scope, dry_run, launcher, mcp, **guard):
     if mcp:
         _print_mcp(host, dry_run, words)
         return
-    path = settings.settings_path(_scope(scope), host=host)
     try:
-        plan = settings.plan_install(path, words, guard, host)
+        plan = _codex_install(_scope(scope), words, guard) if host == "codex" else \
+            settings.plan_install(settings.settings_path(_scope(scope)), words, guard, host)
     except PassdownError as error:
         fail(error)
     _apply(plan, dry_run, "Passdown's hooks are already installed",
-           _CODEX_TRUST if host == "codex" else None)
+           _codex_after() if host == "codex" else None)
+
+
+def _codex_install(scope, words, guard):
+    """Codex: into config.toml when the layer's hooks are there, else hooks.json (HST-308)."""
+    from passdown.hosts import _claude_settings as settings, _codex_config
+
+    path = _codex_config.install_target(scope)
+    if os.path.basename(path) == _codex_config.CONFIG_NAME:
+        return _codex_config.plan_install(path, words, guard)
+    return settings.plan_install(path, words, guard, "codex")
+
+
+def _codex_after():
+    """What install says after writing for Codex: trust the hooks (HST-307), and the release
+    they need (HST-310)."""
+    from passdown.hosts._codex_config import MINIMUM_VERSION
+
+    return (f"{_CODEX_TRUST}\nThe hooks need Codex CLI {MINIMUM_VERSION} or later (PreCompact "
+            f"and PostCompact arrived then); check with `codex --version`.")
 
 
 def _print_mcp(host, dry_run, launcher):
@@ -222,10 +242,13 @@ def uninstall(host, scope, dry_run):
     Exactly what `passdown hook install` added goes: an entry whose command is a passdown
     launcher, `hook claude EVENT` and the hook's own options, nothing else. Another tool's
     command that mentions `hook claude EVENT` stays, as does everything else, byte for byte."""
-    from passdown.hosts import _claude_settings as settings
+    from passdown.hosts import _claude_settings as settings, _codex_config
 
     try:
-        plan = settings.plan_uninstall(settings.settings_path(_scope(scope), host=host), host)
+        plans = _codex_config.plan_uninstall_layer(_scope(scope)) if host == "codex" else \
+            [settings.plan_uninstall(settings.settings_path(_scope(scope)), host)]
     except PassdownError as error:
         fail(error)
-    _apply(plan, dry_run, "no Passdown hooks to remove")
+    changed = [plan for plan in plans if plan.changed]
+    for plan in changed or plans[:1]:
+        _apply(plan, dry_run, "no Passdown hooks to remove")
