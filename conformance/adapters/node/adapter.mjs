@@ -41,9 +41,9 @@ const GATE_VERSIONS = { restart: "2.2.1", title: "1.0.0" };
 const MODULES = {};
 // The conformance profiles it passes whole (spec/conformance.md, "Profiles"), declared when the
 // gates they need are there.
-const PROFILES = ["recovery", "python-helper-compat"];
-const PROFILE_GATES = { recovery: ["recovery"], "python-helper-compat": ["restart", "title"] };
-for (const [gate, file] of [["ack", "./ack.mjs"], ["recovery", "./recovery.mjs"]]) {
+const PROFILES = ["recovery", "observe", "python-helper-compat"];
+const PROFILE_GATES = { recovery: ["recovery"], observe: ["observe"], "python-helper-compat": ["restart", "title"] };
+for (const [gate, file] of [["ack", "./ack.mjs"], ["recovery", "./recovery.mjs"], ["observe", "./observe.mjs"]]) {
   try {
     MODULES[gate] = await import(file);
     GATE_VERSIONS[gate] = MODULES[gate].VERSION;
