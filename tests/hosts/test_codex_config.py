@@ -111,6 +111,34 @@ def test_a_multi_line_array_and_string_are_not_taken_for_tables(tmp_path):
     assert path.read_bytes() == text
 
 
+@pytest.mark.parametrize("text", [b"", b"\n\n", b"model = 'o3'\n\n\n", b"model = 'o3'\n# last\n", KIX + b"\n"],
+                         ids=["empty", "blank-lines", "blank-lines-after", "comment-last", "blank-line-last"])
+def test_the_file_s_ends_come_back_as_they_were(tmp_path, text):
+    path = tmp_path / "config.toml"
+    path.write_bytes(text)
+    _codex_config.plan_install(str(path), ["passdown"], {}).write()
+    _codex_config.plan_uninstall(str(path)).write()
+    assert path.read_bytes() == text
+
+
+def test_a_table_added_after_passdowns_block_stays_with_its_blank_line(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(KIX)
+    _codex_config.plan_install(str(path), ["passdown"], {}).write()
+    with path.open("ab") as handle:
+        handle.write(b"\n[profiles.fast]\nmodel = 'o3'\n")
+    _codex_config.plan_uninstall(str(path)).write()
+    assert path.read_bytes() == KIX + b"\n[profiles.fast]\nmodel = 'o3'\n"
+
+
+def test_a_final_newline_the_file_lacked_is_the_one_byte_that_changes(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(KIX.rstrip(b"\n"))
+    _codex_config.plan_install(str(path), ["passdown"], {}).write()
+    _codex_config.plan_uninstall(str(path)).write()
+    assert path.read_bytes() == KIX
+
+
 # -- which file, through the command -------------------------------------------------------
 
 def test_install_writes_config_toml_where_the_layer_keeps_its_hooks(tmp_path):
@@ -218,6 +246,12 @@ def test_a_config_toml_that_is_not_utf8_is_refused(tmp_path):
     folder = _layer(tmp_path, config=KIX.replace(b"Kix session", b"Kix s\xe9ssion"))
     _refused(tmp_path, _install(tmp_path), "load.encoding", 2)
     assert b"\xe9" in (folder / "config.toml").read_bytes()
+
+
+def test_a_config_toml_with_a_byte_order_mark_is_refused(tmp_path):
+    folder = _layer(tmp_path, config=b"\xef\xbb\xbf" + KIX)
+    _refused(tmp_path, _install(tmp_path), "load.bom", 2)
+    assert (folder / "config.toml").read_bytes() == b"\xef\xbb\xbf" + KIX
 
 
 def test_a_folder_in_place_of_config_toml_is_refused(tmp_path):

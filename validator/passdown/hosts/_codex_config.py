@@ -54,7 +54,10 @@ def _bad(path, what, hint):
 def _parse(path, raw):
     """``(text, data)`` of a config.toml's bytes, its lines as LF; malformed TOML is refused as
     ``hook.bad_config`` with the parser's message, bytes that are not UTF-8 as
-    ``load.encoding``."""
+    ``load.encoding``, a byte order mark as ``load.bom``."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raise UnreadableInput(f"{path}: starts with a UTF-8 byte order mark", code="load.bom",
+                              hint="save config.toml as UTF-8 without a byte order mark")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -287,7 +290,7 @@ def plan_install(path, launcher, options=None):
         intended.setdefault("hooks", {}).setdefault(event, []).append(group)
     if text and not text.endswith("\n"):
         text += "\n"
-    text += ("\n" if text.strip() else "") + "\n".join(lines) + "\n"
+    text += ("\n" if text else "") + "\n".join(lines) + "\n"
     return _settings.Plan(path, before, _result(path, text, _crlf(before), intended))
 
 
@@ -351,11 +354,25 @@ def _removed(path, text, data, events, ours):
         drop.add(marker)
         if marker >= 1 and not lines[marker - 1].strip():
             drop.add(marker - 1)
-    kept_lines = [line for index, line in enumerate(lines) if index not in drop]
-    new = "\n".join(kept_lines)
-    if text.endswith("\n") and new and not new.endswith("\n"):
-        new += "\n"
-    return new, intended
+    end = len(lines) - 1 if text.endswith("\n") else len(lines)  # lines[end]: after the last newline
+    drop.discard(end)
+    for start, stop in _runs(drop):
+        if stop < end and not lines[start].strip():
+            while stop > start and not lines[stop - 1].strip():
+                stop -= 1  # a run set apart on both sides keeps the blank lines after it
+                drop.discard(stop)
+    return "\n".join(line for index, line in enumerate(lines) if index not in drop), intended
+
+
+def _runs(indexes):
+    """The maximal runs of consecutive ``indexes`` as ``(start, stop)``."""
+    runs = []
+    for index in sorted(indexes):
+        if runs and runs[-1][1] == index:
+            runs[-1][1] = index + 1
+        else:
+            runs.append([index, index + 1])
+    return [tuple(run) for run in runs]
 
 
 def plan_uninstall_layer(scope, environ=None, cwd=None):
