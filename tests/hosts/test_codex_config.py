@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
 
 from passdown.cli import cli
 from passdown.hosts import _codex_config
@@ -137,6 +138,48 @@ def test_a_final_newline_the_file_lacked_is_the_one_byte_that_changes(tmp_path):
     _codex_config.plan_install(str(path), ["passdown"], {}).write()
     _codex_config.plan_uninstall(str(path)).write()
     assert path.read_bytes() == KIX
+
+
+# -- any arrangement of real pieces --------------------------------------------------------
+
+_ALC = (DATA / "agent-loop-core.config.toml").read_bytes()
+_ROOT, _, _ALC_TABLES = _ALC.partition(b"\n\n")  # root keys first, as TOML wants them
+_ONCE = {"coord": COORD, "agent-loop-core": _ALC_TABLES, "trust": TRUST,
+         "multi-line": b'[mcp_servers.context-engine]\ncommand = "node"\nargs = [\n"/path/to/context-engine/dist/index.js",\n"--workspace",\n]\n'}
+
+
+@st.composite
+def _configs(draw):
+    """A config.toml of the real pieces above in any order, the other tool's hook group
+    (which may repeat) among them, set apart by a blank line or not, with or without a final
+    newline, LF or CRLF."""
+    pieces = list(draw(st.permutations(sorted(_ONCE))))[:draw(st.integers(0, len(_ONCE)))]
+    chunks = [_ONCE[name] for name in pieces]
+    for at in draw(st.lists(st.integers(0, len(chunks)), max_size=3)):
+        chunks.insert(at, KIX)
+    text = (_ROOT + b"\n" if draw(st.booleans()) else b"")
+    for chunk in chunks:
+        text += (b"\n" if text and draw(st.booleans()) else b"") + chunk
+    if text.endswith(b"\n") and draw(st.booleans()):
+        text += b"\n"
+    return text.replace(b"\n", b"\r\n") if draw(st.booleans()) else text
+
+
+@settings(max_examples=50, deadline=None)
+@given(text=_configs())
+def test_install_then_uninstall_is_the_identity_on_any_arrangement(tmp_path_factory, text):
+    path = tmp_path_factory.mktemp("codex") / "config.toml"
+    path.write_bytes(text)
+    before = tomllib.loads(text.decode())
+    _codex_config.plan_install(str(path), ["passdown"], {"restart_tool": "restart_codex"}).write()
+    installed = path.read_bytes()
+    assert installed.startswith(text)
+    groups = tomllib.loads(installed.decode())["hooks"]
+    for event in EVENTS:
+        assert groups[event][:-1] == before.get("hooks", {}).get(event, [])
+    assert not _codex_config.plan_install(str(path), ["passdown"], {"restart_tool": "restart_codex"}).changed
+    _codex_config.plan_uninstall(str(path)).write()
+    assert path.read_bytes() == text
 
 
 # -- which file, through the command -------------------------------------------------------
