@@ -93,6 +93,23 @@ def test_new_options_change_the_commands_and_keep_the_rest(tmp_path):
     assert path.read_bytes() == KIX
 
 
+def test_new_options_change_the_commands_in_place_so_no_group_moves(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(COORD)
+    _codex_config.plan_install(str(path), ["passdown"], {}).write()
+    later = KIX.replace(b"SessionStart", b"PreToolUse")  # another tool's group after Passdown's
+    with path.open("ab") as handle:
+        handle.write(b"\n" + later)
+    before = path.read_bytes()
+    _codex_config.plan_install(str(path), ["passdown"], {"restart_tool": "restart_codex"}).write()
+    groups = tomllib.loads(path.read_text())["hooks"]["PreToolUse"]
+    assert [group["hooks"][0]["command"] for group in groups] == [
+        "passdown hook codex PreToolUse --restart-tool restart_codex",
+        'bash "$(git rev-parse --show-toplevel)/.claude/hooks/session-start.sh"']
+    assert path.read_bytes() == before.replace(b'command = "passdown hook codex PreToolUse"',
+                                               b'command = "passdown hook codex PreToolUse --restart-tool restart_codex"')
+
+
 def test_a_handler_put_into_another_tools_group_is_removed_alone(tmp_path):
     path = tmp_path / "config.toml"
     mixed = KIX.replace(b"# END KIX", b'\n[[hooks.SessionStart.hooks]]\ntype = "command"\n'
