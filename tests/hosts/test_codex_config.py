@@ -1,0 +1,234 @@
+"""``passdown hook install|uninstall codex`` with Codex's ``[hooks]`` tables in ``config.toml``
+(spec/hosts.md HST-308 to HST-310): written there when that is where the layer's hooks are,
+into ``hooks.json`` otherwise; install then uninstall gives back real config files
+(``tests/data/codex_config/``, see its MANIFEST.json) byte for byte, beside another tool's hooks,
+in both files; a malformed, inline, FIFO or folder config is refused with its code and nothing
+is written."""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from passdown.cli import cli
+from passdown.hosts import _codex_config
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "codex_config"
+SAMPLES = sorted(path.name for path in DATA.glob("*.config.toml"))
+KIX = (DATA / "kix-agents.config.toml").read_bytes()  # another tool's SessionStart group
+COORD = (DATA / "coord-harness.config.toml").read_bytes()  # no hooks: MCP tables only
+EVENTS = ["PreToolUse", "SessionStart", "PreCompact", "PostCompact", "Stop"]
+OTHER_JSON = b'{\n  "hooks": {\n    "Stop": [\n      {"hooks": [{"type": "command", "command": "other-tool stop"}]}\n    ]\n  }\n}\n'
+#: The trust record Codex writes into the user's config.toml (codex-rs/config/src/hook_edit.rs).
+TRUST = b'[hooks.state."/home/me/.codex/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:0f3a"\n'
+
+
+def _invoke(*args, cwd, env=None):
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return CliRunner().invoke(cli, list(args), env=env)
+    finally:
+        os.chdir(old)
+
+
+def _layer(tmp_path, config=None, hooks_json=None):
+    folder = tmp_path / ".codex"
+    folder.mkdir()
+    if config is not None:
+        (folder / "config.toml").write_bytes(config)
+    if hooks_json is not None:
+        (folder / "hooks.json").write_bytes(hooks_json)
+    return folder
+
+
+def _install(tmp_path, *options):
+    return _invoke("hook", "install", "codex", "--project", "--command", "passdown", *options,
+                   cwd=tmp_path)
+
+
+# -- the text edit, on every real sample ---------------------------------------------------
+
+@pytest.mark.parametrize("crlf", [False, True])
+@pytest.mark.parametrize("name", SAMPLES)
+def test_install_then_uninstall_gives_back_each_real_config_byte_for_byte(tmp_path, name, crlf):
+    original = (DATA / name).read_bytes()
+    if crlf:
+        original = original.replace(b"\n", b"\r\n")
+    path = tmp_path / "config.toml"
+    path.write_bytes(original)
+    plan = _codex_config.plan_install(str(path), ["passdown"], {})
+    plan.write()
+    installed = path.read_bytes()
+    assert installed.startswith(original)  # every foreign byte where it was
+    data = tomllib.loads(installed.decode())
+    before = tomllib.loads(original.decode())
+    assert {k: v for k, v in data.items() if k != "hooks"} == {k: v for k, v in before.items() if k != "hooks"}
+    for event, timeout in zip(EVENTS, [10, 30, 30, 30, 30]):
+        assert data["hooks"][event][-1] == {"hooks": [{
+            "type": "command", "command": f"passdown hook codex {event}", "timeout": timeout}]}
+    assert data["hooks"].get("SessionStart")[:-1] == before.get("hooks", {}).get("SessionStart", [])
+    if crlf:
+        assert installed.count(b"\n") == installed.count(b"\r\n")
+    assert _codex_config.plan_install(str(path), ["passdown"], {}).changed is False
+    _codex_config.plan_uninstall(str(path)).write()
+    assert path.read_bytes() == original
+
+
+def test_new_options_change_the_commands_and_keep_the_rest(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(KIX)
+    _codex_config.plan_install(str(path), ["passdown"], {}).write()
+    plan = _codex_config.plan_install(str(path), ["passdown"], {"restart_tool": "restart_codex"})
+    assert plan.diff().count("\n-command") == 1 and plan.diff().count("\n+command") == 1
+    assert '+command = "passdown hook codex PreToolUse --restart-tool restart_codex"' in plan.diff()
+    plan.write()
+    _codex_config.plan_uninstall(str(path)).write()
+    assert path.read_bytes() == KIX
+
+
+def test_a_handler_put_into_another_tools_group_is_removed_alone(tmp_path):
+    path = tmp_path / "config.toml"
+    mixed = KIX.replace(b"# END KIX", b'\n[[hooks.SessionStart.hooks]]\ntype = "command"\n'
+                        b'command = "passdown hook codex SessionStart"\ntimeout = 30\n# END KIX')
+    path.write_bytes(mixed)
+    _codex_config.plan_uninstall(str(path)).write()
+    assert path.read_bytes() == KIX
+
+
+def test_a_multi_line_array_and_string_are_not_taken_for_tables(tmp_path):
+    path = tmp_path / "config.toml"
+    text = (b'[mcp_servers.context-engine]\ncommand = "node"\nargs = [\n"/path/to/context-engine/dist/index.js",\n'
+            b'"--workspace",\n]\ndescription = """\n[[hooks.Stop]]\n"""\n\n' + KIX)
+    path.write_bytes(text)
+    _codex_config.plan_install(str(path), ["passdown"], {}).write()
+    _codex_config.plan_uninstall(str(path)).write()
+    assert path.read_bytes() == text
+
+
+# -- which file, through the command -------------------------------------------------------
+
+def test_install_writes_config_toml_where_the_layer_keeps_its_hooks(tmp_path):
+    folder = _layer(tmp_path, config=KIX)
+    installed = _install(tmp_path)
+    assert installed.exit_code == 0, installed.output
+    assert installed.output.startswith("--- .codex/config.toml\n+++ .codex/config.toml\n")
+    assert ".codex/config.toml: written\n" in installed.output
+    assert "open /hooks in Codex to review and trust Passdown's hooks" in installed.output
+    assert "The hooks need Codex CLI 0.129.0 or later" in installed.output
+    assert not (folder / "hooks.json").exists()
+    assert sorted(tomllib.loads((folder / "config.toml").read_text())["hooks"]) == sorted(EVENTS)
+    again = _install(tmp_path)
+    assert again.output == ".codex/config.toml: Passdown's hooks are already installed; nothing changed\n"
+    removed = _invoke("hook", "uninstall", "codex", "--project", cwd=tmp_path)
+    assert removed.exit_code == 0, removed.output
+    assert (folder / "config.toml").read_bytes() == KIX
+
+
+@pytest.mark.parametrize("config", [COORD, TRUST], ids=["mcp-tables", "trust-records-only"])
+def test_install_writes_hooks_json_when_config_toml_holds_no_hooks(tmp_path, config):
+    folder = _layer(tmp_path, config=config)
+    installed = _install(tmp_path)
+    assert installed.exit_code == 0, installed.output
+    assert ".codex/hooks.json: written\n" in installed.output
+    assert (folder / "config.toml").read_bytes() == config
+    assert sorted(json.loads((folder / "hooks.json").read_bytes())["hooks"]) == sorted(EVENTS)
+
+
+def test_hooks_json_with_hooks_wins_over_config_toml(tmp_path):
+    folder = _layer(tmp_path, config=KIX, hooks_json=OTHER_JSON)
+    assert _install(tmp_path).exit_code == 0
+    assert (folder / "config.toml").read_bytes() == KIX
+    assert b"passdown hook codex Stop" in (folder / "hooks.json").read_bytes()
+    assert _invoke("hook", "uninstall", "codex", "--project", cwd=tmp_path).exit_code == 0
+    assert (folder / "hooks.json").read_bytes() == OTHER_JSON
+
+
+def test_uninstall_removes_passdowns_hooks_from_both_files(tmp_path):
+    folder = _layer(tmp_path, config=KIX, hooks_json=OTHER_JSON)
+    config = folder / "config.toml"
+    _codex_config.plan_install(str(config), ["passdown"], {}).write()
+    from passdown.hosts import _claude_settings
+
+    _claude_settings.plan_install(str(folder / "hooks.json"), ["passdown"], {}, "codex").write()
+    removed = _invoke("hook", "uninstall", "codex", "--project", cwd=tmp_path)
+    assert removed.exit_code == 0, removed.output
+    assert ".codex/hooks.json: written\n" in removed.output and ".codex/config.toml: written\n" in removed.output
+    assert (config.read_bytes(), (folder / "hooks.json").read_bytes()) == (KIX, OTHER_JSON)
+    nothing = _invoke("hook", "uninstall", "codex", "--project", cwd=tmp_path)
+    assert nothing.output == ".codex/hooks.json: no Passdown hooks to remove; nothing changed\n"
+
+
+def test_user_scope_is_codex_home(tmp_path):
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    (home / "config.toml").write_bytes(KIX)
+    installed = _invoke("hook", "install", "codex", "--user", "--command", "passdown",
+                        cwd=tmp_path, env={"CODEX_HOME": str(home)})
+    assert installed.exit_code == 0, installed.output
+    assert b"passdown hook codex Stop" in (home / "config.toml").read_bytes()
+
+
+def test_a_symlinked_config_toml_is_written_through_at_its_target(tmp_path):
+    target = tmp_path / "dotfiles" / "config.toml"
+    target.parent.mkdir()
+    target.write_bytes(KIX)
+    folder = _layer(tmp_path)
+    (folder / "config.toml").symlink_to(target)
+    assert _install(tmp_path).exit_code == 0
+    assert (folder / "config.toml").is_symlink()
+    assert b"passdown hook codex PreToolUse" in target.read_bytes()
+    assert _invoke("hook", "uninstall", "codex", "--project", cwd=tmp_path).exit_code == 0
+    assert target.read_bytes() == KIX
+
+
+# -- refused, nothing written --------------------------------------------------------------
+
+def _refused(tmp_path, result, code, status):
+    assert result.exit_code == status, result.output
+    assert f"{code}:" in result.output
+    assert not (tmp_path / ".codex" / "hooks.json").exists()
+
+
+def test_a_malformed_config_toml_is_refused(tmp_path):
+    broken = KIX.replace(b"[[hooks.SessionStart.hooks]]", b"[[hooks.SessionStart.hooks]")
+    folder = _layer(tmp_path, config=broken)
+    result = _install(tmp_path)
+    _refused(tmp_path, result, "hook.bad_config", 2)
+    assert "not valid TOML" in result.output and "hint: fix config.toml by hand" in result.output
+    assert (folder / "config.toml").read_bytes() == broken
+    _refused(tmp_path, _invoke("hook", "uninstall", "codex", "--project", cwd=tmp_path), "hook.bad_config", 2)
+
+
+def test_hooks_written_inline_are_refused(tmp_path):
+    inline = b'hooks = { Stop = [{ hooks = [{ type = "command", command = "other-tool stop" }] }] }\n'
+    folder = _layer(tmp_path, config=inline)
+    result = _install(tmp_path)
+    _refused(tmp_path, result, "hook.bad_settings", 1)
+    assert "a form Passdown does not edit" in result.output
+    assert (folder / "config.toml").read_bytes() == inline
+
+
+def test_a_config_toml_that_is_not_utf8_is_refused(tmp_path):
+    folder = _layer(tmp_path, config=KIX.replace(b"Kix session", b"Kix s\xe9ssion"))
+    _refused(tmp_path, _install(tmp_path), "load.encoding", 2)
+    assert b"\xe9" in (folder / "config.toml").read_bytes()
+
+
+def test_a_folder_in_place_of_config_toml_is_refused(tmp_path):
+    folder = _layer(tmp_path)
+    (folder / "config.toml").mkdir()
+    _refused(tmp_path, _install(tmp_path), "load.unreadable", 2)
+
+
+def test_a_fifo_in_place_of_config_toml_is_refused(tmp_path):
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("this platform has no FIFOs")
+    folder = _layer(tmp_path)
+    os.mkfifo(folder / "config.toml")
+    _refused(tmp_path, _install(tmp_path), "load.not_regular", 2)
