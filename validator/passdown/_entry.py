@@ -31,7 +31,7 @@ def main(argv=None):
     ):
         from passdown.gates._table import run_cli
 
-        status = run_cli(args[1], args[2] if len(args) == 3 else "-")
+        status = _as_click_ends(lambda rest: run_cli(rest[0], rest[1] if len(rest) == 2 else "-"), args[1:])
         if status is not None:
             return status
     if len(args) >= 3 and args[0] == "hook" and args[1] in ("claude", "codex"):
@@ -40,7 +40,7 @@ def main(argv=None):
         else:
             from passdown.hosts._claude_hooks import run_cli as run_hook
 
-        status = run_hook(args[2:])
+        status = _as_click_ends(run_hook, args[2:])
         if status is not None:
             return status
     if len(args) >= 3 and args[:2] == ["ack", "verify"] and _COMPLETION not in os.environ:
@@ -56,6 +56,23 @@ def main(argv=None):
     from passdown.cli import cli
 
     return cli.main(args=args, prog_name="passdown")
+
+
+def run():
+    """The ``passdown`` command itself (the launcher and ``python -m passdown``): :func:`main`
+    on ``sys.argv``, then the exit. A fast path's answer is flushed and the process ends at
+    once (``os._exit``): the interpreter's own teardown of the modules a hook loaded costs more
+    CPU than the guard's judging (bench/hook_bench.py), and a fast path leaves nothing else to
+    finish. Whatever click runs exits as click exits it."""
+    status = main()
+    if not isinstance(status, int):
+        sys.exit(status)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed stream: the interpreter reports it as always
+        sys.exit(status)
+    os._exit(status)
 
 
 def _as_click_ends(fast, args):
