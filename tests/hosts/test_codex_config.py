@@ -2,7 +2,7 @@
 (spec/hosts.md HST-308 to HST-310): written there when that is where the layer's hooks are,
 into ``hooks.json`` otherwise; install then uninstall gives back real config files
 (``tests/data/codex_config/``, see its MANIFEST.json) byte for byte, beside another tool's hooks,
-in both files; a malformed, inline, FIFO or folder config is refused with its code and nothing
+in both files, the hooks written being valid against Codex's own config schema; a malformed, inline, FIFO or folder config is refused with its code and nothing
 is written."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import os
 import tomllib
 from pathlib import Path
 
+import jsonschema
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
@@ -25,6 +26,8 @@ KIX = (DATA / "kix-agents.config.toml").read_bytes()  # another tool's SessionSt
 COORD = (DATA / "coord-harness.config.toml").read_bytes()  # no hooks: MCP tables only
 EVENTS = ["PreToolUse", "SessionStart", "PreCompact", "PostCompact", "Stop"]
 OTHER_JSON = b'{\n  "hooks": {\n    "Stop": [\n      {"hooks": [{"type": "command", "command": "other-tool stop"}]}\n    ]\n  }\n}\n'
+#: Codex's own schema of the [hooks] table (codex-rs/core/config.schema.json, its hook definitions).
+HOOKS_SCHEMA = jsonschema.Draft7Validator(json.loads((DATA / "config.schema.hooks.json").read_text()))
 #: The trust record Codex writes into the user's config.toml (codex-rs/config/src/hook_edit.rs).
 TRUST = b'[hooks.state."/home/me/.codex/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:0f3a"\n'
 
@@ -74,6 +77,8 @@ def test_install_then_uninstall_gives_back_each_real_config_byte_for_byte(tmp_pa
         assert data["hooks"][event][-1] == {"hooks": [{
             "type": "command", "command": f"passdown hook codex {event}", "timeout": timeout}]}
     assert data["hooks"].get("SessionStart")[:-1] == before.get("hooks", {}).get("SessionStart", [])
+    HOOKS_SCHEMA.validate(data)  # Codex's own config schema accepts the hooks as written
+    assert set(EVENTS) <= set(HOOKS_SCHEMA.schema["definitions"]["HooksToml"]["properties"])
     if crlf:
         assert installed.count(b"\n") == installed.count(b"\r\n")
     assert _codex_config.plan_install(str(path), ["passdown"], {}).changed is False
