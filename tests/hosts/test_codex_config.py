@@ -27,7 +27,7 @@ COORD = (DATA / "coord-harness.config.toml").read_bytes()  # no hooks: MCP table
 EVENTS = ["PreToolUse", "SessionStart", "PreCompact", "PostCompact", "Stop"]
 OTHER_JSON = b'{\n  "hooks": {\n    "Stop": [\n      {"hooks": [{"type": "command", "command": "other-tool stop"}]}\n    ]\n  }\n}\n'
 #: Codex's own schema of the [hooks] table (codex-rs/core/config.schema.json, its hook definitions).
-HOOKS_SCHEMA = jsonschema.Draft7Validator(json.loads((DATA / "config.schema.hooks.json").read_text()))
+HOOKS_SCHEMA = jsonschema.Draft7Validator(json.loads((DATA / "config.schema.excerpt.json").read_text()))
 #: The trust record Codex writes into the user's config.toml (codex-rs/config/src/hook_edit.rs).
 TRUST = b'[hooks.state."/home/me/.codex/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:0f3a"\n'
 
