@@ -331,3 +331,29 @@ def test_a_fifo_in_place_of_config_toml_is_refused(tmp_path):
     folder = _layer(tmp_path)
     os.mkfifo(folder / "config.toml")
     _refused(tmp_path, _install(tmp_path), "load.not_regular", 2)
+
+
+# -- hooks turned off in Codex's config (HST-312) -------------------------------------------
+
+def test_install_warns_when_a_config_toml_turns_codex_hooks_off(tmp_path):
+    _layer(tmp_path, config=COORD + b"\n[features]\nhooks = false\n")
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    (home / "config.toml").write_bytes(b"[features]\ncodex_hooks = false\n")
+    installed = _invoke("hook", "install", "codex", "--project", "--command", "passdown",
+                        cwd=tmp_path, env={"CODEX_HOME": str(home)})
+    assert installed.exit_code == 0, installed.output
+    warnings = [line for line in installed.output.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        "warning: .codex/config.toml turns Codex's hooks off ([features] hooks = false): no hook "
+        "runs, Passdown's included, until you remove that line or set it to true.",
+        "warning: codex-home/config.toml turns Codex's hooks off ([features] codex_hooks = false): "
+        "no hook runs, Passdown's included, until you remove that line or set it to true."]
+
+
+def test_hooks_turned_on_or_left_alone_give_no_warning(tmp_path):
+    _layer(tmp_path, config=b"[features]\ncodex_hooks = false\nhooks = true\n")
+    installed = _invoke("hook", "install", "codex", "--project", "--command", "passdown",
+                        cwd=tmp_path, env={"CODEX_HOME": str(tmp_path / "none")})
+    assert installed.exit_code == 0, installed.output
+    assert "warning:" not in installed.output
