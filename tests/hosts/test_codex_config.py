@@ -206,15 +206,19 @@ def test_install_then_uninstall_is_the_identity_on_any_arrangement(tmp_path_fact
 
 # -- which file, through the command -------------------------------------------------------
 
-def test_install_writes_config_toml_where_the_layer_keeps_its_hooks(tmp_path):
-    folder = _layer(tmp_path, config=KIX)
+@pytest.mark.parametrize("hooks_json", [None, b'{"hooks": {}}\n'], ids=["no-hooks-json", "empty-hooks-json"])
+def test_install_writes_config_toml_where_the_layer_keeps_its_hooks(tmp_path, hooks_json):
+    folder = _layer(tmp_path, config=KIX, hooks_json=hooks_json)
+    dry = _install(tmp_path, "--dry-run")
+    assert dry.output.endswith(".codex/config.toml: dry run, nothing written\n")
+    assert (folder / "config.toml").read_bytes() == KIX
     installed = _install(tmp_path)
     assert installed.exit_code == 0, installed.output
     assert installed.output.startswith("--- .codex/config.toml\n+++ .codex/config.toml\n")
     assert ".codex/config.toml: written\n" in installed.output
     assert "open /hooks in Codex to review and trust Passdown's hooks" in installed.output
     assert "The hooks need Codex CLI 0.129.0 or later" in installed.output
-    assert not (folder / "hooks.json").exists()
+    assert (folder / "hooks.json").read_bytes() == hooks_json if hooks_json else not (folder / "hooks.json").exists()
     assert sorted(tomllib.loads((folder / "config.toml").read_text())["hooks"]) == sorted(EVENTS)
     again = _install(tmp_path)
     assert again.output == ".codex/config.toml: Passdown's hooks are already installed; nothing changed\n"
