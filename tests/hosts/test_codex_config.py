@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
 
 from passdown.cli import cli
 from passdown.hosts import _codex_config
@@ -92,6 +93,23 @@ def test_new_options_change_the_commands_and_keep_the_rest(tmp_path):
     assert path.read_bytes() == KIX
 
 
+def test_new_options_change_the_commands_in_place_so_no_group_moves(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(COORD)
+    _codex_config.plan_install(str(path), ["passdown"], {}).write()
+    later = KIX.replace(b"SessionStart", b"PreToolUse")  # another tool's group after Passdown's
+    with path.open("ab") as handle:
+        handle.write(b"\n" + later)
+    before = path.read_bytes()
+    _codex_config.plan_install(str(path), ["passdown"], {"restart_tool": "restart_codex"}).write()
+    groups = tomllib.loads(path.read_text())["hooks"]["PreToolUse"]
+    assert [group["hooks"][0]["command"] for group in groups] == [
+        "passdown hook codex PreToolUse --restart-tool restart_codex",
+        'bash "$(git rev-parse --show-toplevel)/.claude/hooks/session-start.sh"']
+    assert path.read_bytes() == before.replace(b'command = "passdown hook codex PreToolUse"',
+                                               b'command = "passdown hook codex PreToolUse --restart-tool restart_codex"')
+
+
 def test_a_handler_put_into_another_tools_group_is_removed_alone(tmp_path):
     path = tmp_path / "config.toml"
     mixed = KIX.replace(b"# END KIX", b'\n[[hooks.SessionStart.hooks]]\ntype = "command"\n'
@@ -107,6 +125,76 @@ def test_a_multi_line_array_and_string_are_not_taken_for_tables(tmp_path):
             b'"--workspace",\n]\ndescription = """\n[[hooks.Stop]]\n"""\n\n' + KIX)
     path.write_bytes(text)
     _codex_config.plan_install(str(path), ["passdown"], {}).write()
+    _codex_config.plan_uninstall(str(path)).write()
+    assert path.read_bytes() == text
+
+
+@pytest.mark.parametrize("text", [b"", b"\n\n", b"model = 'o3'\n\n\n", b"model = 'o3'\n# last\n", KIX + b"\n"],
+                         ids=["empty", "blank-lines", "blank-lines-after", "comment-last", "blank-line-last"])
+def test_the_file_s_ends_come_back_as_they_were(tmp_path, text):
+    path = tmp_path / "config.toml"
+    path.write_bytes(text)
+    _codex_config.plan_install(str(path), ["passdown"], {}).write()
+    _codex_config.plan_uninstall(str(path)).write()
+    assert path.read_bytes() == text
+
+
+def test_a_table_added_after_passdowns_block_stays_with_its_blank_line(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(KIX)
+    _codex_config.plan_install(str(path), ["passdown"], {}).write()
+    with path.open("ab") as handle:
+        handle.write(b"\n[profiles.fast]\nmodel = 'o3'\n")
+    _codex_config.plan_uninstall(str(path)).write()
+    assert path.read_bytes() == KIX + b"\n[profiles.fast]\nmodel = 'o3'\n"
+
+
+def test_a_final_newline_the_file_lacked_is_the_one_byte_that_changes(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(KIX.rstrip(b"\n"))
+    _codex_config.plan_install(str(path), ["passdown"], {}).write()
+    _codex_config.plan_uninstall(str(path)).write()
+    assert path.read_bytes() == KIX
+
+
+# -- any arrangement of real pieces --------------------------------------------------------
+
+_ALC = (DATA / "agent-loop-core.config.toml").read_bytes()
+_ROOT, _, _ALC_TABLES = _ALC.partition(b"\n\n")  # root keys first, as TOML wants them
+_ONCE = {"coord": COORD, "agent-loop-core": _ALC_TABLES, "trust": TRUST,
+         "multi-line": b'[mcp_servers.context-engine]\ncommand = "node"\nargs = [\n"/path/to/context-engine/dist/index.js",\n"--workspace",\n]\n'}
+
+
+@st.composite
+def _configs(draw):
+    """A config.toml of the real pieces above in any order, the other tool's hook group
+    (which may repeat) among them, set apart by a blank line or not, with or without a final
+    newline, LF or CRLF."""
+    pieces = list(draw(st.permutations(sorted(_ONCE))))[:draw(st.integers(0, len(_ONCE)))]
+    chunks = [_ONCE[name] for name in pieces]
+    for at in draw(st.lists(st.integers(0, len(chunks)), max_size=3)):
+        chunks.insert(at, KIX)
+    text = (_ROOT + b"\n" if draw(st.booleans()) else b"")
+    for chunk in chunks:
+        text += (b"\n" if text and draw(st.booleans()) else b"") + chunk
+    if text.endswith(b"\n") and draw(st.booleans()):
+        text += b"\n"
+    return text.replace(b"\n", b"\r\n") if draw(st.booleans()) else text
+
+
+@settings(max_examples=50, deadline=None)
+@given(text=_configs())
+def test_install_then_uninstall_is_the_identity_on_any_arrangement(tmp_path_factory, text):
+    path = tmp_path_factory.mktemp("codex") / "config.toml"
+    path.write_bytes(text)
+    before = tomllib.loads(text.decode())
+    _codex_config.plan_install(str(path), ["passdown"], {"restart_tool": "restart_codex"}).write()
+    installed = path.read_bytes()
+    assert installed.startswith(text)
+    groups = tomllib.loads(installed.decode())["hooks"]
+    for event in EVENTS:
+        assert groups[event][:-1] == before.get("hooks", {}).get(event, [])
+    assert not _codex_config.plan_install(str(path), ["passdown"], {"restart_tool": "restart_codex"}).changed
     _codex_config.plan_uninstall(str(path)).write()
     assert path.read_bytes() == text
 
@@ -218,6 +306,12 @@ def test_a_config_toml_that_is_not_utf8_is_refused(tmp_path):
     folder = _layer(tmp_path, config=KIX.replace(b"Kix session", b"Kix s\xe9ssion"))
     _refused(tmp_path, _install(tmp_path), "load.encoding", 2)
     assert b"\xe9" in (folder / "config.toml").read_bytes()
+
+
+def test_a_config_toml_with_a_byte_order_mark_is_refused(tmp_path):
+    folder = _layer(tmp_path, config=b"\xef\xbb\xbf" + KIX)
+    _refused(tmp_path, _install(tmp_path), "load.bom", 2)
+    assert (folder / "config.toml").read_bytes() == b"\xef\xbb\xbf" + KIX
 
 
 def test_a_folder_in_place_of_config_toml_is_refused(tmp_path):

@@ -34,7 +34,7 @@ import { createInterface } from "node:readline";
 import { Float, LIMITS, PYTHON, isFloat, isInt, parseJSON as readJSON, plain, readGateInput } from "./load.mjs";
 
 const NAME = "passdown-adapter-node";
-const VERSION = "1.2.0";
+const VERSION = "1.3.0";
 // The gates implemented, with the version of each (the runner sends only their cases). The
 // gates in modules beside this file need the packages of package.json (`npm ci` here); without
 // them those gates are not listed, so their cases are skipped, never failed.
@@ -44,7 +44,7 @@ const MODULES = {};
 // gates they need are there.
 const PROFILES = ["recovery", "observe", "python-helper-compat"];
 const PROFILE_GATES = { recovery: ["recovery"], observe: ["observe"], "python-helper-compat": ["restart", "title"] };
-for (const [gate, file] of [["ack", "./ack.mjs"], ["recovery", "./recovery.mjs"], ["observe", "./observe.mjs"]]) {
+for (const [gate, file] of [["ack", "./ack.mjs"], ["digest", "./digest.mjs"], ["recovery", "./recovery.mjs"], ["observe", "./observe.mjs"]]) {
   try {
     MODULES[gate] = await import(file);
     GATE_VERSIONS[gate] = MODULES[gate].VERSION;
@@ -567,7 +567,8 @@ function inZone(m, zone) {
 // A gate of a module beside this file: plain values in, its output printed as JSON.
 function moduleGate(gate) {
   const answer = ([output, exitCode]) => [output, exitCode, JSON.stringify(output) + "\n"];
-  return [(value) => answer(MODULES[gate].decide(plain(value))), (bytes) => answer(MODULES[gate].run(bytes))];
+  const exact = MODULES[gate].EXACT_INPUT;
+  return [(value) => answer(MODULES[gate].decide(exact ? value : plain(value))), (bytes) => answer(MODULES[gate].run(bytes))];
 }
 
 function moduleAnswer(seq, kase) {
@@ -618,6 +619,10 @@ function serve() {
     const quick = JSON.parse(line);
     if (quick.cmd === "run" && Object.hasOwn(MODULES, quick.case?.gate)) {
       try {
+        // A gate that reads its input exactly (EXACT_INPUT) gets it as load.mjs reads it.
+        if (MODULES[quick.case.gate].EXACT_INPUT && Object.hasOwn(quick.case, "input")) {
+          quick.case.input = readJSON(line, PYTHON).get("case").get("input");
+        }
         send(moduleAnswer(quick.seq, quick.case));
       } catch (error) {
         send({ seq: quick.seq, errored: true, context: { message: String(error), traceback: String(error.stack) } });

@@ -199,14 +199,14 @@ export function parseJSON(text, mode = STRICT) {
 
 // -- YAML (spec/input-safety.md, "Reading YAML") -----------------------------------------------
 
-const YAML_OPTIONS = { version: "1.2", schema: "failsafe", merge: false, uniqueKeys: false, strict: true, prettyErrors: false };
+const YAML_OPTIONS = { version: "1.2", schema: "failsafe", resolveKnownTags: false, merge: false, uniqueKeys: false, strict: true, prettyErrors: false };
 const TAG = "tag:yaml.org,2002:";
 
 // The plain scalars that are not strings (INP-022), each form with the value it reads as.
 const BOOL = /^(?:true|True|TRUE|false|False|FALSE)$/;
 const NULL = /^(?:~|null|Null|NULL|)$/;
 const FLOAT = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+|[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
-const INT = /^(?:[-+]?0b[01_]+|[-+]?0o?[0-7_]+|[-+]?[0-9_]+|[-+]?0x[0-9a-fA-F_]+)$/;
+const INT = /^(?:[-+]?0b[01_]*[01][01_]*|[-+]?0o[0-7_]*[0-7][0-7_]*|[-+]?[0-9_]*[0-9][0-9_]*|[-+]?0x[0-9a-fA-F_]*[0-9a-fA-F][0-9a-fA-F_]*)$/;
 const MAX_INT_TEXT = LIMITS.digits + 8; // a sign, a prefix and a few `_`
 const INT_BOUND = 10n ** BigInt(LIMITS.digits);
 
@@ -236,20 +236,33 @@ function yamlFloat(text) {
   return new Float(value);
 }
 
-const SCALARS = [[BOOL, (s) => s[0] === "t" || s[0] === "T"], [NULL, () => null], [FLOAT, yamlFloat], [INT, yamlInt]];
+const SCALARS = [[BOOL, (s) => s[0] === "t" || s[0] === "T"], [NULL, () => null], [FLOAT, yamlFloat], [INT, yamlInt],
+  [/^=$/, () => { throw new LoadError("load.yaml_tag", "the plain scalar = is YAML 1.1's value key, which has no data"); }]];
+
+// What a scalar tagged !!bool may hold, in any case (INP-026).
+const EXPLICIT_BOOL = { true: true, yes: true, on: true, false: false, no: false, off: false };
 
 // An explicitly tagged scalar: what each tag reads its text as.
 const TAGGED = {
   [`${TAG}str`]: (s) => s,
   [`${TAG}timestamp`]: (s) => s, // timestamps stay the strings they were written as (INP-007)
-  "!": (s) => s,
   [`${TAG}int`]: (s) => { if (!INT.test(s)) throw new LoadError("load.syntax", `${JSON.stringify(s)} is not an integer`); return yamlInt(s); },
   [`${TAG}float`]: (s) => yamlFloat(s),
-  [`${TAG}bool`]: (s) => { if (!BOOL.test(s)) throw new LoadError("load.syntax", `${JSON.stringify(s)} is not a boolean`); return s[0] === "t" || s[0] === "T"; },
+  [`${TAG}bool`]: (s) => {
+    const value = EXPLICIT_BOOL[s.toLowerCase()];
+    if (value === undefined) throw new LoadError("load.syntax", `${JSON.stringify(s)} is not a boolean`);
+    return value;
+  },
   [`${TAG}null`]: () => null,
 };
+// The node each standard tag applies to (INP-026): another node is load.syntax.
+const TAG_NODES = Object.fromEntries([["str", "scalar"], ["int", "scalar"], ["float", "scalar"], ["bool", "scalar"],
+  ["null", "scalar"], ["timestamp", "scalar"], ["binary", "scalar"], ["map", "map"], ["set", "map"], ["seq", "seq"],
+  ["omap", "seq"], ["pairs", "seq"]].map(([name, node]) => [`${TAG}${name}`, node]));
+// The standard tags of values JSON cannot hold.
 const NOT_JSON = new Set([`${TAG}binary`, `${TAG}set`, `${TAG}pairs`]);
-const COLLECTION_TAGS = new Set([`${TAG}map`, `${TAG}seq`, `${TAG}omap`, "!"]);
+
+const isMergeKey = (node) => isScalar(node) && node.tag === undefined && node.type === "PLAIN" && node.value === "<<";
 
 function plainScalar(text) {
   for (const [form, read] of SCALARS) if (form.test(text)) return read(text);
@@ -265,6 +278,8 @@ function parseYAML(text) {
   }
   if (docs.length !== 1) throw new LoadError("load.syntax", `expected one YAML document, found ${docs.length}`);
   const doc = docs[0];
+  const version = doc.directives?.yaml;
+  if (version?.explicit && version.version !== "1.2") throw new LoadError("load.syntax", `a %YAML ${version.version} directive: Passdown reads YAML 1.2`);
   let budget = 2 * characters(text) + 10000; // INP-002: aliases expanding the document
   const anchors = new Map();
   const convert = (node, level) => {
@@ -278,8 +293,13 @@ function parseYAML(text) {
       budget++; // the alias stands for its target: one value, not two
       return convert(target, level);
     }
-    const tag = node.tag;
-    if (tag !== undefined && NOT_JSON.has(tag)) throw new LoadError("load.yaml_type", `a YAML ${tag.slice(TAG.length)} value is not JSON data`);
+    const tag = node.tag === "!" ? undefined : node.tag; // `!` alone: the node is read as if untagged
+    if (tag !== undefined) {
+      if (!Object.hasOwn(TAG_NODES, tag)) throw new LoadError("load.yaml_tag", `an unsafe or unknown YAML tag: ${tag}`);
+      const kind = isScalar(node) ? "scalar" : isMap(node) ? "map" : "seq";
+      if (TAG_NODES[tag] !== kind) throw new LoadError("load.syntax", `the tag ${tag} does not apply to a ${kind}`);
+      if (NOT_JSON.has(tag)) throw new LoadError("load.yaml_type", `a YAML ${tag.slice(TAG.length)} value is not JSON data`);
+    }
     if (isScalar(node)) {
       if (tag === undefined) {
         const s = node.value;
@@ -287,12 +307,10 @@ function parseYAML(text) {
         if (typeof value === "string" && tooLong(value)) throw new LoadError("load.string_too_long", "a string is too long");
         return value;
       }
-      if (!Object.hasOwn(TAGGED, tag)) throw new LoadError("load.yaml_tag", `an unsafe or unknown YAML tag: ${tag}`);
       const value = TAGGED[tag](String(node.value));
       if (typeof value === "string" && tooLong(value)) throw new LoadError("load.string_too_long", "a string is too long");
       return value;
     }
-    if (tag !== undefined && !COLLECTION_TAGS.has(tag)) throw new LoadError("load.yaml_tag", `an unsafe or unknown YAML tag: ${tag}`);
     if (isSeq(node) && tag === `${TAG}omap`) return omap(node, level);
     if (isSeq(node)) return node.items.map((item) => convert(item, level + 1));
     if (isMap(node)) return mapping(node, level);
@@ -305,11 +323,26 @@ function parseYAML(text) {
   };
   const mapping = (node, level) => {
     const out = new Map();
+    let merges = null;
     for (const pair of node.items) {
+      if (isMergeKey(pair.key)) {
+        if (merges !== null) throw new LoadError("load.duplicate_key", "the merge key << appears twice in one mapping");
+        merges = pair.value;
+        continue;
+      }
       const name = key(pair.key, level);
       if (out.has(name)) throw new LoadError("load.duplicate_key", `the key ${JSON.stringify(name)} appears twice in one mapping`);
       out.set(name, convert(pair.value, level + 1));
     }
+    if (merges === null) return out;
+    // INP-027: the members of the merged mappings that the mapping does not hold itself, the
+    // first mapping of a list winning.
+    const merged = convert(merges, level + 1);
+    const sources = merged instanceof Map ? [merged] : merged;
+    if (!Array.isArray(sources) || !sources.every((source) => source instanceof Map)) {
+      throw new LoadError("load.syntax", "the merge key << takes a mapping or a list of mappings");
+    }
+    for (const source of sources) for (const [name, item] of source) if (!out.has(name)) out.set(name, item);
     return out;
   };
   const omap = (node, level) => {
