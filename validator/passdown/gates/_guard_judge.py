@@ -724,7 +724,7 @@ def _pids_from(judge, commands):
             continue
         verb = program_name(words[0])
         if verb == "pgrep":
-            return _by_pattern(judge, words[1:], kills=True)
+            return _by_pattern(judge, words[1:])
         if verb == "pidof":
             names = [w for w in words[1:] if not w.startswith("-")]
             if any(judge.matches_name(_pattern(n), exact=True, regex=False) for n in names):
@@ -737,7 +737,7 @@ _PKILL_VALUES = frozenset({"-u", "-U", "-g", "-G", "-P", "-s", "-t", "-F", "--si
                            "--pidfile", "--ns", "--nslist", "-r", "--runstates", "-q", "--queue"})
 
 
-def _by_pattern(judge, args, kills=True):
+def _by_pattern(judge, args, context=None, depth=0):
     """``pkill``/``pgrep``: a pattern searched in the process name (``-f``: the command
     line), or the selection options alone."""
     full = exact = fold = False
@@ -777,7 +777,7 @@ def _by_pattern(judge, args, kills=True):
         return "host_kill"
     if pattern is None:
         users = any(k in selected for k in ("-u", "-U", "--euid", "--uid"))
-        return "process_kill" if users and kills else None
+        return "process_kill" if users else None
     if judge.matches_name(_pattern(pattern), full=full, exact=exact, fold=fold):
         return "process_kill"
     return None
@@ -789,10 +789,6 @@ def _pattern(word):
 
 def _as_text(numbers):
     return {str(n) for n in numbers if n is not None}
-
-
-def _pkill(judge, args, context, depth):
-    return _by_pattern(judge, args)
 
 
 def _killall(judge, args, context, depth):
@@ -1071,42 +1067,27 @@ def _windows_service(judge, args, context, depth):
     return "service_restart" if any(judge.matches_unit(n, fold=True) for n in names) else None
 
 
-def _sc(judge, args, context, depth):
-    if args and args[0].startswith("\\\\"):
-        return None
+def _sc_net(judge, args, context, depth):
+    """``sc stop|pause NAME`` (not ``sc \\\\server ...``) and ``net stop NAME``."""
     if len(args) >= 2 and args[0].lower() in ("stop", "pause") and judge.matches_unit(args[1], fold=True):
         return "service_restart"
     return None
 
 
-def _net(judge, args, context, depth):
-    if len(args) >= 2 and args[0].lower() == "stop" and judge.matches_unit(args[1], fold=True):
-        return "service_restart"
-    return None
+def _machine(*quiet, fold=False, prefix=None):
+    """A command that stops the machine unless one of the ``quiet`` options (help, a record
+    only, a cancel, a load without a jump) is given, or one starting with ``prefix``;
+    ``fold``: in any case."""
+    def rule(judge, args, context, depth):
+        given = [a.lower() for a in args] if fold else args
+        return None if any(a in quiet or (prefix and a.startswith(prefix)) for a in given) \
+            else "host_shutdown"
 
-
-def _machine(judge, args, context, depth):
-    """``reboot``, ``poweroff``, ``halt``: the machine, unless only help or a record."""
-    if any(a in ("--help", "-h", "--version", "-w", "--wtmp-only") for a in args):
-        return None
-    return "host_shutdown"
-
-
-def _shutdown(judge, args, context, depth):
-    """``shutdown``: POSIX (``-c`` cancels, ``-k`` only warns, ``--show`` prints) and Windows
-    (``/r``, ``/s``, ``/p``, ``/l``; ``/a`` aborts)."""
-    quiet = ("-c", "--show", "--help", "--version", "-k", "/a", "-a", "/?")
-    return None if any(a.lower() in quiet for a in args) else "host_shutdown"
+    return rule
 
 
 def _init(judge, args, context, depth):
     return "host_shutdown" if args[:1] and args[0] in ("0", "1", "6", "s", "S") else None
-
-
-def _kexec(judge, args, context, depth):
-    quiet = ("-l", "--load", "-u", "--unload", "-p", "--load-panic", "-s", "--help", "-h",
-             "--version", "-v", "-S", "--status", "--kexec-file-syscall")
-    return None if any(a in quiet or a.startswith("--load") for a in args) else "host_shutdown"
 
 
 def _loginctl(judge, args, context, depth):
@@ -1229,15 +1210,20 @@ VERBS = {
     "invoke-expression": _iex, "start-process": _start_process,
     "foreach-object": _foreach_kill,
     # what stops the host
-    "kill": _kill, "pkill": _pkill, "killall": _killall, "skill": _skill,
+    "kill": _kill, "pkill": _by_pattern, "killall": _killall, "skill": _skill,
     "taskkill": _taskkill, "tskill": _skill,
     "stop-process": _stop_process,
     "systemctl": _systemctl, "service": _service, "rc-service": _service, "invoke-rc.d": _service,
     "restart-service": _windows_service, "stop-service": _windows_service,
     "suspend-service": _windows_service,
-    "sc": _sc, "net": _net,
-    "reboot": _machine, "poweroff": _machine, "halt": _machine, "shutdown": _shutdown,
-    "init": _init, "telinit": _init, "kexec": _kexec, "loginctl": _loginctl,
+    "sc": _sc_net, "net": _sc_net,
+    **dict.fromkeys(("reboot", "poweroff", "halt"), _machine("--help", "-h", "--version", "-w",
+                                                              "--wtmp-only")),
+    # shutdown: POSIX (-c cancels, -k only warns, --show prints) and Windows (/a aborts)
+    "shutdown": _machine("-c", "--show", "--help", "--version", "-k", "/a", "-a", "/?", fold=True),
+    "kexec": _machine("-l", "-u", "--unload", "-p", "-s", "--help", "-h", "--version", "-v", "-S",
+                      "--status", "--kexec-file-syscall", prefix="--load"),
+    "init": _init, "telinit": _init, "loginctl": _loginctl,
     "busctl": _dbus, "dbus-send": _dbus, "gdbus": _dbus, "qdbus": _dbus,
     "restart-computer": _windows_machine, "stop-computer": _windows_machine,
     "tee": _tee, "dd": _dd,
