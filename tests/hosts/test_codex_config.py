@@ -56,6 +56,15 @@ def _install(tmp_path, *options):
                    cwd=tmp_path)
 
 
+def _add(path, options=None):
+    """Install Passdown's hooks into the config.toml at ``path``."""
+    _codex_config.plan_install(str(path), ["passdown"], options or {}).write()
+
+
+def _remove(path):
+    _codex_config.plan_uninstall(str(path)).write()
+
+
 # -- the text edit, on every real sample ---------------------------------------------------
 
 @pytest.mark.parametrize("crlf", [False, True])
@@ -82,37 +91,30 @@ def test_install_then_uninstall_gives_back_each_real_config_byte_for_byte(tmp_pa
     if crlf:
         assert installed.count(b"\n") == installed.count(b"\r\n")
     assert _codex_config.plan_install(str(path), ["passdown"], {}).changed is False
-    _codex_config.plan_uninstall(str(path)).write()
+    _remove(path)
     assert path.read_bytes() == original
 
 
-def test_new_options_change_the_commands_and_keep_the_rest(tmp_path):
-    path = tmp_path / "config.toml"
-    path.write_bytes(KIX)
-    _codex_config.plan_install(str(path), ["passdown"], {}).write()
-    plan = _codex_config.plan_install(str(path), ["passdown"], {"restart_tool": "restart_codex"})
-    assert plan.diff().count("\n-command") == 1 and plan.diff().count("\n+command") == 1
-    assert '+command = "passdown hook codex PreToolUse --restart-tool restart_codex"' in plan.diff()
-    plan.write()
-    _codex_config.plan_uninstall(str(path)).write()
-    assert path.read_bytes() == KIX
-
-
 def test_new_options_change_the_commands_in_place_so_no_group_moves(tmp_path):
+    """And a group added after Passdown's block keeps its place and its blank line."""
     path = tmp_path / "config.toml"
     path.write_bytes(COORD)
-    _codex_config.plan_install(str(path), ["passdown"], {}).write()
+    _add(path)
     later = KIX.replace(b"SessionStart", b"PreToolUse")  # another tool's group after Passdown's
     with path.open("ab") as handle:
         handle.write(b"\n" + later)
     before = path.read_bytes()
-    _codex_config.plan_install(str(path), ["passdown"], {"restart_tool": "restart_codex"}).write()
+    plan = _codex_config.plan_install(str(path), ["passdown"], {"restart_tool": "restart_codex"})
+    assert plan.diff().count("\n-command") == 1 and plan.diff().count("\n+command") == 1
+    plan.write()
     groups = tomllib.loads(path.read_text())["hooks"]["PreToolUse"]
     assert [group["hooks"][0]["command"] for group in groups] == [
         "passdown hook codex PreToolUse --restart-tool restart_codex",
         'bash "$(git rev-parse --show-toplevel)/.claude/hooks/session-start.sh"']
     assert path.read_bytes() == before.replace(b'command = "passdown hook codex PreToolUse"',
                                                b'command = "passdown hook codex PreToolUse --restart-tool restart_codex"')
+    _remove(path)
+    assert path.read_bytes() == COORD + b"\n" + later
 
 
 def test_a_handler_put_into_another_tools_group_is_removed_alone(tmp_path):
@@ -120,45 +122,32 @@ def test_a_handler_put_into_another_tools_group_is_removed_alone(tmp_path):
     mixed = KIX.replace(b"# END KIX", b'\n[[hooks.SessionStart.hooks]]\ntype = "command"\n'
                         b'command = "passdown hook codex SessionStart"\ntimeout = 30\n# END KIX')
     path.write_bytes(mixed)
-    _codex_config.plan_uninstall(str(path)).write()
+    _remove(path)
     assert path.read_bytes() == KIX
 
 
-def test_a_multi_line_array_and_string_are_not_taken_for_tables(tmp_path):
-    path = tmp_path / "config.toml"
-    text = (b'[mcp_servers.context-engine]\ncommand = "node"\nargs = [\n"/path/to/context-engine/dist/index.js",\n'
-            b'"--workspace",\n]\ndescription = """\n[[hooks.Stop]]\n"""\n\n' + KIX)
-    path.write_bytes(text)
-    _codex_config.plan_install(str(path), ["passdown"], {}).write()
-    _codex_config.plan_uninstall(str(path)).write()
-    assert path.read_bytes() == text
+MULTI_LINE = (b'[mcp_servers.context-engine]\ncommand = "node"\nargs = [\n"/path/to/context-engine/dist/index.js",\n'
+              b'"--workspace",\n]\ndescription = """\n[[hooks.Stop]]\n"""\n\n' + KIX)
 
 
-@pytest.mark.parametrize("text", [b"", b"\n\n", b"model = 'o3'\n\n\n", b"model = 'o3'\n# last\n", KIX + b"\n"],
-                         ids=["empty", "blank-lines", "blank-lines-after", "comment-last", "blank-line-last"])
-def test_the_file_s_ends_come_back_as_they_were(tmp_path, text):
+@pytest.mark.parametrize("text", [b"", b"\n\n", b"model = 'o3'\n\n\n", b"model = 'o3'\n# last\n", KIX + b"\n",
+                                  MULTI_LINE],
+                         ids=["empty", "blank-lines", "blank-lines-after", "comment-last", "blank-line-last",
+                              "multi-line-array-and-string"])
+def test_the_file_comes_back_as_it_was(tmp_path, text):
+    """Its ends as they were, and a multi-line array or string is never taken for a table."""
     path = tmp_path / "config.toml"
     path.write_bytes(text)
-    _codex_config.plan_install(str(path), ["passdown"], {}).write()
-    _codex_config.plan_uninstall(str(path)).write()
+    _add(path)
+    _remove(path)
     assert path.read_bytes() == text
-
-
-def test_a_table_added_after_passdowns_block_stays_with_its_blank_line(tmp_path):
-    path = tmp_path / "config.toml"
-    path.write_bytes(KIX)
-    _codex_config.plan_install(str(path), ["passdown"], {}).write()
-    with path.open("ab") as handle:
-        handle.write(b"\n[profiles.fast]\nmodel = 'o3'\n")
-    _codex_config.plan_uninstall(str(path)).write()
-    assert path.read_bytes() == KIX + b"\n[profiles.fast]\nmodel = 'o3'\n"
 
 
 def test_a_final_newline_the_file_lacked_is_the_one_byte_that_changes(tmp_path):
     path = tmp_path / "config.toml"
     path.write_bytes(KIX.rstrip(b"\n"))
-    _codex_config.plan_install(str(path), ["passdown"], {}).write()
-    _codex_config.plan_uninstall(str(path)).write()
+    _add(path)
+    _remove(path)
     assert path.read_bytes() == KIX
 
 
@@ -200,21 +189,25 @@ def test_install_then_uninstall_is_the_identity_on_any_arrangement(tmp_path_fact
     for event in EVENTS:
         assert groups[event][:-1] == before.get("hooks", {}).get(event, [])
     assert not _codex_config.plan_install(str(path), ["passdown"], {"restart_tool": "restart_codex"}).changed
-    _codex_config.plan_uninstall(str(path)).write()
+    _remove(path)
     assert path.read_bytes() == text
 
 
 # -- which file, through the command -------------------------------------------------------
 
-def test_install_writes_config_toml_where_the_layer_keeps_its_hooks(tmp_path):
-    folder = _layer(tmp_path, config=KIX)
+@pytest.mark.parametrize("hooks_json", [None, b'{"hooks": {}}\n'], ids=["no-hooks-json", "empty-hooks-json"])
+def test_install_writes_config_toml_where_the_layer_keeps_its_hooks(tmp_path, hooks_json):
+    folder = _layer(tmp_path, config=KIX, hooks_json=hooks_json)
+    dry = _install(tmp_path, "--dry-run")
+    assert dry.output.endswith(".codex/config.toml: dry run, nothing written\n")
+    assert (folder / "config.toml").read_bytes() == KIX
     installed = _install(tmp_path)
     assert installed.exit_code == 0, installed.output
     assert installed.output.startswith("--- .codex/config.toml\n+++ .codex/config.toml\n")
     assert ".codex/config.toml: written\n" in installed.output
     assert "open /hooks in Codex to review and trust Passdown's hooks" in installed.output
     assert "The hooks need Codex CLI 0.129.0 or later" in installed.output
-    assert not (folder / "hooks.json").exists()
+    assert (folder / "hooks.json").read_bytes() == hooks_json if hooks_json else not (folder / "hooks.json").exists()
     assert sorted(tomllib.loads((folder / "config.toml").read_text())["hooks"]) == sorted(EVENTS)
     again = _install(tmp_path)
     assert again.output == ".codex/config.toml: Passdown's hooks are already installed; nothing changed\n"
@@ -331,3 +324,29 @@ def test_a_fifo_in_place_of_config_toml_is_refused(tmp_path):
     folder = _layer(tmp_path)
     os.mkfifo(folder / "config.toml")
     _refused(tmp_path, _install(tmp_path), "load.not_regular", 2)
+
+
+# -- hooks turned off in Codex's config (HST-312) -------------------------------------------
+
+def test_install_warns_when_a_config_toml_turns_codex_hooks_off(tmp_path):
+    _layer(tmp_path, config=COORD + b"\n[features]\nhooks = false\n")
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    (home / "config.toml").write_bytes(b"[features]\ncodex_hooks = false\n")
+    installed = _invoke("hook", "install", "codex", "--project", "--command", "passdown",
+                        cwd=tmp_path, env={"CODEX_HOME": str(home)})
+    assert installed.exit_code == 0, installed.output
+    warnings = [line for line in installed.output.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        "warning: .codex/config.toml turns Codex's hooks off ([features] hooks = false): no hook "
+        "runs, Passdown's included, until you remove that line or set it to true.",
+        "warning: codex-home/config.toml turns Codex's hooks off ([features] codex_hooks = false): "
+        "no hook runs, Passdown's included, until you remove that line or set it to true."]
+
+
+def test_hooks_turned_on_or_left_alone_give_no_warning(tmp_path):
+    _layer(tmp_path, config=b"[features]\ncodex_hooks = false\nhooks = true\n")
+    installed = _invoke("hook", "install", "codex", "--project", "--command", "passdown",
+                        cwd=tmp_path, env={"CODEX_HOME": str(tmp_path / "none")})
+    assert installed.exit_code == 0, installed.output
+    assert "warning:" not in installed.output

@@ -423,3 +423,23 @@ def plan_uninstall_layer(scope, environ=None, cwd=None):
         if first.changed:
             return [first]
         raise
+
+
+def turned_off(scope, environ=None, cwd=None):
+    """``(path, key)`` of each config.toml, the layer's and the user's, that turns Codex's hooks
+    off (``[features] hooks = false``, or the older ``codex_hooks = false`` without ``hooks``);
+    a file that cannot be read turns nothing off here (HST-312)."""
+    paths = [layer_paths(scope, environ, cwd)[1]]
+    if scope == "project":
+        paths.append(layer_paths("user", environ, cwd)[1])
+    found = []
+    for path in dict.fromkeys(paths):
+        try:
+            raw = _settings._read(path)
+            features = _parse(path, raw)[1].get("features") if raw is not None else None
+        except (UnreadableInput, RefusedError):
+            continue
+        key = "hooks" if isinstance(features, dict) and "hooks" in features else "codex_hooks"
+        if isinstance(features, dict) and features.get(key) is False:
+            found.append((path, key))
+    return found
