@@ -25,7 +25,8 @@ MIDNIGHT = "title.example.crosses_midnight"
 #: digest gate (digest.mjs), with the packages `npm ci` installs from the committed
 #: package-lock.json (scripts/test-setup installs them).
 IMPLEMENTS = {"python": ({"restart": "2.2.1", "title": "1.0.0"}, "1.1.0"),
-              "node": ({"restart": "2.2.1", "title": "1.0.0", "ack": "1.0.0", "digest": "1.0.0", "recovery": "1.0.0"},
+              "node": ({"restart": "2.2.1", "title": "1.0.0", "ack": "1.0.0", "digest": "1.0.0", "recovery": "1.0.0",
+                        "observe": "1.0.0"},
                        "1.3.0")}
 
 
@@ -75,15 +76,34 @@ def test_the_real_suite_passes_for_the_gates_the_adapters_implement(adapter):
 
 def test_the_node_adapter_conforms_to_the_profiles_it_declares():
     """The second implementation, written from the spec alone, run by the profiles a host
-    states: it conforms to recovery and python-helper-compat, and core stays incomplete
+    states: it conforms to recovery, observe and python-helper-compat, and core stays incomplete
     without failing the run (its validate gate is not implemented)."""
     result = CliRunner().invoke(cli, ["conformance", "run", "--profile", "core", "--profile", "recovery",
-                                      "--profile", "python-helper-compat", "--harness", " ".join(NODE), "-q"])
+                                      "--profile", "observe", "--profile", "python-helper-compat",
+                                      "--harness", " ".join(NODE), "-q"])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1].split(", ")[1:3] == ["0 failed", "0 errored"]
     full = CliRunner().invoke(cli, ["conformance", "run", "--profile", "core", "--profile", "recovery",
-                                    "--profile", "python-helper-compat", "--harness", " ".join(NODE)])
-    assert "conforms to recovery + python-helper-compat" in full.output
+                                    "--profile", "observe", "--profile", "python-helper-compat",
+                                    "--harness", " ".join(NODE)])
+    assert "conforms to recovery + observe + python-helper-compat" in full.output
+
+
+def test_the_node_adapter_without_its_packages_keeps_the_gates_that_need_none(tmp_path, example_cases):
+    """An installed package has no node_modules: the adapter still starts and serves restart
+    and title (and recovery), lists neither ack nor digest, and a digest case is skipped."""
+    copy = tmp_path / "node"
+    copy.mkdir()
+    for module in (ADAPTERS / "node").glob("*.mjs"):
+        shutil.copy(module, copy / module.name)
+    argv = [NODE[0], str(copy / "adapter.mjs")]
+    report = harness_run(argv, example_cases)
+    gates = report.implementation["gates"]
+    assert {"restart", "title", "recovery"} <= set(gates) and not {"ack", "digest"} & set(gates)
+    assert report.counts()["passed"] == len(example_cases)
+    digest = [case for case in load_suite(toy.REPO / "conformance" / "cases").cases if case.gate == "digest"][:3]
+    skipped = harness_run(argv, digest)
+    assert [r.status for r in skipped.results] == ["skipped"] * 3
 
 
 def test_generated_cases_pass(adapter, tmp_path):

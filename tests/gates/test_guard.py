@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from passdown.gates import guard
-from passdown.gates._guard_code import MAX_CALLS, executor_calls, self_signal
+from passdown.gates._guard_code import MAX_CALLS, executor_calls
+from passdown.gates._guard_signal import self_signal
 from passdown.gates._guard_judge import VERBS, Host, Judge, glob_match, printed, program_name
 from passdown.gates._guard_read import MAX_DEPTH, Unreadable, decode_escapes, read
 

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -284,3 +285,41 @@ def test_a_16_mib_tool_call_is_answered(tmp_path):
     assert done.returncode == 0
     assert done.stdout == b"" or json.loads(done.stdout)["hookSpecificOutput"][
         "permissionDecision"] in ("allow", "ask")
+
+
+def test_a_data_tool_call_loads_no_command_reader():
+    """A Write (most calls are data tools) is judged for self-signals only: the kernel that
+    reads commands, and the code reader, stay unloaded."""
+    call = json.dumps(hook_input("pre_tool_use_write", tool_input={"content": "never kill -9 $PPID\n"}))
+    code = ("import io, sys\n"
+            f"sys.stdin = io.TextIOWrapper(io.BytesIO({call.encode()!r}))\n"
+            "from passdown._entry import main\n"
+            "status = main(['hook', 'claude', 'PreToolUse'])\n"
+            "print(status, sorted(m for m in sys.modules if m.startswith('passdown.gates._guard')), "
+            "file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.stderr.strip() == "0 ['passdown.gates._guard_signal']", done.stderr
+
+
+# -- payloads as a host really sent them ---------------------------------------------------
+
+REAL = Path(__file__).resolve().parents[1] / "data" / "claude_hooks" / "real"
+REAL_CALLS = [entry for entry in json.loads((REAL / "MANIFEST.json").read_text())["files"]
+              if entry["event"] == "PreToolUse"]
+
+
+@pytest.mark.parametrize("entry", REAL_CALLS, ids=lambda entry: entry["file"])
+def test_a_real_call_that_restarts_nothing_passes_silently(entry):
+    """A captured envelope (prompt_id, permission_mode, effort and tool_use_id beside the
+    documented fields; a subagent spawn named `Agent`): nothing printed, the host decides."""
+    done = run_hook("PreToolUse", (REAL / entry["file"]).read_bytes(), "--restart-tool", "restart_dsh")
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_the_real_bash_envelope_with_a_host_restart_in_it_is_denied():
+    """The captured Bash envelope, its command replaced by one that restarts the host's unit:
+    every other member as Claude Code sent it."""
+    call = json.loads((REAL / "pre_tool_use_bash_2.1.226.json").read_bytes())
+    call["tool_input"]["command"] = "systemctl --user restart dsh.service"
+    done = run_hook("PreToolUse", call, "--service-unit", "dsh.service", "--restart-tool", "restart_dsh")
+    assert (done.returncode, done.stdout, done.stderr) == (0, _deny(SERVICE_RESTART), b"")

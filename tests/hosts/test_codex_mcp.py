@@ -1,6 +1,6 @@
 """Passdown's MCP server for Codex CLI, started exactly as Codex would start it from what
 ``passdown hook install codex --mcp --dry-run`` prints (spec/hosts.md HST-306, HST-311): the
-``[mcp_servers.passdown]`` table read with tomllib, and the ``codex mcp add`` line split with
+``[mcp_servers.passdown]`` table read with tomllib (and valid against Codex's config schema), and the ``codex mcp add`` line split with
 shlex (never run through a shell). Each is started with its own command, arguments,
 environment and working folder (none given: the environment the SDK passes by default, and
 the session's folder, as Codex does) by the MCP SDK's stdio client, which lists the tools and
@@ -8,18 +8,22 @@ validates the example handoff's checkpoint."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 import subprocess
 import tomllib
 
 import anyio
+import jsonschema
 import mcp
 
 from docs_support import ROOT
 from hosts_support import launcher
 
 CHECKPOINT = "xbrief/continue.xbrief.json"
+#: Codex's own config schema, its [mcp_servers] and [hooks] definitions (tests/data/codex_config).
+SCHEMA = json.loads((ROOT / "tests" / "data" / "codex_config" / "config.schema.excerpt.json").read_text())
 
 
 def _printed(folder):
@@ -46,7 +50,9 @@ def test_the_printed_table_and_codex_mcp_add_line_start_the_server(tmp_path):
     folder = tmp_path / "project"
     shutil.copytree(ROOT / "examples" / "handoff", folder)
     printed = _printed(folder)
-    table = tomllib.loads(printed)["mcp_servers"]["passdown"]  # the whole output is TOML
+    config = tomllib.loads(printed)  # the whole output is TOML
+    jsonschema.Draft7Validator(SCHEMA).validate(config)  # as Codex's config schema has it
+    table = config["mcp_servers"]["passdown"]
     assert sorted(table) == ["args", "command"]
     added = shlex.split(printed.splitlines()[-1].removeprefix("# "))
     assert added[:5] == ["codex", "mcp", "add", "passdown", "--"]

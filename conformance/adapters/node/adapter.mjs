@@ -3,12 +3,15 @@
 //
 // It implements gates from their spec pages alone: `restart` (spec/gates/restart.md) and
 // `title` (spec/gates/title.md) in this file, with no dependencies; `recovery`
-// (spec/gates/recovery.md) in recovery.mjs, with none either; and `ack` (spec/ack.md) in
-// ack.mjs, which needs the packages of the repository's package.json (`npm ci` at the root:
-// a pure-JS blake3). Without them `ack` is not listed, so its cases are skipped. It conforms to
-// the recovery and python-helper-compat profiles, which it declares; of the core profile it
-// lacks `validate` and `digest`. Copy it as the starting point for your own adapter
-// and replace the gate functions with calls into your implementation.
+// (spec/gates/recovery.md) in recovery.mjs, with none either; `ack` (spec/ack.md) in ack.mjs
+// and `digest` (spec/digest.md) in digest.mjs, which need the packages of the repository's
+// package.json (`npm ci` at the root: a pure-JS blake3, and the YAML parser load.mjs reads
+// artifacts' text with). Without them those gates are not listed, so their cases are
+// skipped. Beside it: load.mjs (an artifact's text to a value, or its load.* code; and the
+// gates' JSON reader) and digests.mjs (digest strings, hashing and canonical forms). It
+// conforms to the recovery and python-helper-compat profiles, which it declares; of the core
+// profile it lacks `validate`. Copy it as the starting point for your own adapter and replace
+// the gate functions with calls into your implementation.
 //
 // `passdown conformance adapters` prints both commands with this file's full path, in a
 // checkout or an installed package:
@@ -18,11 +21,12 @@
 //   of a gate or version it does not implement exits with status 77, which means skipped):
 //     passdown conformance run --program "node conformance/adapters/node/adapter.mjs"
 //
-// Both gates are defined over JSON as Python reads and writes it, so this file carries a
-// small JSON reader that keeps integers apart from floats (and exact, as BigInt) and
-// accepts NaN and Infinity, and a writer that prints numbers and strings the way Python's
-// json module does. JavaScript's JSON.parse would turn 1.0 into 1, which the suite tells
-// apart.
+// The restart and title gates are defined over JSON as Python reads and writes it, so they
+// read with load.mjs's JSON reader, which keeps integers apart from floats (and exact, as
+// BigInt) and accepts NaN and Infinity, and this file carries a writer that prints numbers and
+// strings the way Python's json module does. JavaScript's JSON.parse would turn 1.0 into 1,
+// which the suite tells apart; the digest gate reads its input with the same reader, so
+// 9007199254740993 is refused rather than rounded.
 //
 // For the runner's own tests, PASSDOWN_ADAPTER_FAULT makes it misbehave on the cases whose
 // id matches the glob PASSDOWN_ADAPTER_FAULT_CASE (default: every case): `wrong` (the title

@@ -206,7 +206,7 @@ const TAG = "tag:yaml.org,2002:";
 const BOOL = /^(?:true|True|TRUE|false|False|FALSE)$/;
 const NULL = /^(?:~|null|Null|NULL|)$/;
 const FLOAT = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+|[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
-const INT = /^(?:[-+]?0b[01_]*[01][01_]*|[-+]?0o[0-7_]*[0-7][0-7_]*|[-+]?[0-9_]*[0-9][0-9_]*|[-+]?0x[0-9a-fA-F_]*[0-9a-fA-F][0-9a-fA-F_]*)$/;
+const INT = /^(?!_)(?:[-+]?0b[01_]*[01][01_]*|[-+]?0o[0-7_]*[0-7][0-7_]*|[-+]?[0-9_]*[0-9][0-9_]*|[-+]?0x[0-9a-fA-F_]*[0-9a-fA-F][0-9a-fA-F_]*)$/;
 const MAX_INT_TEXT = LIMITS.digits + 8; // a sign, a prefix and a few `_`
 const INT_BOUND = 10n ** BigInt(LIMITS.digits);
 

@@ -184,7 +184,7 @@ def install(host, scope, dry_run, launcher, mcp, **guard):
     settings.json, or (PreToolUse, SessionStart, PreCompact, PostCompact, Stop) to Codex CLI's
     config.toml when the project (or user) keeps its Codex hooks there, else its hooks.json,
     printing the exact change. Codex then asks you to trust the new hooks (/hooks); they need
-    Codex CLI 0.129.0 or later.
+    Codex CLI 0.129.0 or later, and a warning says when a config.toml turns Codex's hooks off.
 
     Everything else in the file stays byte for byte (comments and CRLF line endings too: a
     config.toml is edited as text, never rewritten); running it again changes nothing. A
@@ -203,7 +203,7 @@ def install(host, scope, dry_run, launcher, mcp, **guard):
     except PassdownError as error:
         fail(error)
     _apply(plan, dry_run, "Passdown's hooks are already installed",
-           _codex_after() if host == "codex" else None)
+           _codex_after(scope) if host == "codex" else None)
 
 
 def _codex_install(scope, words, guard):
@@ -216,13 +216,18 @@ def _codex_install(scope, words, guard):
     return settings.plan_install(path, words, guard, "codex")
 
 
-def _codex_after():
-    """What install says after writing for Codex: trust the hooks (HST-307), and the release
-    they need (HST-310)."""
-    from passdown.hosts._codex_config import MINIMUM_VERSION
+def _codex_after(scope):
+    """What install says after writing for Codex: trust the hooks (HST-307), the release they
+    need (HST-310), and a config.toml that turns Codex's hooks off (HST-312)."""
+    from passdown.hosts._claude_settings import shown_path
+    from passdown.hosts._codex_config import MINIMUM_VERSION, turned_off
 
-    return (f"{_CODEX_TRUST}\nThe hooks need Codex CLI {MINIMUM_VERSION} or later (PreCompact "
-            f"and PostCompact arrived then); check with `codex --version`.")
+    lines = [_CODEX_TRUST, f"The hooks need Codex CLI {MINIMUM_VERSION} or later (PreCompact and "
+                           f"PostCompact arrived then); check with `codex --version`."]
+    lines += [f"warning: {shown_path(path)} turns Codex's hooks off ([features] {key} = false): "
+              f"no hook runs, Passdown's included, until you remove that line or set it to true."
+              for path, key in turned_off(scope)]
+    return "\n".join(lines)
 
 
 def _print_mcp(host, dry_run, launcher):

@@ -301,7 +301,37 @@ def _yaml_constructor():
     # Timestamps stay the strings they were written as: schemas check their form.
     _Constructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
     _Constructor.add_constructor("tag:yaml.org,2002:int", _bounded_yaml_integer)
+    _Constructor.add_constructor("tag:yaml.org,2002:omap", _yaml_omap)
     return _Constructor
+
+
+def _yaml_omap(constructor, node):
+    """``!!omap``: a sequence of one-member mappings read as one mapping (INP-026), a repeated
+    key refused as in any mapping (ruamel's own constructor only asserts it), a key that is no
+    string refused as any such key is."""
+    from ruamel.yaml.constructor import ConstructorError
+    from ruamel.yaml.nodes import MappingNode, SequenceNode
+
+    omap = {}
+    yield omap
+    if not isinstance(node, SequenceNode):
+        raise ConstructorError("while constructing an ordered map", node.start_mark,
+                               f"expected a sequence, but found {node.id!s}", node.start_mark)
+    for entry in node.value:
+        if not isinstance(entry, MappingNode) or len(entry.value) != 1:
+            raise ConstructorError("while constructing an ordered map", node.start_mark,
+                                   "expected a mapping of one item", entry.start_mark)
+        key_node, value_node = entry.value[0]
+        key = constructor.construct_object(key_node)
+        if not isinstance(key, str):
+            raise _Reject("load.yaml_type", f"the key {cut(repr(key), 40)} is not a string",
+                          "quote the key: keys are strings in Passdown's data",
+                          key_node.start_mark.line + 1, requirement="INP-025")
+        if key in omap:
+            raise _Reject("load.duplicate_key", f"the key {key!r} appears twice in one !!omap",
+                          "keep one entry per key", key_node.start_mark.line + 1,
+                          requirement="INP-004")
+        omap[key] = constructor.construct_object(value_node)
 
 
 class _NotPlain(Exception):
@@ -490,6 +520,7 @@ def parse_yaml(text: str, *, pure: bool = False):
     The C parser reads first; whatever it refuses, or a text it reads differently, is read
     again by the pure loader, whose finding is the one reported: both loaders give the same
     findings, lines and refusals, and only valid documents take the fast path."""
+    _refuse_other_yaml_versions(text)
     if pure or not c_yaml_available() or _may_read_differently(text):
         return _parse_yaml_with(text, _yaml_loader(True))
     from ruamel.yaml.error import YAMLError
@@ -501,6 +532,20 @@ def parse_yaml(text: str, *, pure: bool = False):
     if not isinstance(data, dict):  # every YAML artifact is a mapping: the rest is read as before
         return _parse_yaml_with(text, _yaml_loader(True))
     return data
+
+
+def _refuse_other_yaml_versions(text: str) -> None:
+    """INP-022: a ``%YAML`` directive for another version than 1.2 is refused, so that no
+    reader resolves the document by YAML 1.1's rules (``yes`` as true) where another reads 1.2."""
+    if "%YAML" not in text:
+        return
+    import re
+
+    for match in re.finditer(r"^%YAML[ \t]+([^ \t\r\n#]*)", text, re.MULTILINE):
+        if match.group(1) != "1.2":
+            raise _Reject("load.syntax", f"a %YAML {cut(match.group(1), 20)} directive: Passdown reads YAML 1.2",
+                          "remove the directive, or write %YAML 1.2", _line_of(text, match.start()),
+                          requirement="INP-022")
 
 
 def _parse_yaml_with(text: str, loader):

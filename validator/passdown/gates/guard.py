@@ -10,8 +10,9 @@ every tool. A piece the guard cannot read is answered ``ask``, never a silent al
 
 This module owns the gate's contract: the input, the outcome codes, their decisions and their
 messages. The gate path imports no regular expression module (kill patterns are read by
-:mod:`passdown.gates._guard_regex`), and loads the code reader only for a call that holds
-``kill`` or an interpreter given code.
+:mod:`passdown.gates._guard_regex`), loads the self-signal reader only for a call that holds
+``kill``, the kernel only for an execution tool, and the code reader only for an interpreter
+given code.
 """
 
 from passdown.gates import _fields as field
@@ -83,8 +84,8 @@ def decide(value):
         return _invalid(error.path)
     host = call["host"]
     if any("kill" in text for text in call["strings"]):
-        # Every self-signal holds "kill": the code reader loads only for a call that does.
-        from passdown.gates._guard_code import self_signal
+        # Every self-signal holds "kill": its reader loads only for a call that does.
+        from passdown.gates._guard_signal import self_signal
 
         if any("kill" in text and self_signal(text, host["pid"], host["group"]) for text in call["strings"]):
             return _answer("self_signal", call)

@@ -39,6 +39,7 @@ SINCE = (
 )
 MINIMUM_VERSION = "0.129.0"
 _HEADER = re.compile(r"^\s*(\[\[?)(.+?)(\]\]?)\s*(#.*)?$")
+_KEY = re.compile(r"""^(\s*)("?)command\2\s*=""")
 
 
 def layer_paths(scope, environ=None, cwd=None):
@@ -54,7 +55,10 @@ def _bad(path, what, hint):
 def _parse(path, raw):
     """``(text, data)`` of a config.toml's bytes, its lines as LF; malformed TOML is refused as
     ``hook.bad_config`` with the parser's message, bytes that are not UTF-8 as
-    ``load.encoding``."""
+    ``load.encoding``, a byte order mark as ``load.bom``."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raise UnreadableInput(f"{path}: starts with a UTF-8 byte order mark", code="load.bom",
+                              hint="save config.toml as UTF-8 without a byte order mark")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -134,10 +138,12 @@ def _basic(value):
     return json.dumps(value)  # a JSON string, ASCII-escaped, is a TOML basic string
 
 
-def _block(launcher, options):
-    """Passdown's groups as TOML lines, and the groups as data."""
+def _block(launcher, options, wanted):
+    """Passdown's groups of the events ``wanted`` as TOML lines, and the groups as data."""
     lines, groups = [MARKER], {}
     for event, _, timeout in _settings.CODEX_ENTRIES:
+        if event not in wanted:
+            continue
         command = _settings.hook_command(launcher, event, options or {}, HOST)
         if len(lines) > 1:
             lines.append("")
@@ -177,6 +183,29 @@ class _Lines:
     def handlers(self, start, end, event):
         return [i for i, array, path in self.headers
                 if start < i < end and array and path == ("hooks", event, "hooks")]
+
+    def set_command(self, path, event, g, h, groups, handlers, command):
+        """Write ``command`` as the value of handler ``h`` of group ``g`` of ``event``."""
+        starts = self.groups(event)
+        if len(starts) != groups:
+            raise _bad(path, f'"hooks.{event}" is not written as [[hooks.{event}]] tables',
+                       "remove Passdown's entries by hand, then install again")
+        end = self.end_of(starts[g], ("hooks", event, "hooks"))
+        inside = self.handlers(starts[g], end, event)
+        if len(inside) != handlers:
+            raise _bad(path, f"a [[hooks.{event}]] group lists its handlers inline",
+                       "remove Passdown's handler by hand, then install again")
+        stop = next((i for i in inside if i > inside[h]), end)
+        depth, quote = 0, None
+        for index in range(inside[h] + 1, stop):
+            line = self.lines[index]
+            found = _KEY.match(line) if depth == 0 and quote is None else None
+            if found:
+                self.lines[index] = f"{found.group(1)}command = {_basic(command)}"
+                return
+            depth, quote = _scan(line, depth, quote)
+        raise _bad(path, f"Passdown's [[hooks.{event}.hooks]] handler has no command line",
+                   "remove Passdown's handler by hand, then install again")
 
     def span(self, start, end):
         """Lines ``start`` up to ``end`` without the comments that open the next table: the
@@ -270,24 +299,34 @@ def _crlf(raw):
 
 
 def plan_install(path, launcher, options=None):
-    """The change that adds Passdown's hooks to the config.toml at ``path``, or brings their
-    commands up to date (the old entries removed, the new block appended)."""
+    """The change that adds Passdown's hooks to the config.toml at ``path`` (appended for the
+    events that have none), or brings their commands up to date where they are, so that no
+    group moves and Codex's trust records keep naming the hooks they named."""
     before = _settings._read(path)
     text, data = ("", {}) if before is None else _parse(path, before)
-    lines, groups = _block(launcher, options)
     events = _events(path, data)
     ours = _ours(events)
-    if ours and all(ours.get(event) and [events[event][g] for g, _ in ours[event]] == [group]
-                    for event, group in groups.items()):
-        return _settings.Plan(path, before, before)  # installed as it would be now
-    if ours:
-        text, data = _removed(path, text, data, events, ours)
     intended = copy.deepcopy(data)
-    for event, group in groups.items():
-        intended.setdefault("hooks", {}).setdefault(event, []).append(group)
-    if text and not text.endswith("\n"):
-        text += "\n"
-    text += ("\n" if text.strip() else "") + "\n".join(lines) + "\n"
+    found = _Lines(text)
+    for event, places in ours.items():
+        command = _settings.hook_command(launcher, event, options or {}, HOST)
+        for g, h in places:
+            handler = intended["hooks"][event][g]["hooks"][h]
+            if handler.get("command") != command:
+                found.set_command(path, event, g, h, len(events[event]),
+                                  len(events[event][g]["hooks"]), command)
+                handler["command"] = command
+    text = "\n".join(found.lines)
+    missing = [event for event, _, _ in _settings.CODEX_ENTRIES if event not in ours]
+    if missing:
+        lines, groups = _block(launcher, options, missing)
+        for event, group in groups.items():
+            intended.setdefault("hooks", {}).setdefault(event, []).append(group)
+        if text and not text.endswith("\n"):
+            text += "\n"
+        text += ("\n" if text else "") + "\n".join(lines) + "\n"
+    if intended == data:
+        return _settings.Plan(path, before, before)  # installed as it would be now
     return _settings.Plan(path, before, _result(path, text, _crlf(before), intended))
 
 
@@ -351,11 +390,25 @@ def _removed(path, text, data, events, ours):
         drop.add(marker)
         if marker >= 1 and not lines[marker - 1].strip():
             drop.add(marker - 1)
-    kept_lines = [line for index, line in enumerate(lines) if index not in drop]
-    new = "\n".join(kept_lines)
-    if text.endswith("\n") and new and not new.endswith("\n"):
-        new += "\n"
-    return new, intended
+    end = len(lines) - 1 if text.endswith("\n") else len(lines)  # lines[end]: after the last newline
+    drop.discard(end)
+    for start, stop in _runs(drop):
+        if stop < end and not lines[start].strip():
+            while stop > start and not lines[stop - 1].strip():
+                stop -= 1  # a run set apart on both sides keeps the blank lines after it
+                drop.discard(stop)
+    return "\n".join(line for index, line in enumerate(lines) if index not in drop), intended
+
+
+def _runs(indexes):
+    """The maximal runs of consecutive ``indexes`` as ``(start, stop)``."""
+    runs = []
+    for index in sorted(indexes):
+        if runs and runs[-1][1] == index:
+            runs[-1][1] = index + 1
+        else:
+            runs.append([index, index + 1])
+    return [tuple(run) for run in runs]
 
 
 def plan_uninstall_layer(scope, environ=None, cwd=None):
@@ -370,3 +423,23 @@ def plan_uninstall_layer(scope, environ=None, cwd=None):
         if first.changed:
             return [first]
         raise
+
+
+def turned_off(scope, environ=None, cwd=None):
+    """``(path, key)`` of each config.toml, the layer's and the user's, that turns Codex's hooks
+    off (``[features] hooks = false``, or the older ``codex_hooks = false`` without ``hooks``);
+    a file that cannot be read turns nothing off here (HST-312)."""
+    paths = [layer_paths(scope, environ, cwd)[1]]
+    if scope == "project":
+        paths.append(layer_paths("user", environ, cwd)[1])
+    found = []
+    for path in dict.fromkeys(paths):
+        try:
+            raw = _settings._read(path)
+            features = _parse(path, raw)[1].get("features") if raw is not None else None
+        except (UnreadableInput, RefusedError):
+            continue
+        key = "hooks" if isinstance(features, dict) and "hooks" in features else "codex_hooks"
+        if isinstance(features, dict) and features.get(key) is False:
+            found.append((path, key))
+    return found

@@ -81,7 +81,7 @@ def observe(host, path, *, folder=".", workspace=None, context_capacity=None, re
                                f"reads the other host's)")
         tail = []
         latest = reader.latest_call(_remember(session_file.tail(), tail))
-        capacity = reader.capacity(tail)
+        capacity = latest[3] if isinstance(latest, tuple) else None
         exhausted = session_file.tail_exhausted
         session_id = next(filter(None, map(reader.session_of, head)), None) \
             or next(filter(None, map(reader.session_of, tail)), None)
