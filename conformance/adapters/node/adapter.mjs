@@ -3,13 +3,14 @@
 //
 // It implements gates from their spec pages alone: `restart` (spec/gates/restart.md) and
 // `title` (spec/gates/title.md) in this file, with no dependencies; `recovery`
-// (spec/gates/recovery.md) in recovery.mjs, with none either; `ack` (spec/ack.md) in ack.mjs
+// (spec/gates/recovery.md) in recovery.mjs and `observe` (spec/gates/observe.md) in
+// observe.mjs, with none either; `ack` (spec/ack.md) in ack.mjs
 // and `digest` (spec/digest.md) in digest.mjs, which need the packages of the repository's
 // package.json (`npm ci` at the root: a pure-JS blake3, and the YAML parser load.mjs reads
 // artifacts' text with). Without them those gates are not listed, so their cases are
 // skipped. Beside it: load.mjs (an artifact's text to a value, or its load.* code; and the
 // gates' JSON reader) and digests.mjs (digest strings, hashing and canonical forms). It
-// conforms to the recovery and python-helper-compat profiles, which it declares; of the core
+// conforms to the recovery, observe and python-helper-compat profiles, which it declares; of the core
 // profile it lacks `validate`. Copy it as the starting point for your own adapter and replace
 // the gate functions with calls into your implementation.
 //
