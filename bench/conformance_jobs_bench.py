@@ -2,7 +2,7 @@
 the machine's cores, when that is more) against the named baseline ``-j 1``, one case at a
 time, as program mode ran before.
 
-The program is Passdown's own ``passdown gate`` (the two-import launcher next to this Python), so
+The program is Passdown's own ``passdown gate`` (the one-import launcher next to this Python), so
 every case of every gate runs and passes; each case is one process start, which is what
 program mode costs a host. Each row is the best of ``--runs`` runs (a shared machine slows
 some runs down; the best is the least disturbed), with the load average when it started.

@@ -6,7 +6,8 @@ own, each answer validated against the schema Codex publishes for its event
 
 SessionStart injects the checkpoint's resume point; PreToolUse, run by a process standing for
 the Codex host through ``sh -c`` as Codex runs hooks, denies ``kill -9 $PPID`` and allows
-``pkill -f pytest``; PostCompact records the compaction; Stop says nothing while the decision
+``pkill -f pytest``; PostCompact records the compaction, which ``passdown observe codex`` and
+the Stop assessment then report as measured; Stop says nothing while the decision
 stays the same, says once that a restart qualifies when the session has grown past the
 threshold, and nothing the next time. At the end ``git status`` shows the work untouched."""
 
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from ruamel.yaml import YAML
 from git_support import git, new_checkout
 from hosts_support import run_as_host
 
@@ -87,12 +89,18 @@ def test_codex_hooks_through_a_session(tmp_path):
     assert verdict["permissionDecisionReason"].endswith("(passdown guard: host_kill)")
     assert allowed == [0, "", ""]
 
-    # -- a compaction is recorded, once ------------------------------------------------------
+    # -- a compaction is recorded, once, and observed as measured ----------------------------
     assert hook("PostCompact", turn_id="turn-1", trigger="auto") == ""
     assert _compactions.count(str(repo), "codex", session) == 1
+    observed = json.loads(run("observe", "codex", "--transcript", str(rollout), "--format", "json"))
+    assert observed["fields"]["compactions"] == {
+        "value": 1, "basis": "measured",
+        "source": "counted by Passdown's PostCompact hook in ./.passdown/compactions.json"}
 
     # -- Stop: silent while nothing changed; once when a restart qualifies; then silent ------
     assert hook("Stop", **stop) == ""
+    recorded = YAML(typ="safe").load((repo / "registry.yaml").read_text())["observation"]
+    assert (recorded["inputs"]["compactions"], recorded["basis"]["compactions"]) == (1, "measured")
     last = next(json.loads(line) for line in reversed(lines) if '"token_count"' in line)
     last["payload"]["info"]["last_token_usage"]["input_tokens"] = 220_000  # the session grew
     rollout.write_text("\n".join([*lines, json.dumps(last)]) + "\n")
@@ -100,6 +108,7 @@ def test_codex_hooks_through_a_session(tmp_path):
     assert said["decision"] == "block"
     assert said["reason"].startswith("Passdown: a restart qualifies (context pressure: context "
                                      "220,000 tokens of 258,400 (85%)")
+    assert "; 1 compactions)" in said["reason"]
     assert hook("Stop", **stop) == ""
 
     # -- the work is as the session left it ---------------------------------------------------

@@ -238,3 +238,24 @@ def test_a_shell_asking_for_completions_is_answered_by_click():
                           timeout=120)
     assert (fast.returncode, fast.stdout) == (slow.returncode, slow.stdout) == (0, slow.stdout)
     assert b"_PASSDOWN_COMPLETE" in fast.stdout
+
+
+@pytest.mark.parametrize("args", [["gate", "guard", "CALL"], ["hook", "claude", "PreToolUse"]])
+def test_a_fast_path_whose_reader_went_away_ends_as_click_does(args, tmp_path):
+    """The launcher's gate and hook paths writing to a pipe nobody reads: exit 1, nothing on
+    stderr (no traceback), as click ends a command on a closed pipe."""
+    launcher = Path(sys.executable).with_name("passdown")
+    call = tmp_path / "call.json"
+    call.write_text(json.dumps({"tool": "execute", "arguments": "reboot", "host_pid": 4242}))
+    hook = json.dumps({"session_id": "s", "transcript_path": "/t.jsonl", "cwd": "/", "permission_mode":
+                       "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                       "tool_input": {"command": "reboot"}, "tool_use_id": "t"}).encode()
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([str(launcher), *[str(call) if a == "CALL" else a for a in args]],
+                              input=hook, stdout=write_end, stderr=subprocess.PIPE, timeout=120,
+                              check=False)
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (1, b"")

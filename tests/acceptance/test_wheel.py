@@ -61,7 +61,7 @@ def test_the_wheel_metadata_names_passdown_only(installed):
     assert "Name: passdown\n" in shown.stdout and "../../../bin/passdown" in shown.stdout
     assert sorted(path.name for path in bin_dir.glob("passdown*")) == ["passdown"]
     launcher = (bin_dir / "passdown").read_text(encoding="utf-8")
-    assert launcher.startswith(f"#!{bin_dir / 'python'}") and "from passdown._entry import main" in launcher
+    assert launcher.startswith(f"#!{bin_dir / 'python'}") and "from passdown._entry import run" in launcher
 
 
 def test_passdown_validate_runs_from_the_installed_wheel(installed):

@@ -30,9 +30,11 @@ ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "spec"
 PAGES = ("ack.md", "checkpoint.md", "packet.md", "registry.md", "procedure.md", "digest.md",
          "handoff-record.md", "relaunch-receipt.md", "input-safety.md", "gates/validate.md",
-         "gates/handoff.md", "gates/recovery.md", "gates/relaunch.md", "gates/lifecycle.md")
+         "gates/handoff.md", "gates/recovery.md", "gates/relaunch.md", "gates/lifecycle.md",
+         "gates/observe.md")
 #: The page whose tables hold each gate's outcomes.
 GATE_PAGES = {"handoff": "gates/handoff.md", "recovery": "gates/recovery.md",
+              "observe": "gates/observe.md",
               "relaunch": "gates/relaunch.md", "lifecycle": "gates/lifecycle.md",
               "validate": "gates/validate.md", "digest": "digest.md", "ack": "ack.md"}
 #: Codes a gate answers that another page's table documents (the loading codes).

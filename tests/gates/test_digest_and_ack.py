@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from referencing import Registry, Resource
 
+from passdown.engine import _ecma
 from passdown.formats import _ackcheck
 from passdown.gates import load
 
@@ -34,7 +35,8 @@ REGISTRY = _registry()
 def _validator(relative):
     schema = json.loads((SCHEMAS / relative).read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema, registry=REGISTRY)
+    # patterns read as ECMA-262 reads them (CNF-106): `$` only at the very end
+    return jsonschema.Draft202012Validator(_ecma.translate_schema(schema), registry=REGISTRY)
 
 
 def _fixtures(gate):

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from passdown.gates import guard
-from passdown.gates._guard_code import MAX_CALLS, executor_calls, self_signal
+from passdown.gates._guard_code import MAX_CALLS, executor_calls
+from passdown.gates._guard_signal import self_signal
 from passdown.gates._guard_judge import VERBS, Host, Judge, glob_match, printed, program_name
 from passdown.gates._guard_read import MAX_DEPTH, Unreadable, decode_escapes, read
 
@@ -155,6 +156,6 @@ def test_every_verb_the_spec_names_has_a_rule():
                     "reload-or-restart", "try-reload-or-restart", "condrestart", "force-reload",
                     "freeze", "disable", "mask", "reboot", "poweroff", "halt", "kexec",
                     "soft-reboot", "rescue", "emergency", "setsid", "command", "exec", "nohup",
-                    "ps", "pgrep", "pidof", "get-process"):  # peeled keywords and pid sources
+                    "ps", "pgrep", "pidof", "get-process", "systemd-reboot"):  # peeled keywords, pid sources, units
                 named.add(verb)
     assert named and named - set(VERBS) == set()

@@ -284,3 +284,17 @@ def test_a_16_mib_tool_call_is_answered(tmp_path):
     assert done.returncode == 0
     assert done.stdout == b"" or json.loads(done.stdout)["hookSpecificOutput"][
         "permissionDecision"] in ("allow", "ask")
+
+
+def test_a_data_tool_call_loads_no_command_reader():
+    """A Write (most calls are data tools) is judged for self-signals only: the kernel that
+    reads commands, and the code reader, stay unloaded."""
+    call = json.dumps(hook_input("pre_tool_use_write", tool_input={"content": "never kill -9 $PPID\n"}))
+    code = ("import io, sys\n"
+            f"sys.stdin = io.TextIOWrapper(io.BytesIO({call.encode()!r}))\n"
+            "from passdown._entry import main\n"
+            "status = main(['hook', 'claude', 'PreToolUse'])\n"
+            "print(status, sorted(m for m in sys.modules if m.startswith('passdown.gates._guard')), "
+            "file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.stderr.strip() == "0 ['passdown.gates._guard_signal']", done.stderr

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from passdown.errors import PassdownError, RefusedError, UsageError
+from passdown.errors import PassdownError, RefusedError, UnreadableInput, UsageError
 from docs_support import ROOT
 
 SPEC = ROOT / "spec" / "hosts.md"
@@ -28,7 +28,8 @@ def raised():
     from passdown.mcp._resources import ResourceError
 
     classes = {"RefusedError": RefusedError, "UsageError": UsageError, "PassdownError": PassdownError,
-               "ResourceError": ResourceError, "HookError": HOOK_FAILURE}
+               "ResourceError": ResourceError, "UnreadableInput": UnreadableInput,
+               "HookError": HOOK_FAILURE}
     constructor = re.compile(r"\b(" + "|".join(classes) + r")\(")
     found = {}
     for path in SOURCES:

@@ -1,5 +1,5 @@
-"""Writes (``--write``) or checks the conformance fixtures of the restart, title, recovery
-and handoff gates, and the relaunch and lifecycle gates' values files: ``python tests/gate_fixtures.py --write``.
+"""Writes (``--write``) or checks the conformance fixtures of the restart, title, recovery,
+handoff and observe gates, and the relaunch and lifecycle gates' values files: ``python tests/gate_fixtures.py --write``.
 
 The cases live in the ``gates1_fixtures_*`` modules beside this one; expected answers come
 from the reference notes' oracles (restart, title; where a published helper crashes, the
@@ -23,6 +23,7 @@ def documents():
     """``{relative path: fixture document}`` for every file these builders own."""
     import gate_fixtures_handoff
     import gate_fixtures_lifecycle
+    import gate_fixtures_observe
     import gate_fixtures_recovery
     import gate_fixtures_relaunch
     import gate_fixtures_restart
@@ -35,6 +36,7 @@ def documents():
         ("handoff", gate_fixtures_handoff.handoff_files()),
         ("relaunch", gate_fixtures_relaunch.relaunch_files()),
         ("lifecycle", gate_fixtures_lifecycle.lifecycle_files()),
+        ("observe", gate_fixtures_observe.observe_files()),
     ):
         for topic, document in files.items():
             built[f"{gate}/{topic}.json"] = document

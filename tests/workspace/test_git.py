@@ -324,3 +324,62 @@ def test_a_filter_driver_whose_name_cannot_be_switched_off_is_refused(repo, tmp_
         _git.dirty_fingerprint(repo)
     assert raised.value.code == "git.failed" and "a=b" in raised.value.message
     assert not marker.exists()
+
+
+def test_one_readback_runs_git_three_times_and_status_once(repo, monkeypatch):
+    """The configuration's drivers, the top level, then one ``git status`` giving the branch,
+    HEAD and every dirty path."""
+    (repo / "edited.txt").write_text("after\n")
+    (repo / "new.txt").write_text("new\n")
+    run = _git._run_bounded
+    commands = []
+    monkeypatch.setattr(_git, "_run_bounded", lambda command, name, *rest: (
+        commands.append(name), run(command, name, *rest))[1])
+    checkout, rows = _git.readback(repo)
+    assert commands == ["config", "rev-parse", "status"]
+    assert checkout == {"repository": os.path.realpath(repo), "branch": "main",
+                        "head": git(repo, "rev-parse", "HEAD")}
+    assert rows == [{"path": "edited.txt", "digest": b3(b"after\n")},
+                    {"path": "new.txt", "digest": b3(b"new\n")}]
+
+
+def test_a_branch_named_like_a_detached_head_is_read_as_a_branch(repo):
+    git(repo, "checkout", "-q", "-b", "(detached)")
+    assert _git.readback(repo)[0]["branch"] == _git.checkout_fingerprint(repo)["branch"] == "(detached)"
+    git(repo, "checkout", "-q", "--detach")
+    assert _git.readback(repo)[0]["branch"] == _git.checkout_fingerprint(repo)["branch"] == "HEAD"
+
+
+def test_a_repository_without_a_commit_has_no_readback(tmp_path):
+    git(tmp_path, "init", "-q", "-b", "main")
+    (tmp_path / "a.txt").write_text("a\n")
+    with pytest.raises(GitError) as raised:
+        _git.readback(tmp_path)
+    assert raised.value.code == "git.no_commit"
+
+
+def test_files_an_ack_lists_are_hashed_while_git_runs_with_the_same_digests(repo):
+    """With many expected paths, those files are hashed on a thread while ``git status`` runs:
+    the rows are those of a readback that expects nothing, whatever the list names (a file
+    no longer dirty, a folder, a FIFO, a missing file, a name that is not UTF-8, sha256)."""
+    (repo / "many").mkdir()
+    for n in range(60):
+        (repo / "many" / f"f{n}.txt").write_text(f"{n}\n")
+    (repo / "edited.txt").write_text("after\n")
+    os.symlink("kept.txt", repo / "link")
+    (repo / "folder").mkdir()
+    (repo / "folder" / "inside.txt").write_text("in\n")
+    (repo / b"caf\xe9.txt".decode("utf-8", "surrogateescape")).write_bytes(b"latin-1 name\n")
+    expected = {f"many/f{n}.txt": "blake3" for n in range(60)}
+    expected.update({"kept.txt": "blake3", "folder": "blake3", "nowhere.txt": "blake3",
+                     "edited.txt": "sha256", "link": "blake3", "caf\\xe9.txt": "blake3"})
+    plain = _git.readback(repo, algorithms={"edited.txt": "sha256"})
+    assert _git.readback(repo, algorithms=expected) == plain
+    assert {"path": "edited.txt", "digest": "sha256:" + hashlib.sha256(b"after\n").hexdigest()} in plain[1]
+    assert {"path": "link", "digest": b3(b"kept.txt")} in plain[1]
+    os.unlink(repo / "kept.txt")
+    os.mkfifo(repo / "kept.txt")  # tracked, listed, and now a FIFO: refused as without the list
+    for algorithms in (expected, {}):
+        with pytest.raises(GitError) as raised:
+            _git.readback(repo, algorithms=algorithms)
+        assert raised.value.code == "git.not_regular" and "kept.txt" in raised.value.message

@@ -15,9 +15,9 @@ command's gate path) stays cheap enough for hooks that run on every turn:
 """
 
 from passdown._lazy import attributes
-from passdown._version import __version__
 
 _LAZY = {
+    "__version__": ("passdown._version", "__version__"),  # lazy: hooks start without it
     "Finding": ("passdown._findings", "Finding"),
     "validate_paths": ("passdown.engine._validate", "validate_paths"),
     "validate_bytes": ("passdown.engine._validate", "validate_bytes"),
@@ -29,6 +29,6 @@ _LAZY = {
     "PassdownError": ("passdown.errors", "PassdownError"),
 }
 
-__all__ = ["__version__", *_LAZY]
+__all__ = [*_LAZY]
 
 __getattr__ = attributes(_LAZY, __name__)

@@ -1,7 +1,5 @@
 """``python -m passdown``: the same command as ``passdown``."""
 
-import sys
+from passdown._entry import run
 
-from passdown._entry import main
-
-sys.exit(main())
+run()

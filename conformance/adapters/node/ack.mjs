@@ -3,12 +3,11 @@
 // Input and output are plain JavaScript values (objects, arrays, strings, numbers, booleans,
 // null) as JSON.parse gives them; `run` takes the raw input bytes.
 //
-// Digests: blake3 from @noble/hashes (MIT, installed by `npm ci` beside this file), sha256 from
-// node:crypto. The continue checkpoint is hashed over its RFC 8785 form, the packet over its
-// canonical text (spec/digest.md).
+// Digests are digests.mjs's (blake3 from @noble/hashes, installed by `npm ci` at the repository's
+// root; sha256 from node:crypto): the continue checkpoint is hashed over its RFC 8785 form, the
+// packet over its canonical text (spec/digest.md).
 
-import { createHash } from "node:crypto";
-import { blake3 } from "@noble/hashes/blake3.js";
+import { CanonicalError, canonicalJSON, canonicalPacket, checkDigest, sameDigest } from "./digests.mjs";
 
 export const VERSION = "1.0.0";
 const MAX_INPUT_BYTES = 24 * 1024 * 1024; // ACK-120
@@ -124,76 +123,6 @@ function exact(x) {
   return [BigInt(value), denominator];
 }
 
-// -- digests (GEN-006, GEN-007, spec/digest.md) ------------------------------------------------
-
-const ALGORITHM = /^[a-z0-9]+(?:[+._-][a-z0-9]+)*$/;
-const ENCODED = /^[A-Za-z0-9=_-]+$/;
-const HEX64 = /^[0-9a-f]{64}$/;
-const HASHERS = {
-  blake3: (bytes) => Buffer.from(blake3(bytes)).toString("hex"),
-  sha256: (bytes) => createHash("sha256").update(bytes).digest("hex"),
-};
-
-// [algorithm, encoded], or the problem: "malformed" or "unknown_algorithm".
-function parseDigest(text) {
-  if (typeof text !== "string" || text.length > 1024) return "malformed";
-  const colon = text.indexOf(":");
-  if (colon < 0) return "malformed";
-  const algorithm = text.slice(0, colon);
-  const encoded = text.slice(colon + 1);
-  if (!ALGORITHM.test(algorithm) || !ENCODED.test(encoded)) return "malformed";
-  if (!Object.hasOwn(HASHERS, algorithm)) return "unknown_algorithm";
-  if (!HEX64.test(encoded)) return "malformed";
-  return [algorithm, encoded];
-}
-
-function checkDigest(stated, bytes) {
-  const parsed = parseDigest(stated);
-  if (typeof parsed === "string") return parsed;
-  return HASHERS[parsed[0]](bytes) === parsed[1] ? null : "mismatch";
-}
-
-function sameDigest(a, b) {
-  const [x, y] = [parseDigest(a), parseDigest(b)];
-  return typeof x !== "string" && typeof y !== "string" && x[0] === y[0] && x[1] === y[1];
-}
-
-class Unhashable extends Error {}
-
-// The packet's canonical bytes: LF line breaks, the CHECKPOINT_DIGEST field left out, line
-// ends and trailing empty lines dropped, each line ended by one LF, UTF-8.
-function canonicalPacket(text) {
-  const kept = [];
-  let inDigest = false;
-  for (const raw of text.replace(/\r\n/g, "\n").replace(/\r/g, "\n").split("\n")) {
-    const line = raw.replace(/[ \t]+$/, "");
-    if (line.startsWith("CHECKPOINT_DIGEST:")) { inDigest = true; continue; }
-    if (inDigest && (!line || line.startsWith("  "))) continue;
-    inDigest = false;
-    kept.push(line);
-  }
-  while (kept.length && !kept[kept.length - 1]) kept.pop();
-  const canonical = kept.map((line) => line + "\n").join("");
-  if (!canonical.isWellFormed()) throw new Unhashable("the packet holds a lone surrogate");
-  return Buffer.from(canonical, "utf8");
-}
-
-// RFC 8785: members sorted by their UTF-16 code units, numbers as ECMAScript writes them.
-function jcs(value) {
-  if (value === null || typeof value === "boolean") return String(value);
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new Unhashable("a number that is not finite");
-    return JSON.stringify(value);
-  }
-  if (typeof value === "string") {
-    if (!value.isWellFormed()) throw new Unhashable("a lone surrogate");
-    return JSON.stringify(value);
-  }
-  if (Array.isArray(value)) return `[${value.map(jcs).join(",")}]`;
-  const keys = Object.keys(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${keys.map((k) => `${jcs(k)}:${jcs(value[k])}`).join(",")}}`;
-}
-
 // -- the packet's fields (spec/packet.md) ------------------------------------------------------
 
 const KEY_LINE = /^([A-Z][A-Z0-9_]*(?:[ \t]*\/[ \t]*[A-Z][A-Z0-9_]*)*):(?: ([\s\S]*)|[ \t]*)$/;
@@ -289,7 +218,7 @@ function check(ack, packetText, registry, checkout, dirty, checkpoint, now, skew
   if (attempt !== null) digestChecks.push(["ack.registry_digest_mismatch", get(attempt, "checkpoint_digest")]);
   let canonical = null;
   try { canonical = canonicalPacket(packetText); } catch (error) {
-    if (!(error instanceof Unhashable)) throw error;
+    if (!(error instanceof CanonicalError)) throw error;
     fail("ack.digest_mismatch");
   }
   if (canonical !== null) {
@@ -306,8 +235,8 @@ function check(ack, packetText, registry, checkout, dirty, checkpoint, now, skew
     if (isNone(stated) || checkpoint === null) fail("ack.checkpoint_changed");
     else {
       let bytes = null;
-      try { bytes = Buffer.from(jcs(checkpoint), "utf8"); } catch (error) {
-        if (!(error instanceof Unhashable)) throw error;
+      try { bytes = Buffer.from(canonicalJSON(checkpoint), "utf8"); } catch (error) {
+        if (!(error instanceof CanonicalError)) throw error;
         fail("ack.checkpoint_changed");
       }
       if (bytes !== null) {

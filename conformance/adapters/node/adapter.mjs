@@ -3,12 +3,15 @@
 //
 // It implements gates from their spec pages alone: `restart` (spec/gates/restart.md) and
 // `title` (spec/gates/title.md) in this file, with no dependencies; `recovery`
-// (spec/gates/recovery.md) in recovery.mjs, with none either; and `ack` (spec/ack.md) in
-// ack.mjs, which needs the packages of the repository's package.json (`npm ci` at the root:
-// a pure-JS blake3). Without them `ack` is not listed, so its cases are skipped. It conforms to
-// the recovery and python-helper-compat profiles, which it declares; of the core profile it
-// lacks `validate` and `digest`. Copy it as the starting point for your own adapter
-// and replace the gate functions with calls into your implementation.
+// (spec/gates/recovery.md) in recovery.mjs, with none either; `ack` (spec/ack.md) in ack.mjs
+// and `digest` (spec/digest.md) in digest.mjs, which need the packages of the repository's
+// package.json (`npm ci` at the root: a pure-JS blake3, and the YAML parser load.mjs reads
+// artifacts' text with). Without them those gates are not listed, so their cases are
+// skipped. Beside it: load.mjs (an artifact's text to a value, or its load.* code; and the
+// gates' JSON reader) and digests.mjs (digest strings, hashing and canonical forms). It
+// conforms to the recovery and python-helper-compat profiles, which it declares; of the core
+// profile it lacks `validate`. Copy it as the starting point for your own adapter and replace
+// the gate functions with calls into your implementation.
 //
 // `passdown conformance adapters` prints both commands with this file's full path, in a
 // checkout or an installed package:
@@ -18,11 +21,12 @@
 //   of a gate or version it does not implement exits with status 77, which means skipped):
 //     passdown conformance run --program "node conformance/adapters/node/adapter.mjs"
 //
-// Both gates are defined over JSON as Python reads and writes it, so this file carries a
-// small JSON reader that keeps integers apart from floats (and exact, as BigInt) and
-// accepts NaN and Infinity, and a writer that prints numbers and strings the way Python's
-// json module does. JavaScript's JSON.parse would turn 1.0 into 1, which the suite tells
-// apart.
+// The restart and title gates are defined over JSON as Python reads and writes it, so they
+// read with load.mjs's JSON reader, which keeps integers apart from floats (and exact, as
+// BigInt) and accepts NaN and Infinity, and this file carries a writer that prints numbers and
+// strings the way Python's json module does. JavaScript's JSON.parse would turn 1.0 into 1,
+// which the suite tells apart; the digest gate reads its input with the same reader, so
+// 9007199254740993 is refused rather than rounded.
 //
 // For the runner's own tests, PASSDOWN_ADAPTER_FAULT makes it misbehave on the cases whose
 // id matches the glob PASSDOWN_ADAPTER_FAULT_CASE (default: every case): `wrong` (the title
@@ -31,9 +35,10 @@
 
 import { existsSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { Float, LIMITS, PYTHON, isFloat, isInt, parseJSON as readJSON, plain, readGateInput } from "./load.mjs";
 
 const NAME = "passdown-adapter-node";
-const VERSION = "1.2.0";
+const VERSION = "1.3.0";
 // The gates implemented, with the version of each (the runner sends only their cases). The
 // gates in modules beside this file need the packages of package.json (`npm ci` here); without
 // them those gates are not listed, so their cases are skipped, never failed.
@@ -43,7 +48,7 @@ const MODULES = {};
 // gates they need are there.
 const PROFILES = ["recovery", "observe", "python-helper-compat"];
 const PROFILE_GATES = { recovery: ["recovery"], observe: ["observe"], "python-helper-compat": ["restart", "title"] };
-for (const [gate, file] of [["ack", "./ack.mjs"], ["recovery", "./recovery.mjs"], ["observe", "./observe.mjs"]]) {
+for (const [gate, file] of [["ack", "./ack.mjs"], ["digest", "./digest.mjs"], ["recovery", "./recovery.mjs"], ["observe", "./observe.mjs"]]) {
   try {
     MODULES[gate] = await import(file);
     GATE_VERSIONS[gate] = MODULES[gate].VERSION;
@@ -58,14 +63,7 @@ const FAULT_CASE = process.env.PASSDOWN_ADAPTER_FAULT_CASE || "*";
 
 // -- numbers as Python has them --------------------------------------------------------------
 
-// A JSON float. Integers are BigInt; everything else is a plain JavaScript value; objects are
-// Maps (insertion order, any key, the last duplicate wins as in Python).
-class Float {
-  constructor(value) { this.value = value; }
-}
-
-const isInt = (v) => typeof v === "bigint";
-const isFloat = (v) => v instanceof Float;
+// Numbers as load.mjs reads them: integers are BigInt, floats Float; objects are Maps.
 const isNumber = (v) => isInt(v) || isFloat(v);
 
 class OverflowError extends Error {}
@@ -107,168 +105,6 @@ function trueDivide(a, b) {
 }
 
 function pyMin(a, b) { return num(b) < num(a) ? b : a; } // min(a, b): the first of equals
-
-// -- JSON as Python reads it -------------------------------------------------------------------
-
-class JSONError extends Error {}
-
-const MAX_DEPTH = 990; // Python's reader gives up near its recursion limit
-const MAX_INT_DIGITS = 4300; // Python refuses to read longer integers
-
-function parseJSON(text) {
-  let i = 0;
-  const ws = () => { while (i < text.length && " \t\n\r".includes(text[i])) i++; };
-  const fail = (what) => { throw new JSONError(`${what} at ${i}`); };
-  const value = (depth) => {
-    if (depth > MAX_DEPTH) fail("nesting too deep");
-    const c = text[i];
-    if (c === "{") {
-      i++; ws();
-      const map = new Map();
-      if (text[i] === "}") { i++; return map; }
-      for (;;) {
-        if (text[i] !== '"') fail("expecting a key");
-        const key = string();
-        ws(); if (text[i] !== ":") fail("expecting ':'"); i++; ws();
-        const item = value(depth + 1);
-        if (map.has(key)) map.delete(key); // Python keeps the last value...
-        map.set(key, item);
-        ws();
-        if (text[i] === ",") { i++; ws(); continue; }
-        if (text[i] === "}") { i++; return map; }
-        fail("expecting ',' or '}'");
-      }
-    }
-    if (c === "[") {
-      i++; ws();
-      const list = [];
-      if (text[i] === "]") { i++; return list; }
-      for (;;) {
-        list.push(value(depth + 1));
-        ws();
-        if (text[i] === ",") { i++; ws(); continue; }
-        if (text[i] === "]") { i++; return list; }
-        fail("expecting ',' or ']'");
-      }
-    }
-    if (c === '"') return string();
-    for (const [word, result] of [["true", true], ["false", false], ["null", null],
-      ["NaN", new Float(NaN)], ["Infinity", new Float(Infinity)], ["-Infinity", new Float(-Infinity)]]) {
-      if (text.startsWith(word, i)) { i += word.length; return result; }
-    }
-    const match = /^-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/.exec(text.slice(i, i + 100000));
-    if (!match) fail("expecting a value");
-    i += match[0].length;
-    if (match[1] === undefined && match[2] === undefined) {
-      if (match[0].replace("-", "").length > MAX_INT_DIGITS) fail("integer too long");
-      return BigInt(match[0]);
-    }
-    return new Float(Number(match[0]));
-  };
-  const string = () => {
-    i++;
-    let out = "";
-    for (;;) {
-      if (i >= text.length) fail("unterminated string");
-      const c = text[i];
-      if (c === '"') { i++; return out; }
-      if (c < " ") fail("control character in string");
-      if (c !== "\\") { out += c; i++; continue; }
-      const e = text[i + 1];
-      const simple = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" }[e];
-      if (simple !== undefined) { out += simple; i += 2; continue; }
-      if (e === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
-        out += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16)); // pairs join by themselves
-        i += 6; continue;
-      }
-      fail("invalid escape");
-    }
-  };
-  if (text.startsWith("\ufeff")) fail("byte order mark");
-  ws();
-  const result = value(0);
-  ws();
-  if (i !== text.length) fail("extra data");
-  return result;
-}
-
-// -- bytes as Python's json.loads(bytes) decodes them -------------------------------------------
-
-function guessEncoding(b) {
-  // json.detect_encoding (RFC 4627 section 3): byte order marks first, then zero bytes.
-  const starts = (...mark) => mark.every((byte, k) => b[k] === byte);
-  if (starts(0, 0, 0xfe, 0xff)) return ["utf-32-be", 4];
-  if (starts(0xff, 0xfe, 0, 0)) return ["utf-32-le", 4];
-  if (starts(0xfe, 0xff)) return ["utf-16-be", 2];
-  if (starts(0xff, 0xfe)) return ["utf-16-le", 2];
-  if (starts(0xef, 0xbb, 0xbf)) return ["utf-8", 3];
-  if (b.length >= 4) {
-    if (!b[0]) return [b[1] ? "utf-16-be" : "utf-32-be", 0];
-    if (!b[1]) return [b[2] || b[3] ? "utf-16-le" : "utf-32-le", 0];
-  } else if (b.length === 2) {
-    if (!b[0]) return ["utf-16-be", 0];
-    if (!b[1]) return ["utf-16-le", 0];
-  }
-  return ["utf-8", 0];
-}
-
-function decodeUTF8(b) {
-  // Strict UTF-8, except that an encoded lone surrogate (ED A0 80 to ED BF BF) decodes to
-  // that surrogate, as Python's "surrogatepass" error handler does.
-  const units = [];
-  for (let i = 0; i < b.length;) {
-    const c = b[i];
-    const cont = (k) => b[i + k] >= 0x80 && b[i + k] <= 0xbf;
-    if (c < 0x80) { units.push(c); i += 1; continue; }
-    if (c >= 0xc2 && c <= 0xdf && cont(1)) { units.push(((c & 0x1f) << 6) | (b[i + 1] & 0x3f)); i += 2; continue; }
-    if (c >= 0xe0 && c <= 0xef && cont(1) && cont(2)) {
-      const point = ((c & 0x0f) << 12) | ((b[i + 1] & 0x3f) << 6) | (b[i + 2] & 0x3f);
-      if (point >= 0x800) { units.push(point); i += 3; continue; } // surrogates included
-    }
-    if (c >= 0xf0 && c <= 0xf4 && cont(1) && cont(2) && cont(3)) {
-      const point = ((c & 0x07) << 18) | ((b[i + 1] & 0x3f) << 12) | ((b[i + 2] & 0x3f) << 6) | (b[i + 3] & 0x3f);
-      if (point >= 0x10000 && point <= 0x10ffff) {
-        units.push(0xd800 + ((point - 0x10000) >> 10), 0xdc00 + ((point - 0x10000) & 0x3ff));
-        i += 4; continue;
-      }
-    }
-    throw new JSONError(`invalid UTF-8 at byte ${i}`);
-  }
-  return fromUnits(units);
-}
-
-function decodeUnits(b, width, bigEndian) {
-  // UTF-16 or UTF-32; unpaired surrogates pass, as with "surrogatepass".
-  if (b.length % width) throw new JSONError("truncated data");
-  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  const units = [];
-  for (let k = 0; k < b.length; k += width) {
-    const point = width === 2 ? view.getUint16(k, !bigEndian) : view.getUint32(k, !bigEndian);
-    if (point > 0x10ffff) throw new JSONError(`code point not in range at byte ${k}`);
-    if (point >= 0x10000) units.push(0xd800 + ((point - 0x10000) >> 10), 0xdc00 + ((point - 0x10000) & 0x3ff));
-    else units.push(point);
-  }
-  return fromUnits(units);
-}
-
-function fromUnits(units) {
-  let text = "";
-  for (let k = 0; k < units.length; k += 8192) text += String.fromCharCode(...units.slice(k, k + 8192));
-  return text;
-}
-
-function decodeBytes(bytes) {
-  const [encoding, mark] = guessEncoding(bytes);
-  const rest = bytes.subarray(mark);
-  if (encoding === "utf-8") return decodeUTF8(rest);
-  return decodeUnits(rest, encoding.startsWith("utf-32") ? 4 : 2, encoding.endsWith("be"));
-}
-
-function readInput(bytes, limit) {
-  // Bytes -> a JSON value, or undefined when Python's json.loads(bytes) would fail.
-  if (bytes.length > limit) return undefined;
-  try { return parseJSON(decodeBytes(bytes)); } catch { return undefined; }
-}
 
 // -- JSON as Python writes it ------------------------------------------------------------------
 
@@ -312,7 +148,7 @@ function dumps(value, sortKeys = false) {
   if (value === false) return "false";
   if (isInt(value)) {
     const text = value.toString();
-    if (text.replace("-", "").length > MAX_INT_DIGITS) throw new Error("int too long to print");
+    if (text.replace("-", "").length > LIMITS.digits) throw new Error("int too long to print");
     return text;
   }
   if (isFloat(value)) return floatRepr(value.value);
@@ -348,7 +184,7 @@ function restartPlain(action, reason) {
 }
 
 function restartRun(bytes) {
-  const value = readInput(bytes, RESTART_LIMIT);
+  const value = readGateInput(bytes, RESTART_LIMIT);
   return value === undefined ? restartPlain("BLOCKED", "invalid_input") : restartDecide(value);
 }
 
@@ -492,7 +328,7 @@ function titleUnavailable() {
 }
 
 function titleRun(bytes) {
-  const value = readInput(bytes, TITLE_LIMIT);
+  const value = readGateInput(bytes, TITLE_LIMIT);
   return value === undefined ? titleUnavailable() : titleDecide(value);
 }
 
@@ -732,19 +568,11 @@ function inZone(m, zone) {
 
 // -- the harness protocol ----------------------------------------------------------------------
 
-// A value of this file's JSON reader (Maps, BigInt, Float) as JSON.parse would give it.
-function plain(value) {
-  if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [k, plain(v)]));
-  if (Array.isArray(value)) return value.map(plain);
-  if (isInt(value)) return Number(value);
-  if (isFloat(value)) return value.value;
-  return value;
-}
-
 // A gate of a module beside this file: plain values in, its output printed as JSON.
 function moduleGate(gate) {
   const answer = ([output, exitCode]) => [output, exitCode, JSON.stringify(output) + "\n"];
-  return [(value) => answer(MODULES[gate].decide(plain(value))), (bytes) => answer(MODULES[gate].run(bytes))];
+  const exact = MODULES[gate].EXACT_INPUT;
+  return [(value) => answer(MODULES[gate].decide(exact ? value : plain(value))), (bytes) => answer(MODULES[gate].run(bytes))];
 }
 
 function moduleAnswer(seq, kase) {
@@ -795,13 +623,17 @@ function serve() {
     const quick = JSON.parse(line);
     if (quick.cmd === "run" && Object.hasOwn(MODULES, quick.case?.gate)) {
       try {
+        // A gate that reads its input exactly (EXACT_INPUT) gets it as load.mjs reads it.
+        if (MODULES[quick.case.gate].EXACT_INPUT && Object.hasOwn(quick.case, "input")) {
+          quick.case.input = readJSON(line, PYTHON).get("case").get("input");
+        }
         send(moduleAnswer(quick.seq, quick.case));
       } catch (error) {
         send({ seq: quick.seq, errored: true, context: { message: String(error), traceback: String(error.stack) } });
       }
       return;
     }
-    const request = parseJSON(line);
+    const request = readJSON(line, PYTHON);
     const command = request.get("cmd");
     if (command === "start") {
       if (request.get("version") !== 1n) {

@@ -195,7 +195,7 @@ export function decide(value) {
 
 // Whether strict JSON text repeats a key in an object, or nests deeper than MAX_DEPTH; the
 // text is known to be valid JSON.
-function repeatsOrTooDeep(text) {
+export function repeatsOrTooDeep(text) {
   let i = 0;
   const ws = () => { while (" \t\n\r".includes(text[i]) && i < text.length) i++; };
   const string = () => {

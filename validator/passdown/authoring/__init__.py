@@ -23,8 +23,8 @@ their key order. Errors are :class:`~passdown.errors.PassdownError` subclasses w
   :func:`outcome_text`, the line a command prints for it;
 - :func:`show_attempt`, :func:`verify_attempt_ack`, :func:`record_packet`: reading an
   attempt, accepting its ACK, recording a packet's digest;
-- :func:`locate_folder`, :func:`require_folder`, :func:`locate_registry`: the handoff folder
-  found upward as git finds its repository, and its registry;
+- :func:`locate_folder`, :func:`require_folder`, :func:`locate_registry`, :func:`registries_in`:
+  the handoff folder found upward as git finds its repository, and its registry;
 - the checkpoint read for people and hooks: :func:`checkpoint_block`,
   :func:`checkpoint_summary`, :func:`pending_items`, :func:`checkpoint_value`;
 - the registry's observation records: :func:`record_assessment`, :func:`record_calibration`,
@@ -71,6 +71,7 @@ _LAZY = {
     "locate_folder": ("passdown.authoring._where", "locate"),
     "require_folder": ("passdown.authoring._where", "require"),
     "locate_registry": ("passdown.authoring._registry", "locate"),
+    "registries_in": ("passdown.authoring._where", "registries_in"),
     "record_assessment": ("passdown.authoring._observation", "record_assessment"),
     "record_calibration": ("passdown.authoring._observation", "record_calibration"),
     "calibration_factor": ("passdown.authoring._observation", "calibration_factor"),

@@ -334,6 +334,19 @@ def _convert_references(node: dict, path: str, migration: Migration) -> None:
             if migration.mechanical(where, code, f"{_legacy_forms.CODES[code]}: "
                                                  f"{_quoted(kind)} becomes {_quoted(new)}"):
                 reference["type"] = new
+    kept = []
+    for index, reference in enumerate(references):
+        if _legacy_forms.lacks_uri(reference):
+            code = "authoring.reference_without_uri"
+            where = migration.source_path(f"{path}.references[{index}]")
+            if migration.mechanical(where, code, _legacy_forms.CODES[code]):
+                if isinstance(reference.get("url"), str):
+                    _rename(reference, "url", "uri")
+                else:
+                    kept.append(index)
+    if kept:
+        node.setdefault(_legacy_forms.KEPT_REFERENCES, []).extend(references[i] for i in kept)
+        node["references"] = [r for i, r in enumerate(references) if i not in kept]
 
 
 def reference_type(kind):

@@ -8,6 +8,7 @@ import os
 from passdown.formats import _detect
 from passdown.errors import RefusedError, UsageError
 from passdown.authoring._store import REGISTRY, missing_error
+from passdown.authoring._where import registries_in
 from passdown.formats._clock import utc_now
 from passdown.rules.registry import OPEN_STATES
 
@@ -67,9 +68,7 @@ def locate(directory: str | os.PathLike = ".", explicit: str | os.PathLike | Non
     are a usage error, none is ``authoring.no_registry``."""
     if explicit is not None:
         return os.fspath(explicit)
-    # any entry of the name counts: reading one that is no regular file reports its load.* code
-    found = [os.path.join(directory, name) for name in NAMES
-             if os.path.lexists(os.path.join(directory, name))]
+    found = registries_in(directory)
     if len(found) > 1:
         raise UsageError(f"more than one registry: {', '.join(found)}",
                          code="authoring.ambiguous_registry",

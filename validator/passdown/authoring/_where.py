@@ -37,9 +37,22 @@ CEILING = ".git"
 def markers(needs: str | None = None) -> tuple[str, ...]:
     """The entries that make a folder a handoff folder for a command that ``needs`` the
     ``checkpoint`` or the ``registry`` (None: either)."""
-    from passdown.authoring._registry import NAMES
+    names = registry_names()
+    return {"checkpoint": CHECKPOINTS, "registry": names}.get(needs, (*CHECKPOINTS, *names))
 
-    return {"checkpoint": CHECKPOINTS, "registry": NAMES}.get(needs, (*CHECKPOINTS, *NAMES))
+
+def registry_names() -> tuple[str, ...]:
+    """The names a restart registry may have (the validator's, so both find the same files)."""
+    from passdown.formats import _detect
+
+    return _detect.get("registry").names
+
+
+def registries_in(directory: str | os.PathLike) -> list[str]:
+    """Every entry in ``directory`` under a registry's name (any entry counts: reading one
+    that is no regular file reports its ``load.*`` code)."""
+    return [os.path.join(directory, name) for name in registry_names()
+            if os.path.lexists(os.path.join(directory, name))]
 
 
 @dataclass(frozen=True)

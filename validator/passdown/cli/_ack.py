@@ -14,14 +14,6 @@ from passdown.errors import PassdownError
 from passdown.cli._authoring import _Command, _locate, _outside_a_checkout, _output_options, _run
 from passdown.cli._options import InOrder, clock_skew_option, fail, output_options, use_color
 
-_SKIPPED_BECAUSE = {
-    "checkout": "checkout fingerprint not compared (no --workspace)",
-    "dirty_artifacts": "dirty-artifact fingerprint not compared (no --workspace)",
-    "checkpoint": "no single attempt names the ACK's restart id: no checkpoint digest to compare",
-    "clock": "read_at not compared with the clock",
-}
-
-
 @click.group("ack", cls=InOrder)
 def ack():
     """Write an ACK (the target) or verify one (the source) against a fresh readback."""
@@ -98,7 +90,7 @@ def verify(ack_path, packet_path, registry_path, checkpoint_path, workspace, clo
     Exit status: 0 accepted, 1 rejected (every failed rule's code is listed), 2 unusable
     (an input could not be read).
     """
-    from passdown.reporters import paint
+    from passdown.formats._ackcheck import text_report
     from passdown.workspace._readback import read_and_verify
 
     try:
@@ -117,21 +109,14 @@ def verify(ack_path, packet_path, registry_path, checkpoint_path, workspace, clo
                               ensure_ascii=False))
         raise SystemExit(verdict.exit_code)
     colored = use_color(color)
-    lines = []
+    read = None
     if verbose:
         read = (("ACK", ack_path), ("packet", packet_path), ("registry", registry_path),
                 ("checkpoint", checkpoint_path or "(the registry policy's checkpoint_path)"),
                 ("workspace", workspace or "(none: fingerprints not compared)"))
-        lines += [f"read {what}: {path}" for what, path in read]
-    if not (quiet and verdict.accepted):
-        severity = "ok" if verdict.accepted else "error"
-        lines.append(f"{ack_path}: {paint(severity, verdict.outcome, colored)}")
-    lines += [f"  {paint('code', failure.code, colored)}: {failure.field}: {failure.message}"
-              for failure in verdict.failures]
-    if not quiet:
-        lines += [f"  note: {_SKIPPED_BECAUSE[part]}" for part in verdict.skipped]
-    if lines:
-        click.echo("\n".join(lines), color=colored)
+    text = text_report(ack_path, verdict, quiet=quiet, color=colored, read=read)
+    if text:
+        click.echo(text, color=colored)
     raise SystemExit(verdict.exit_code)
 
 

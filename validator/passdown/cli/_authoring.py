@@ -915,8 +915,9 @@ def _recover(directory, packet_path, checkpoint_path, main_id, registry_format):
 @click.option("--role", default="main", show_default=True, help="The session's role.")
 @click.option("--fix", is_flag=True,
               help="Make the mechanical fixes (a string item narrative becomes an object, a "
-                   "reference type without a namespace its x- form, a version 0.5.0 0.5, a "
-                   "plan without items an empty list) and print the diff.")
+                   "reference type without a namespace its x- form, a reference without a uri "
+                   "its url as the uri (with none, it is kept under x-vbrief/references), a "
+                   "version 0.5.0 0.5, a plan without items an empty list) and print the diff.")
 @_output_options
 @_run("migrate")
 def migrate(directory, source_path, target_path, fix, **identity):

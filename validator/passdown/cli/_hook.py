@@ -7,6 +7,7 @@ it (``_entry.py``). This command is what ``--help`` shows, and it answers the sa
 
 from __future__ import annotations
 
+import os
 import shlex
 
 import click
@@ -130,11 +131,11 @@ def _scope_options(function):
     function = click.option("--user", "scope", flag_value="user",
                             help="The user's settings: $CLAUDE_CONFIG_DIR/settings.json "
                                  "(default ~/.claude/settings.json); for codex "
-                                 "$CODEX_HOME/hooks.json (default ~/.codex/hooks.json).")(function)
+                                 "$CODEX_HOME/hooks.json or config.toml (default ~/.codex).")(function)
     return click.option("--project", "scope", flag_value="project",
                         help="The project's settings: .claude/settings.json in "
                              "$CLAUDE_PROJECT_DIR (default: here); for codex "
-                             ".codex/hooks.json here.")(function)
+                             ".codex/hooks.json or .codex/config.toml here.")(function)
 
 
 def _apply(plan, dry_run: bool, nothing: str, after: str | None = None) -> None:
@@ -175,15 +176,19 @@ def _scope(scope):
                    "launcher, by absolute path].")
 @click.option("--mcp", is_flag=True,
               help="codex only, with --dry-run: print the config.toml [mcp_servers.passdown] "
-                   "table that runs Passdown's MCP server, and write nothing.")
+                   "table that runs Passdown's MCP server, and the `codex mcp add` line that "
+                   "writes it, and write nothing.")
 @_guard_options
 def install(host, scope, dry_run, launcher, mcp, **guard):
     """Add Passdown's hooks (PreToolUse, SessionStart, PreCompact, Stop) to a Claude Code
-    settings.json, or (PreToolUse, SessionStart, PreCompact, PostCompact, Stop) to a Codex CLI
-    hooks.json, printing the exact change. Codex then asks you to trust the new hooks (/hooks).
+    settings.json, or (PreToolUse, SessionStart, PreCompact, PostCompact, Stop) to Codex CLI's
+    config.toml when the project (or user) keeps its Codex hooks there, else its hooks.json,
+    printing the exact change. Codex then asks you to trust the new hooks (/hooks); they need
+    Codex CLI 0.129.0 or later, and a warning says when a config.toml turns Codex's hooks off.
 
-    Everything else in the file stays byte for byte (CRLF line endings too); running it again
-    changes nothing. A settings.json that is a symbolic link is written through the link, at
+    Everything else in the file stays byte for byte (comments and CRLF line endings too: a
+    config.toml is edited as text, never rewritten); running it again changes nothing. A
+    config.toml that is not valid TOML is refused as hook.bad_config (exit 2). A settings.json that is a symbolic link is written through the link, at
     its target. A FIFO, device or folder there, or a file beyond 10 MiB, is refused with its
     load.* code (exit 2)."""
     from passdown.hosts import _claude_settings as settings
@@ -192,13 +197,37 @@ def install(host, scope, dry_run, launcher, mcp, **guard):
     if mcp:
         _print_mcp(host, dry_run, words)
         return
-    path = settings.settings_path(_scope(scope), host=host)
     try:
-        plan = settings.plan_install(path, words, guard, host)
+        plan = _codex_install(_scope(scope), words, guard) if host == "codex" else \
+            settings.plan_install(settings.settings_path(_scope(scope)), words, guard, host)
     except PassdownError as error:
         fail(error)
     _apply(plan, dry_run, "Passdown's hooks are already installed",
-           _CODEX_TRUST if host == "codex" else None)
+           _codex_after(scope) if host == "codex" else None)
+
+
+def _codex_install(scope, words, guard):
+    """Codex: into config.toml when the layer's hooks are there, else hooks.json (HST-308)."""
+    from passdown.hosts import _claude_settings as settings, _codex_config
+
+    path = _codex_config.install_target(scope)
+    if os.path.basename(path) == _codex_config.CONFIG_NAME:
+        return _codex_config.plan_install(path, words, guard)
+    return settings.plan_install(path, words, guard, "codex")
+
+
+def _codex_after(scope):
+    """What install says after writing for Codex: trust the hooks (HST-307), the release they
+    need (HST-310), and a config.toml that turns Codex's hooks off (HST-312)."""
+    from passdown.hosts._claude_settings import shown_path
+    from passdown.hosts._codex_config import MINIMUM_VERSION, turned_off
+
+    lines = [_CODEX_TRUST, f"The hooks need Codex CLI {MINIMUM_VERSION} or later (PreCompact and "
+                           f"PostCompact arrived then); check with `codex --version`."]
+    lines += [f"warning: {shown_path(path)} turns Codex's hooks off ([features] {key} = false): "
+              f"no hook runs, Passdown's included, until you remove that line or set it to true."
+              for path, key in turned_off(scope)]
+    return "\n".join(lines)
 
 
 def _print_mcp(host, dry_run, launcher):
@@ -216,16 +245,19 @@ def _print_mcp(host, dry_run, launcher):
 @click.argument("host", type=click.Choice(_HOSTS))
 @_scope_options
 def uninstall(host, scope, dry_run):
-    """Remove Passdown's hooks from a Claude Code settings.json or a Codex CLI hooks.json,
-    printing the exact change.
+    """Remove Passdown's hooks from a Claude Code settings.json, or from a Codex CLI
+    hooks.json and config.toml, printing the exact change.
 
     Exactly what `passdown hook install` added goes: an entry whose command is a passdown
     launcher, `hook claude EVENT` and the hook's own options, nothing else. Another tool's
     command that mentions `hook claude EVENT` stays, as does everything else, byte for byte."""
-    from passdown.hosts import _claude_settings as settings
+    from passdown.hosts import _claude_settings as settings, _codex_config
 
     try:
-        plan = settings.plan_uninstall(settings.settings_path(_scope(scope), host=host), host)
+        plans = _codex_config.plan_uninstall_layer(_scope(scope)) if host == "codex" else \
+            [settings.plan_uninstall(settings.settings_path(_scope(scope)), host)]
     except PassdownError as error:
         fail(error)
-    _apply(plan, dry_run, "no Passdown hooks to remove")
+    changed = [plan for plan in plans if plan.changed]
+    for plan in changed or plans[:1]:
+        _apply(plan, dry_run, "no Passdown hooks to remove")

@@ -18,6 +18,7 @@ PROFILES = {
     "relaunch": ("relaunch",),
     "lifecycle": ("lifecycle",),
     "guard": ("guard",),
+    "observe": ("observe",),
     PYTHON_HELPER_COMPAT: (),
 }
 _PROFILE_OF_GATE = {gate: name for name, gates in PROFILES.items() for gate in gates}

@@ -9,6 +9,7 @@ unusable. Reading files and git is the caller's job (the CLI, the handoff-folder
 
 from __future__ import annotations
 
+from passdown._text import paint
 from passdown.formats import _clock, _digest, _values
 from passdown.formats._fastjson import shown, shown_from_difference
 
@@ -144,6 +145,31 @@ class Verdict:
         if details:
             out["failures"] = [failure.to_dict() for failure in self.failures]
         return out
+
+
+#: Why a part of the readback was not compared, as ``passdown ack verify`` says it.
+SKIPPED_BECAUSE = {
+    "checkout": "checkout fingerprint not compared (no --workspace)",
+    "dirty_artifacts": "dirty-artifact fingerprint not compared (no --workspace)",
+    "checkpoint": "no single attempt names the ACK's restart id: no checkpoint digest to compare",
+    "clock": "read_at not compared with the clock",
+}
+
+
+def text_report(ack_path, verdict, *, quiet=False, color=False, read=None):
+    """``passdown ack verify``'s text output (no final newline; empty when there is nothing
+    to say): ``read`` lists ``(what, path)`` first (``--verbose``), then the verdict line
+    (left out when ``quiet`` and accepted), each failure, and unless ``quiet`` a note per
+    part not compared."""
+    lines = [f"read {what}: {path}" for what, path in read or ()]
+    if not (quiet and verdict.accepted):
+        severity = "ok" if verdict.accepted else "error"
+        lines.append(f"{ack_path}: {paint(severity, verdict.outcome, color)}")
+    lines += [f"  {paint('code', failure.code, color)}: {failure.field}: {failure.message}"
+              for failure in verdict.failures]
+    if not quiet:
+        lines += [f"  note: {SKIPPED_BECAUSE[part]}" for part in verdict.skipped]
+    return "\n".join(lines)
 
 
 def unusable(field, message):

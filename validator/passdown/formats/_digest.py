@@ -32,7 +32,8 @@ MAX_DIGEST_LENGTH = 1024
 MAX_SAFE_INTEGER = 2**53 - 1
 
 _HEX_LENGTH = {"blake3": 64, "sha256": 64}
-_LOWER_HEX = frozenset("0123456789abcdef")
+_LOWER_HEX_TEXT = "0123456789abcdef"
+_LOWER_HEX = frozenset(_LOWER_HEX_TEXT)
 _ALGORITHM_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _ALGORITHM_SEPARATORS = frozenset("+._-")
 _ENCODED_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789=_-")
@@ -51,6 +52,10 @@ def parse_digest(text):
     Raises :class:`DigestError` ``digest.malformed`` when ``text`` does not fit the grammar
     ``algorithm ":" encoded`` (or a known algorithm's encoding), and ``digest.unknown_algorithm``
     when it fits but names an algorithm Passdown cannot compute (unverifiable, not wrong)."""
+    if isinstance(text, str):  # the common case, a well-formed digest, decided in one look
+        algorithm, _, encoded = text.partition(":")
+        if len(encoded) == _HEX_LENGTH.get(algorithm) and not encoded.strip(_LOWER_HEX_TEXT):
+            return algorithm, encoded
     if not isinstance(text, str):
         raise DigestError(f"a digest is a string, not {_type_name(text)}", code="digest.malformed",
                           hint="write the digest as <algorithm>:<hex>, e.g. blake3:<64 hex>")
@@ -114,11 +119,17 @@ def check_digest(expected, canonical):
 
 
 def same_digest(expected, actual):
-    """Whether two digest strings name the same bytes; a malformed or unknown one never does."""
+    """Whether two digest strings name the same bytes; a malformed or unknown one never does.
+    The grammar leaves one spelling per digest (lowercase hex of a fixed length), so the
+    strings are equal exactly when they name the same bytes, and one parse says whether
+    they are a digest at all."""
+    if not isinstance(expected, str) or expected != actual:
+        return False
     try:
-        return parse_digest(expected) == parse_digest(actual)
+        parse_digest(expected)
     except DigestError:
         return False
+    return True
 
 
 def _hasher(algorithm):

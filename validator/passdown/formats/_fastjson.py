@@ -10,7 +10,6 @@ import sys
 
 import _json
 
-from passdown._text import cut
 
 _JSON_WS = " \t\n\r"
 _CONSTANTS = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
@@ -176,6 +175,8 @@ def shown(value, limit=60):
         text = dumps(value, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError):
         text = "(a value JSON cannot hold)"
+    from passdown._text import cut  # messages only: the gates' start-up skips it
+
     return cut(text, limit)
 
 

@@ -1,6 +1,7 @@
 """The legacy forms ``passdown migrate --fix`` converts mechanically, as found in real legacy
 checkpoints (spec/authoring.md, AUT-096): an item narrative written as a string, a reference
-type without a namespace, a version with a patch number, a plan without an items list. The
+type without a namespace, a reference without a ``uri``, a version with a patch number, a plan
+without an items list. The
 one home of what each form is and what it becomes: the converter applies them, and the
 checkpoint's legacy rule reports them, so ``validate`` and ``migrate`` name the same problems.
 """
@@ -21,6 +22,9 @@ CODES = {
                                   "equates with an item's summary",
     "authoring.reference_type": "the reference type has no namespace; xBRIEF 0.8 types are "
                                 "`x-<namespace>/<name>`",
+    "authoring.reference_without_uri": "the reference has no `uri`, which xBRIEF 0.8 requires: "
+                                       "its `url` becomes the uri, or, with none, the reference "
+                                       "is kept whole under `x-vbrief/references` beside it",
     "authoring.version_form": "the version has a patch number; xBRIEF versions are MAJOR.MINOR",
     "authoring.plan_without_items": "the plan has no items list, which xBRIEF 0.8 requires: an "
                                     "empty one is added",
@@ -38,6 +42,16 @@ def namespaced_type(kind):
     if isinstance(kind, str) and kind and kind[0].isalpha() and set(kind) <= _TYPE_CHARS:
         return LEGACY_NAMESPACE + kind
     return None
+
+
+#: Where a reference with no link at all is kept, beside ``references``, in the legacy format's
+#: own extension namespace (an ordinary consumer namespace in 0.8).
+KEPT_REFERENCES = LEGACY_NAMESPACE + "references"
+
+
+def lacks_uri(reference) -> bool:
+    """Whether a reference is an object without the ``uri`` xBRIEF 0.8 requires."""
+    return isinstance(reference, dict) and "uri" not in reference
 
 
 def short_version(version, known):

@@ -508,6 +508,7 @@ def parse_yaml(text: str, *, pure: bool = False):
     The C parser reads first; whatever it refuses, or a text it reads differently, is read
     again by the pure loader, whose finding is the one reported: both loaders give the same
     findings, lines and refusals, and only valid documents take the fast path."""
+    _refuse_other_yaml_versions(text)
     if pure or not c_yaml_available() or _may_read_differently(text):
         return _parse_yaml_with(text, _yaml_loader(True))
     from ruamel.yaml.error import YAMLError
@@ -519,6 +520,20 @@ def parse_yaml(text: str, *, pure: bool = False):
     if not isinstance(data, dict):  # every YAML artifact is a mapping: the rest is read as before
         return _parse_yaml_with(text, _yaml_loader(True))
     return data
+
+
+def _refuse_other_yaml_versions(text: str) -> None:
+    """INP-022: a ``%YAML`` directive for another version than 1.2 is refused, so that no
+    reader resolves the document by YAML 1.1's rules (``yes`` as true) where another reads 1.2."""
+    if "%YAML" not in text:
+        return
+    import re
+
+    for match in re.finditer(r"^%YAML[ \t]+([^ \t\r\n#]*)", text, re.MULTILINE):
+        if match.group(1) != "1.2":
+            raise _Reject("load.syntax", f"a %YAML {cut(match.group(1), 20)} directive: Passdown reads YAML 1.2",
+                          "remove the directive, or write %YAML 1.2", _line_of(text, match.start()),
+                          requirement="INP-022")
 
 
 def _parse_yaml_with(text: str, loader):

@@ -5,7 +5,6 @@ was expected; the gate catches it and answers its documented invalid-input outco
 here imports more than the standard interpreter already has loaded.
 """
 
-from passdown._text import child
 from passdown.formats._values import integer as whole_number
 from passdown.formats._values import is_id
 from passdown.gates._table import Invalid
@@ -18,13 +17,14 @@ def record(value, path, required, optional=()):
     """An object with every ``required`` key, and no key outside ``required`` + ``optional``."""
     if not isinstance(value, dict):
         raise Invalid(path, "expected an object")
-    for key in required:
-        if key not in value:
-            raise Invalid(child(path, key), "is required")
+    missing = next((key for key in required if key not in value), None)
     allowed = set(required).union(optional)
-    for key in value:
-        if key not in allowed:
-            raise Invalid(child(path, key), "is not a known field")
+    unknown = next((key for key in value if key not in allowed), None) if missing is None else None
+    if missing is not None or unknown is not None:
+        from passdown._text import child  # errors only: the guard's start-up skips it
+
+        raise Invalid(child(path, unknown if missing is None else missing),
+                      "is not a known field" if missing is None else "is required")
     return value
 
 
@@ -68,7 +68,7 @@ def strings(value, path, max_items=64, max_length=4096):
         raise Invalid(path, f"expected a list of at most {max_items} strings")
     for index, item in enumerate(value):
         if not isinstance(item, str) or len(item) > max_length:
-            raise Invalid(child(path, index), f"expected a string of at most {max_length} characters")
+            raise Invalid(f"{path}[{index}]", f"expected a string of at most {max_length} characters")
     return value
 
 

@@ -575,6 +575,39 @@ def _xargs(judge, args, context, depth):
     return judge.argv(list(rest) + fed, depth, inner)
 
 
+_GIT_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
+                         "--super-prefix", "--attr-source", "--list-cmds"})
+
+
+def _git(judge, args, context, depth):
+    """``git``: a ``!`` alias given with ``-c alias.NAME=!TEXT`` runs its text as shell text
+    (the arguments after it appended), another alias expands to the git command it names;
+    ``rebase --exec TEXT``, ``submodule foreach TEXT`` and ``bisect run COMMAND`` run theirs."""
+    i, aliases = 0, {}
+    while i < len(args) and args[i].startswith("-"):
+        if args[i] == "-c" and i + 1 < len(args):
+            name, _, value = args[i + 1].partition("=")
+            if name.lower().startswith("alias."):
+                aliases[name[6:].lower()] = value
+        i += 2 if args[i] in _GIT_VALUES else 1
+    if i >= len(args):
+        return None
+    sub, rest = args[i], args[i + 1:]
+    alias = aliases.get(sub.lower())
+    if alias is not None and alias.startswith("!"):
+        return judge.shell(" ".join([alias[1:]] + rest), "posix", depth + 1)
+    if alias is not None:
+        return ["git"] + args[:i] + alias.split() + rest
+    texts = _option_values(rest, frozenset({"-x", "--exec"})) if sub == "rebase" else []
+    if sub == "submodule" and rest[:1] == ["foreach"]:
+        texts = [" ".join(_skip_options(rest[1:], frozenset()))]
+    for text in texts:
+        verdict = judge.shell(text, "posix", depth + 1)
+        if verdict:
+            return verdict
+    return rest[1:] or None if sub == "bisect" and rest[:1] == ["run"] else None
+
+
 def _find(judge, args, context, depth):
     for i, word in enumerate(args):
         if word in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -986,7 +1019,7 @@ def _systemctl(judge, args, context, depth):
     now = "--now" in args
     if verb in _MACHINE_VERBS:
         return "host_shutdown"
-    targets = [_unit_base(u).removesuffix(".target") for u in units]
+    targets = [_unit_base(u).removesuffix(".target").removeprefix("systemd-") for u in units]
     if verb in ("isolate", "start", "restart", "reload-or-restart", "try-restart") and \
             any(t in _MACHINE_TARGETS and t != "exit" for t in targets):
         return "host_shutdown"
@@ -1192,7 +1225,7 @@ VERBS = {
     "rscript": _interpreter("-e"), "Rscript": _interpreter("-e"),
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _interpreter("--source", program_first=True)),
     # what runs other commands
-    "eval": _eval, "trap": _trap, "xargs": _xargs, "find": _find,
+    "eval": _eval, "trap": _trap, "xargs": _xargs, "find": _find, "git": _git,
     "invoke-expression": _iex, "start-process": _start_process,
     "foreach-object": _foreach_kill,
     # what stops the host

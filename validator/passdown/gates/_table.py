@@ -33,6 +33,7 @@ _MODULES = {
     "lifecycle": "passdown.gates.lifecycle",
     "guard": "passdown.gates.guard",
     "validate": "passdown.gates.validate",
+    "observe": "passdown.gates.observe",
 }
 
 

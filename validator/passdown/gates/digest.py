@@ -74,10 +74,10 @@ def decide(value):
     algorithm = value.get("algorithm", "blake3")
     syntax = value.get("syntax")
     expected = value.get("expected")
-    if not isinstance(algorithm, str) or syntax not in (None, "json", "yaml") or (
+    if not isinstance(algorithm, str) or ("syntax" in value and syntax not in ("json", "yaml")) or (
             "expected" in value and not isinstance(expected, str)):
         return _error("digest.input_invalid")
-    if syntax is not None:
+    if "syntax" in value:
         if source == "document" or form not in ("jcs", "yaml"):
             return _error("digest.input_invalid")
         form = "yaml" if syntax == "yaml" else "jcs"

@@ -10,13 +10,12 @@ every tool. A piece the guard cannot read is answered ``ask``, never a silent al
 
 This module owns the gate's contract: the input, the outcome codes, their decisions and their
 messages. The gate path imports no regular expression module (kill patterns are read by
-:mod:`passdown.gates._guard_regex`), and loads the code reader only for a call that holds
-``kill`` or an interpreter given code.
+:mod:`passdown.gates._guard_regex`), loads the self-signal reader only for a call that holds
+``kill``, the kernel only for an execution tool, and the code reader only for an interpreter
+given code.
 """
 
 from passdown.gates import _fields as field
-from passdown.gates._guard_judge import Host, Judge
-from passdown.gates._guard_read import MAX_COMMAND_CHARS, MAX_DEPTH, Unreadable  # noqa: F401
 from passdown.gates._table import Decision, run_strict
 
 NAME = "guard"
@@ -85,14 +84,18 @@ def decide(value):
         return _invalid(error.path)
     host = call["host"]
     if any("kill" in text for text in call["strings"]):
-        # Every self-signal holds "kill": the code reader loads only for a call that does.
-        from passdown.gates._guard_code import self_signal
+        # Every self-signal holds "kill": its reader loads only for a call that does.
+        from passdown.gates._guard_signal import self_signal
 
-        if any("kill" in text and self_signal(text, host.pid, host.group) for text in call["strings"]):
+        if any("kill" in text and self_signal(text, host["pid"], host["group"]) for text in call["strings"]):
             return _answer("self_signal", call)
     if call["tool"] != "execute":
         return Decision({"decision": "allow"}, "allow", 0)
-    judge = Judge(host)
+    # The kernel loads only for an execution tool: a data tool's call (most calls) skips it.
+    from passdown.gates._guard_judge import Host, Judge
+    from passdown.gates._guard_read import Unreadable
+
+    judge = Judge(Host(**host))
     try:
         for kind, program in _programs(call["arguments"]):
             if kind == "shell":
@@ -112,7 +115,7 @@ def _answer(code, call, unit=None, why=""):
     message = _MESSAGES[code].format(
         tool=call["restart_tool"] or DEFAULT_RESTART_TOOL,
         unit=unit or call["service_unit"] or "the host's service",
-        pid=call["host"].pid, why=why)
+        pid=call["host"]["pid"], why=why)
     decision = "ask" if code in ASKS else "deny"
     return Decision({"decision": decision, "code": code, "message": message}, code, 1)
 
@@ -166,10 +169,11 @@ def _read(value):
                         "host_units", "host_names", "host_command_lines", "restart_tool"))
     unit = _given_text(top, "service_unit")
     units = ([unit] if unit else []) + _identifiers(top, "host_units", 16, 512)
-    host = Host(field.integer(top["host_pid"], "$.host_pid", 1),
-                *(_given_pid(top, key) for key in ("host_parent_pid", "host_pgid", "host_sid")),
-                names=_identifiers(top, "host_names", 64, 256),
-                command_lines=_identifiers(top, "host_command_lines", 16, 512), units=units)
+    host = {"pid": field.integer(top["host_pid"], "$.host_pid", 1),
+            **{name: _given_pid(top, f"host_{key}") for name, key in
+               (("parent", "parent_pid"), ("group", "pgid"), ("session", "sid"))},
+            "names": _identifiers(top, "host_names", 64, 256),
+            "command_lines": _identifiers(top, "host_command_lines", 16, 512), "units": units}
     return {
         "tool": field.choice(top["tool"], "$.tool", ("execute", "data")),
         "shell": field.choice(top.get("shell", "posix"), "$.shell", SHELLS),

@@ -28,6 +28,7 @@ from passdown.authoring import (CHECKPOINT_PATH, RESUME_NARRATIVE, checkpoint_su
                              pending_items)
 from passdown.engine._validate import validate_paths
 from passdown.formats import _clock, _fastjson, _loading
+from passdown.hosts import _compactions
 from passdown.hosts._claude_hooks import Reply
 from passdown.workspace import _git, _readback
 
@@ -49,9 +50,6 @@ _TRUTH = ("The checkpoint, not the conversation, is the source of truth for this
 
 #: The variable in which a host names the project to its hooks, per host.
 PROJECT_VARIABLES = {"claude": "CLAUDE_PROJECT_DIR"}
-#: The event at which each host's compaction is counted: Claude Code has no PostCompact hook;
-#: Codex CLI's PostCompact runs once the compaction happened.
-COMPACTION_EVENTS = {"claude": "PreCompact", "codex": "PostCompact"}
 
 
 def folder_of(hook, options, host="claude"):
@@ -351,7 +349,7 @@ def run(event, hook, options, host="claude"):
     from passdown.hosts import _claude_observing
 
     folder = folder_of(hook, options, host)
-    if event == COMPACTION_EVENTS.get(host):
+    if event == _compactions.EVENTS.get(host):
         _claude_observing.pre_compact(hook, folder, host)
     state = read_state(folder)
     reply = _EVENTS[event](state, hook, folder)

@@ -15,7 +15,8 @@ records read here, as real transcripts carry them (tests/data/hosts/MANIFEST.md)
 
 The context size of the latest main-thread call is the sum of the three input counts of the
 last assistant record that is not a sidechain, found from the end before any
-``compact_boundary`` (after a compaction with no call since, the size is unknown).
+``compact_boundary`` (after a compaction with no call since, the size is unknown): the
+observe gate's rule (:mod:`passdown.gates.observe`), whose functions this module uses.
 """
 
 from __future__ import annotations
@@ -24,12 +25,13 @@ import glob
 import os
 import re
 
+from passdown.gates import observe as _observe
 from passdown.hosts._session_file import host_folder
 
 HOST = "claude"
 NAME = "Claude Code"
 #: The usage counts that together are the input of one call.
-INPUT_COUNTS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+INPUT_COUNTS = _observe.CLAUDE_INPUT_COUNTS
 #: The instruction files Claude Code loads, looked for in the working folder and each folder
 #: above it, and in the user's configuration folder.
 INSTRUCTION_FILES = ("CLAUDE.md", "CLAUDE.local.md", os.path.join(".claude", "CLAUDE.md"))
@@ -82,56 +84,17 @@ def find(*, session=None, project=None, environ=None):
     return newest[1] if newest else None
 
 
-def _count(value):
-    return value if type(value) is int and value >= 0 else None
-
-
-def call_size(record):
-    """``(tokens, model)`` of a main-thread assistant record with usable usage, else None."""
-    if record.get("type") != "assistant" or record.get("isSidechain") is True:
-        return None
-    message = record.get("message")
-    if not isinstance(message, dict) or not isinstance(message.get("usage"), dict):
-        return None
-    counts = [_count(message["usage"].get(name, 0)) for name in INPUT_COUNTS]
-    if None in counts:
-        return None
-    model = message.get("model") if isinstance(message.get("model"), str) else None
-    return sum(counts), model
-
-
-def is_compaction(record):
-    return record.get("type") == "system" and record.get("subtype") == "compact_boundary"
-
-
-def session_of(record):
-    value = record.get("sessionId")
-    return value if isinstance(value, str) and value.strip() else None
+#: The reading rules of the records (the observe gate's, spec/gates/observe.md).
+call_size = _observe.claude_call
+is_compaction = _observe.claude_is_compaction
+session_of = _observe.claude_session
+started = _observe.claude_started
+latest_call = _observe.claude_latest
 
 
 def recognised(records):
     """Whether the records are a Claude Code transcript's: some carry a ``sessionId``."""
-    return any(session_of(record) for record in records)
-
-
-def started(records):
-    """The first record's timestamp, as it is written."""
-    for record in records:
-        if isinstance(record.get("timestamp"), str):
-            return record["timestamp"]
-    return None
-
-
-def latest_call(tail):
-    """From the tail (last record first): ``(tokens, model, timestamp)`` of the latest
-    main-thread call, ``"compacted"`` when a compaction came after it, or ``None``."""
-    for record in tail:
-        if is_compaction(record):
-            return "compacted"
-        size = call_size(record)
-        if size is not None:
-            return size[0], size[1], record.get("timestamp")
-    return None
+    return _observe.HOSTS[HOST].recognised(records)
 
 
 def first_call(records):
@@ -141,11 +104,6 @@ def first_call(records):
         size = call_size(record)
         if size is not None:
             return size[0], record.get("timestamp")
-    return None
-
-
-def capacity(tail):
-    """Claude Code's transcripts do not state the context capacity."""
     return None
 
 

@@ -92,9 +92,16 @@ def main(event, options_or_error):
 
 def mcp_table(launcher):
     """The ``config.toml`` table that runs Passdown's MCP server in Codex CLI: ``launcher`` (the
-    words that run Passdown) then ``mcp --folder .``; JSON strings are TOML basic strings."""
-    args = ", ".join(dumps(word) for word in [*launcher[1:], "mcp", "--folder", "."])
-    return f"[mcp_servers.passdown]\ncommand = {dumps(launcher[0])}\nargs = [{args}]\n"
+    words that run Passdown) then ``mcp --folder .``; JSON strings are TOML basic strings. Then,
+    as TOML comments (the text stays one valid TOML document), the ``codex mcp add`` line that
+    makes Codex write the same table into the user's config.toml (HST-311)."""
+    import shlex
+
+    words = [*launcher[1:], "mcp", "--folder", "."]
+    args = ", ".join(dumps(word) for word in words)
+    add = shlex.join(["codex", "mcp", "add", "passdown", "--", launcher[0], *words])
+    return (f"[mcp_servers.passdown]\ncommand = {dumps(launcher[0])}\nargs = [{args}]\n"
+            f"\n# or let Codex write this table into ~/.codex/config.toml:\n# {add}\n")
 
 
 def run_cli(args):

@@ -11,7 +11,9 @@ read here, as real rollouts carry them (tests/data/hosts/MANIFEST.md):
 - ``turn_context``: ``payload.model``;
 - ``event_msg`` with ``payload.type`` ``token_count``: ``payload.info.last_token_usage``
   (``input_tokens``, the input of the latest call, cached part included) and
-  ``payload.info.model_context_window``; ``info`` is ``null`` before the first call;
+  ``payload.info.model_context_window``; ``info`` is ``null`` before the first call, and an
+  all-zero count around a compaction is no call (the observe gate's rules,
+  :mod:`passdown.gates.observe`, whose functions this module uses);
 - ``compacted`` (a compaction replaced the history here);
 - ``event_msg`` ``user_message`` / ``agent_message`` (``payload.message``);
 - ``response_item`` ``function_call`` ``update_plan`` (``arguments``: a JSON text with
@@ -26,6 +28,7 @@ import json
 import os
 import re
 
+from passdown.gates import observe as _observe
 from passdown.hosts._session_file import host_folder
 
 HOST = "codex"
@@ -85,89 +88,18 @@ def find(*, session=None, project=None, environ=None):
     return None
 
 
-def _payload(record, kind):
-    payload = record.get("payload")
-    return payload if record.get("type") == kind and isinstance(payload, dict) else None
-
-
-def _meta(records):
-    for record in records:
-        payload = _payload(record, "session_meta")
-        if payload is not None:
-            return payload
-    return None
-
-
-def session_of(record):
-    payload = _payload(record, "session_meta")
-    value = payload.get("id") if payload else None
-    return value if isinstance(value, str) and value.strip() else None
+#: The reading rules of the records (the observe gate's, spec/gates/observe.md).
+_payload = _observe.payload_of
+_meta = _observe.codex_meta
+session_of = _observe.codex_session
+started = _observe.codex_started
+_usage = _observe.codex_usage
+latest_call = _observe.codex_latest
 
 
 def recognised(records):
     """Whether the records are a Codex rollout's: one is its ``session_meta``."""
     return _meta(records) is not None
-
-
-def started(records):
-    meta = _meta(records)
-    if meta is not None and isinstance(meta.get("timestamp"), str):
-        return meta["timestamp"]
-    for record in records:
-        if isinstance(record.get("timestamp"), str):
-            return record["timestamp"]
-    return None
-
-
-def _count(value):
-    return value if type(value) is int and value >= 0 else None
-
-
-def _usage(record):
-    payload = _payload(record, "event_msg")
-    if payload is None or payload.get("type") != "token_count":
-        return None
-    info = payload.get("info")
-    last = info.get("last_token_usage") if isinstance(info, dict) else None
-    if not isinstance(last, dict) or _count(last.get("input_tokens")) is None:
-        return None
-    return info
-
-
-def _model(record):
-    payload = _payload(record, "turn_context")
-    return payload.get("model") if payload and isinstance(payload.get("model"), str) else None
-
-
-def latest_call(tail):
-    """From the tail (last record first): ``(tokens, model, timestamp)`` of the latest
-    call's token count, ``"compacted"`` when a compaction came after it, or ``None``. The
-    model is the one of the latest ``turn_context`` before that count (None if the tail
-    holds none)."""
-    found = None
-    for record in tail:
-        if found is None:
-            if record.get("type") == "compacted":
-                return "compacted"
-            info = _usage(record)
-            if info is not None:
-                found = [info["last_token_usage"]["input_tokens"], None, record.get("timestamp")]
-                found.append(info)
-        else:
-            model = _model(record)
-            if model is not None:
-                found[1] = model
-                break
-    return tuple(found[:3]) if found else None
-
-
-def capacity(tail):
-    """``model_context_window`` of the latest token count in the tail, or None."""
-    for record in tail:
-        info = _usage(record)
-        if info is not None:
-            return _count(info.get("model_context_window"))
-    return None
 
 
 def first_call(records):

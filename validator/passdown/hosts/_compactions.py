@@ -1,6 +1,6 @@
 """The compactions a host's hook saw, per session, kept in the handoff folder's bookkeeping
-folder (``.passdown/compactions.json``, spec/hosts.md HST-104): the PreCompact hook counts one
-for its session, so an observer reports ``compactions`` as measured without reading the
+folder (``.passdown/compactions.json``, spec/hosts.md HST-104, HST-304): the hook of
+:data:`EVENTS` counts one for its session, so an observer reports ``compactions`` as measured without reading the
 whole transcript.
 
 The file is Passdown's own state, never an artifact: written atomically under its lock, at
@@ -18,6 +18,9 @@ from passdown.formats._clock import utc_now
 from passdown.workspace import _atomic
 
 NAME = "compactions.json"
+#: The hook event that counts each host's compactions: Claude Code has no PostCompact hook;
+#: Codex CLI's PostCompact runs once the compaction happened (its PreCompact counts nothing).
+EVENTS = {"claude": "PreCompact", "codex": "PostCompact"}
 MAX_SESSIONS = 256
 MAX_BYTES = 1 << 20
 

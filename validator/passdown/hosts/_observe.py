@@ -81,7 +81,7 @@ def observe(host, path, *, folder=".", workspace=None, context_capacity=None, re
                                f"reads the other host's)")
         tail = []
         latest = reader.latest_call(_remember(session_file.tail(), tail))
-        capacity = reader.capacity(tail)
+        capacity = latest[3] if isinstance(latest, tuple) else None
         exhausted = session_file.tail_exhausted
         session_id = next(filter(None, map(reader.session_of, head)), None) \
             or next(filter(None, map(reader.session_of, tail)), None)
@@ -113,8 +113,8 @@ def observe(host, path, *, folder=".", workspace=None, context_capacity=None, re
                                                   "does not state it: pass --context-capacity")
     counted = _compactions.count(folder, host, session_id) if session_id else None
     fields["compactions"] = value(counted, MEASURED if counted is not None else UNKNOWN,
-                                  f"counted by Passdown's PreCompact hook in "
-                                  f"{_compactions.path_of(folder)}" if counted is not None else
+                                  f"counted by Passdown's {_compactions.EVENTS[host]} hook "
+                                  f"in {_compactions.path_of(folder)}" if counted is not None else
                                   "no compaction count recorded by a hook for this session")
     now_ms = parse_ms(observed_at)
     age = _age(started, now_ms)

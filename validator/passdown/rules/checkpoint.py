@@ -293,6 +293,9 @@ def _legacy_fix(artifact: Artifact):
             if _legacy_forms.namespaced_type(kind):
                 yield Hit(path + ("references", index, "type"),
                           f"{_legacy_forms.CODES['authoring.reference_type']} ({quoted(kind)})")
+            if _legacy_forms.lacks_uri(reference):
+                yield Hit(path + ("references", index),
+                          _legacy_forms.CODES["authoring.reference_without_uri"])
 
 
 @rule(KIND, "checkpoint.no_pending_items", requirement="CKP-010",

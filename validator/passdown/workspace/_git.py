@@ -34,6 +34,7 @@ import re
 import selectors
 import stat
 import subprocess
+import threading
 import time
 
 from passdown.errors import PassdownError
@@ -145,6 +146,13 @@ class _Reader:
         self.overrides = None
         #: The filter drivers the configuration defines (each switched off).
         self.filters = set()
+
+    def at(self, workspace):
+        """A reader of the same repository run from ``workspace`` (its top level), sharing
+        the overrides already found."""
+        other = _Reader(workspace)
+        other.overrides, other.filters = self.overrides, self.filters
+        return other
 
     def run(self, *args, check=True, input_bytes=None):
         return self._run(args, self._prepare(), check, input_bytes)
@@ -321,16 +329,27 @@ def checkout_fingerprint(workspace):
 
     ``repository`` is the top-level folder; ``branch`` the checked-out branch's short name
     (``HEAD`` when detached); ``head`` the full commit id HEAD resolves to."""
-    top = toplevel(workspace)
-    reader = _Reader(top)
-    code, out = reader.run("symbolic-ref", "-q", "HEAD", check=False)
-    name = out.decode("utf-8", "backslashreplace").strip() if code == 0 else ""
-    branch = name[len(_HEADS):] if name.startswith(_HEADS) else (name or DETACHED)
+    reader = _Reader(workspace)
+    top = _toplevel(reader)
+    reader = reader.at(top)
+    branch = _branch(reader)
     code, out = reader.run("rev-parse", "-q", "--verify", "HEAD^{commit}", check=False)
     if code != 0:
-        raise GitError(f"HEAD names no commit yet in {top}", code="git.no_commit",
-                       hint="commit once, so the checkout has a HEAD to fingerprint")
+        raise _no_commit(top)
     return {"repository": top, "branch": branch, "head": out.decode("ascii").strip()}
+
+
+def _branch(reader):
+    """The checked-out branch's short name, else the symbolic ref HEAD names, else
+    :data:`DETACHED`."""
+    code, out = reader.run("symbolic-ref", "-q", "HEAD", check=False)
+    name = out.decode("utf-8", "backslashreplace").strip() if code == 0 else ""
+    return name[len(_HEADS):] if name.startswith(_HEADS) else (name or DETACHED)
+
+
+def _no_commit(top):
+    return GitError(f"HEAD names no commit yet in {top}", code="git.no_commit",
+                    hint="commit once, so the checkout has a HEAD to fingerprint")
 
 
 def dirty_paths(workspace, *, budget=None):
@@ -338,8 +357,8 @@ def dirty_paths(workspace, *, budget=None):
     excluded; both sides of a rename; a submodule whose checked-out commit moved), and every
     tracked file stored through a filter driver whose bytes differ from the index, relative
     to the top level, as raw bytes, sorted."""
-    top, statuses = _dirty_statuses(workspace, budget)
-    return top, sorted(statuses)
+    status = _Status(workspace, budget or _Budget())
+    return status.top, sorted(status.paths)
 
 
 #: What a path's two-letter ``git status --porcelain`` code says, in words, first match wins
@@ -350,27 +369,81 @@ _STATUS_WORDS = ((lambda xy: xy == b"??", "untracked"),
                  (lambda xy: b"A" in xy, "added"))
 #: The word for every other change (content, type or a submodule's commit).
 MODIFIED = "modified"
+#: ``git status --porcelain=v2`` entries: the first field, and how many space-separated fields
+#: come before the path (an ordinary change, a rename or copy, an unmerged path, untracked).
+_ENTRY_FIELDS = {b"1": 8, b"2": 9, b"u": 10, b"?": 1}
+#: The header lines of ``--branch`` (``# branch.oid``, ``# branch.head``): HEAD's commit, else
+#: ``(initial)``; the branch's short name, else ``(detached)``.
+_INITIAL, _DETACHED_HEAD = b"(initial)", b"(detached)"
+
+
+#: Status codes already put in words (a handful exist; each is worked out once).
+_WORDS_OF = {}
 
 
 def _status_word(xy):
-    return next((word for test, word in _STATUS_WORDS if test(xy)), MODIFIED)
+    word = _WORDS_OF.get(xy)
+    if word is None:
+        word = _WORDS_OF[xy] = next((word for test, word in _STATUS_WORDS if test(xy)), MODIFIED)
+    return word
 
 
-def _dirty_statuses(workspace, budget):
-    """``(top, {raw path: status word})`` for :func:`dirty_paths`' paths."""
-    top = toplevel(workspace)
-    reader = _Reader(top)
-    filters = reader.neutralise_filters()
-    _, out = reader.run("status", "--porcelain=v1", "-z", "--untracked-files=all",
-                        "--ignore-submodules=dirty", "--no-renames")
-    statuses = {}
-    for entry in out.split(b"\0"):
-        if len(entry) >= 4:
-            statuses[entry[3:]] = _status_word(entry[:2])
-    if filters:
-        for path in _filtered_changes(reader, top, statuses, budget or _Budget()):
-            statuses[path] = MODIFIED
-    return top, statuses
+class _Status:
+    """One ``git status --porcelain=v2 -z --branch`` of the checkout ``workspace`` lies in:
+    the top level, HEAD's commit (``None`` before the first commit), the branch header and
+    ``paths``, every dirty path (raw bytes, relative to the top level) with its status
+    word. Tracked files behind a (switched-off) filter driver whose raw bytes differ from the
+    index are added as modified."""
+
+    def __init__(self, workspace, budget, meanwhile=None):
+        reader = _Reader(workspace)
+        self.top = _toplevel(reader)
+        self.reader = reader = reader.at(self.top)
+        filters = reader.neutralise_filters()
+        if meanwhile is not None:
+            meanwhile(self.top)
+        _, out = reader.run("status", "--porcelain=v2", "-z", "--branch",
+                            "--untracked-files=all", "--ignore-submodules=dirty", "--no-renames")
+        self.head = self.branch_head = None
+        self.paths = paths = {}
+        entries = out.split(b"\0")
+        index = 0
+        while index < len(entries):
+            entry = entries[index]
+            index += 1
+            kind = entry[:1]
+            if kind == b"#":
+                key, _, value = entry[2:].partition(b" ")
+                if key == b"branch.oid":
+                    self.head = None if value == _INITIAL else value.decode("ascii")
+                elif key == b"branch.head":
+                    self.branch_head = value
+                continue
+            fields = _ENTRY_FIELDS.get(kind)
+            if fields is None:
+                continue
+            parts = entry.split(b" ", fields)
+            if len(parts) <= fields:
+                continue
+            xy = b"??" if kind == b"?" else parts[1]
+            paths[parts[fields]] = _status_word(xy)
+            if kind == b"2" and index < len(entries):  # the rename's source path follows
+                paths[entries[index]] = _status_word(xy)
+                index += 1
+        if filters:
+            for path in _filtered_changes(reader, self.top, paths, budget):
+                paths[path] = MODIFIED
+
+    def checkout(self):
+        """The checkout fingerprint, from the branch header (the symbolic ref asked only
+        when the header says detached, which a branch could also be named)."""
+        if self.head is None:
+            raise _no_commit(self.top)
+        if self.branch_head is None or self.branch_head == _DETACHED_HEAD:
+            branch = _branch(self.reader)
+        else:
+            branch = self.branch_head.decode("utf-8", "backslashreplace")
+        return {"repository": self.top, "branch": branch, "head": self.head}
 
 
 def _filtered_changes(reader, top, known, budget):
@@ -411,20 +484,95 @@ def dirty_fingerprint(workspace, algorithm=_digest.DEFAULT_ALGORITHM, *, algorit
     says which paths the fingerprint does not cover (the handoff's own files). With
     ``with_status`` each row also says what changed (``status``: ``untracked``, ``added``,
     ``deleted``, ``conflicted`` or ``modified``), which the fingerprint itself leaves out."""
+    return readback(workspace, algorithm, algorithms=algorithms,
+                    leave_out=(lambda top: leave_out) if leave_out is not None else None,
+                    with_status=with_status)[1]
+
+
+def readback(workspace, algorithm=_digest.DEFAULT_ALGORITHM, *, algorithms=None,
+             leave_out=None, with_status=False):
+    """``(checkout fingerprint, dirty fingerprint)`` from one ``git status``: as
+    :func:`checkout_fingerprint` and :func:`dirty_fingerprint` give them, except that
+    ``leave_out`` is a function of the top level giving the predicate. When ``algorithms``
+    names many paths (an ACK's list), those files are hashed while ``git status`` runs, and
+    each one git then lists takes that digest."""
     budget = _Budget()
-    top, statuses = _dirty_statuses(workspace, budget)
+    algorithms = algorithms or {}
+    early = _Early(algorithms, budget) if len(algorithms) >= _EARLY_FROM else None
+    try:
+        status = _Status(workspace, budget, early.start_at if early is not None else None)
+    finally:
+        digests = early.finish() if early is not None else {}
+    checkout = status.checkout()
+    skip = leave_out(status.top) if leave_out is not None else None
     rows = []
-    with _Tree(top) as tree:
-        for raw_path in sorted(statuses):
+    with _Tree(status.top) as tree:
+        for raw_path in sorted(status.paths):
             name = raw_path.decode("utf-8", "backslashreplace")
-            if leave_out is not None and leave_out(name):
+            if skip is not None and skip(name):
                 continue
-            chosen = (algorithms or {}).get(name, algorithm)
-            row = {"path": name, "digest": _path_digest(tree, raw_path, chosen, budget)}
+            chosen = algorithms.get(name, algorithm)
+            digest = digests.get((raw_path, chosen))
+            if digest is None:
+                digest = _path_digest(tree, raw_path, chosen, budget)
+            row = {"path": name, "digest": digest}
             if with_status:
-                row["status"] = statuses[raw_path]
+                row["status"] = status.paths[raw_path]
             rows.append(row)
-    return rows
+    return checkout, rows
+
+
+#: From how many expected dirty paths on :func:`readback` hashes them while git runs.
+_EARLY_FROM = 32
+
+
+class _Early:
+    """The files a caller expects to be dirty (``{path: algorithm}``), hashed on a thread of
+    their own while ``git status`` runs, exactly as :func:`readback` hashes them: a digest is
+    only ever used for a path git then lists, and a path that cannot be hashed here (a
+    folder, a FIFO, a link on the way, a name that is not UTF-8) is left to the readback
+    itself, which reports it as it always does."""
+
+    def __init__(self, algorithms, budget):
+        self.algorithms = algorithms
+        self.budget = budget
+        self.digests = {}
+        self.thread = None
+
+    def start_at(self, top):
+        self.thread = threading.Thread(target=self._run, args=(top,), daemon=True)
+        self.thread.start()
+
+    def finish(self):
+        if self.thread is not None:
+            self.stop = True
+            self.thread.join()
+        return self.digests
+
+    stop = False
+
+    def _run(self, top):
+        try:
+            with _Tree(top) as tree:
+                for name in sorted(self.algorithms):
+                    if self.stop:
+                        return
+                    try:
+                        raw = name.encode("utf-8")
+                    except UnicodeEncodeError:
+                        continue
+                    self._hash(tree, raw, self.algorithms[name])
+        except (GitError, OSError):
+            return
+
+    def _hash(self, tree, raw, algorithm):
+        hasher = _digest.new_hasher(algorithm)
+        try:
+            kind = _read_beneath(tree, raw, hasher.update, self.budget)
+        except (GitError, OSError):
+            return
+        if kind != "directory":  # a submodule's digest needs git: the readback asks it
+            self.digests[(raw, algorithm)] = f"{algorithm}:{hasher.hexdigest()}"
 
 
 class _Budget:

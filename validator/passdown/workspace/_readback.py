@@ -119,15 +119,13 @@ def workspace_readback(workspace, ack=None, *, leave_out=None, with_status=False
     entries = ack.get("dirty_artifacts") if isinstance(ack, dict) else None
     for entry in entries if isinstance(entries, list) else ():
         if isinstance(entry, dict) and isinstance(entry.get("path"), str):
-            try:
-                algorithms[entry["path"]] = _digest.parse_digest(entry.get("digest"))[0]
-            except _digest.DigestError:
-                pass
-    checkout = _git.checkout_fingerprint(workspace)
-    return checkout, _git.dirty_fingerprint(workspace, algorithms=algorithms,
-                                            leave_out=leave_out(checkout["repository"])
-                                            if leave_out is not None else None,
-                                            with_status=with_status)
+            # the algorithm only: the digest itself is parsed once, where it is compared
+            named = entry.get("digest")
+            algorithm = named.partition(":")[0] if isinstance(named, str) else None
+            if algorithm in _digest.ALGORITHMS:
+                algorithms[entry["path"]] = algorithm
+    return _git.readback(workspace, algorithms=algorithms, leave_out=leave_out,
+                         with_status=with_status)
 
 
 def read_handoff(packet_path, registry_path, checkpoint_path=None):
