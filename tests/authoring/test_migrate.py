@@ -323,6 +323,13 @@ def test_a_real_deft_scope_gets_every_problem_in_one_run(tmp_path):
         ("$.plan.items", "checkpoint.no_pending_items", False)]
 
 
+def _problems(project, *options):
+    """``(path, code, fixable)`` of each problem of a refused ``migrate`` run."""
+    code, out = run_json("migrate", project, *IDENTITY, *options)
+    assert (code, out["error"]["code"]) == (1, "authoring.migration_problems")
+    return [(p["path"], p["code"], p["fixable"]) for p in out["error"]["problems"]]
+
+
 def _real(tmp_path, name):
     from pathlib import Path
 
@@ -334,9 +341,7 @@ def _real(tmp_path, name):
 
 def test_real_references_with_a_url_and_no_uri_are_listed_in_one_run_and_fixed(tmp_path):
     source = _real(tmp_path, "deft-scope-404-0.6.vbrief.json")
-    code, out = run_json("migrate", tmp_path, *IDENTITY)
-    assert (code, out["error"]["code"]) == (1, "authoring.migration_problems")
-    assert [(p["path"], p["code"], p["fixable"]) for p in out["error"]["problems"]] == [
+    assert _problems(tmp_path) == [
         ("$.plan.references[0].type", "authoring.reference_type", True),
         ("$.plan.references[1].type", "authoring.reference_type", True),
         ("$.plan.references[0]", "authoring.reference_without_uri", True),
@@ -344,9 +349,7 @@ def test_real_references_with_a_url_and_no_uri_are_listed_in_one_run_and_fixed(t
         ("$.plan.items", "checkpoint.no_pending_items", False)]
     # a finished scope is no continue checkpoint: --fix makes the four, and the one left is
     # the person's to decide
-    code, out = run_json("migrate", tmp_path, *IDENTITY, "--fix")
-    assert [(p["path"], p["code"]) for p in out["error"]["problems"]] == [
-        ("$.plan.items", "checkpoint.no_pending_items")]
+    assert _problems(tmp_path, "--fix") == [("$.plan.items", "checkpoint.no_pending_items", False)]
     from passdown.authoring._migrate import convert as converted
 
     document = converted(json.loads(source.read_text()), {}, fix=True).document
@@ -360,8 +363,7 @@ def test_a_real_file_fixed_by_migrate_is_accepted_by_upstreams_schema_and_rules(
     from xbrief_fixtures import CORE, upstream_schema
 
     source = _real(tmp_path, "deft-spec-stale-0.5.vbrief.json")
-    code, out = run_json("migrate", tmp_path, *IDENTITY)
-    assert [(p["path"], p["code"], p["fixable"]) for p in out["error"]["problems"]] == [
+    assert _problems(tmp_path) == [
         ("$.plan.items[0].references[0].type", "authoring.reference_type", True),
         ("$.plan.items[0].references[0]", "authoring.reference_without_uri", True)]
     code, out = run_json("migrate", tmp_path, *IDENTITY, "--fix")

@@ -89,6 +89,23 @@ def test_the_node_adapter_conforms_to_the_profiles_it_declares():
     assert "conforms to recovery + observe + python-helper-compat" in full.output
 
 
+def test_the_node_adapter_without_its_packages_keeps_the_gates_that_need_none(tmp_path, example_cases):
+    """An installed package has no node_modules: the adapter still starts and serves restart
+    and title (and recovery), lists neither ack nor digest, and a digest case is skipped."""
+    copy = tmp_path / "node"
+    copy.mkdir()
+    for module in (ADAPTERS / "node").glob("*.mjs"):
+        shutil.copy(module, copy / module.name)
+    argv = [NODE[0], str(copy / "adapter.mjs")]
+    report = harness_run(argv, example_cases)
+    gates = report.implementation["gates"]
+    assert {"restart", "title", "recovery"} <= set(gates) and not {"ack", "digest"} & set(gates)
+    assert report.counts()["passed"] == len(example_cases)
+    digest = [case for case in load_suite(toy.REPO / "conformance" / "cases").cases if case.gate == "digest"][:3]
+    skipped = harness_run(argv, digest)
+    assert [r.status for r in skipped.results] == ["skipped"] * 3
+
+
 def test_generated_cases_pass(adapter, tmp_path):
     written = generated.write_suite(tmp_path)
     report = harness_run(adapter, load_suite(tmp_path).cases)

@@ -418,7 +418,10 @@ def test_a_current_checkpoint_whose_open_attempt_registered_an_earlier_version_i
 REAL = DATA / "real"
 
 
-@pytest.mark.parametrize("entry", json.loads((REAL / "MANIFEST.json").read_text())["files"],
+REAL_PAYLOADS = json.loads((REAL / "MANIFEST.json").read_text())["files"]
+
+
+@pytest.mark.parametrize("entry", [e for e in REAL_PAYLOADS if e["event"] == "PreCompact"],
                          ids=lambda entry: entry["file"])
 def test_a_real_payload_gets_the_documented_answer(repository, entry):
     """A payload with only some of the documented fields (the handoff folder then comes from
@@ -427,3 +430,14 @@ def test_a_real_payload_gets_the_documented_answer(repository, entry):
     raw = (REAL / entry["file"]).read_bytes()
     done = run_hook(entry["event"], raw, env={"CLAUDE_PROJECT_DIR": str(repository)})
     assert _message(done) == _stale_text(commit, "Migrate reports", "2026-10-14T10:00:00.000Z")
+
+
+@pytest.mark.parametrize("entry", [e for e in REAL_PAYLOADS if e["event"] == "SessionStart"],
+                         ids=lambda entry: entry["file"])
+def test_a_real_session_start_gets_the_checkpoint(project, entry):
+    """A captured SessionStart (its cwd a folder of the capturing machine): the handoff folder
+    comes from $CLAUDE_PROJECT_DIR, and the model is given the checkpoint's resume point."""
+    raw = (REAL / entry["file"]).read_bytes()
+    assert json.loads(raw)["source"] == "startup" and not os.path.exists(json.loads(raw)["cwd"])
+    done = run_hook("SessionStart", raw, env={"CLAUDE_PROJECT_DIR": str(project)})
+    assert _context(done, "SessionStart") == RESUME

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -298,3 +299,27 @@ def test_a_data_tool_call_loads_no_command_reader():
             "file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.stderr.strip() == "0 ['passdown.gates._guard_signal']", done.stderr
+
+
+# -- payloads as a host really sent them ---------------------------------------------------
+
+REAL = Path(__file__).resolve().parents[1] / "data" / "claude_hooks" / "real"
+REAL_CALLS = [entry for entry in json.loads((REAL / "MANIFEST.json").read_text())["files"]
+              if entry["event"] == "PreToolUse"]
+
+
+@pytest.mark.parametrize("entry", REAL_CALLS, ids=lambda entry: entry["file"])
+def test_a_real_call_that_restarts_nothing_passes_silently(entry):
+    """A captured envelope (prompt_id, permission_mode, effort and tool_use_id beside the
+    documented fields; a subagent spawn named `Agent`): nothing printed, the host decides."""
+    done = run_hook("PreToolUse", (REAL / entry["file"]).read_bytes(), "--restart-tool", "restart_dsh")
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_the_real_bash_envelope_with_a_host_restart_in_it_is_denied():
+    """The captured Bash envelope, its command replaced by one that restarts the host's unit:
+    every other member as Claude Code sent it."""
+    call = json.loads((REAL / "pre_tool_use_bash_2.1.226.json").read_bytes())
+    call["tool_input"]["command"] = "systemctl --user restart dsh.service"
+    done = run_hook("PreToolUse", call, "--service-unit", "dsh.service", "--restart-tool", "restart_dsh")
+    assert (done.returncode, done.stdout, done.stderr) == (0, _deny(SERVICE_RESTART), b"")

@@ -3,11 +3,11 @@
 // size of the latest call, and the session's id, start, model and capacity. `decide` takes a
 // parsed input value, `run` the raw input bytes. No dependencies.
 
-import { repeatsOrTooDeep } from "./recovery.mjs";
+// The strict input reading and the value tests are the recovery gate module's (GEN-018).
+import { Invalid, count, isObject, readStrict } from "./recovery.mjs";
 
 export const VERSION = "1.0.0";
 const MAX_INPUT_BYTES = 64 * 1024 * 1024; // HST-125
-const MAX_SAFE = 9007199254740991; // GEN-018
 // GEN-017: ECMA-262's \s, what "only white space" means for an id.
 const WHITE_SPACE = /^[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*$/;
 const BLANK_LINE = /^[ \t\r]*$/; // HST-126
@@ -16,17 +16,8 @@ const CLAUDE_COUNTS = ["input_tokens", "cache_creation_input_tokens", "cache_rea
 const SYNTHETIC = "<synthetic>";
 const COMPACTED = "compacted";
 
-class Invalid extends Error {
-  constructor(path) { super(path); this.path = path; }
-}
-
-const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+// A member's value, undefined when the object lacks it.
 const get = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
-
-// GEN-018: an integer by its value, 0 or more, at most 2^53 - 1; never a boolean.
-function count(value) {
-  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= MAX_SAFE ? value : null;
-}
 
 const text = (value) => (typeof value === "string" && !WHITE_SPACE.test(value) ? value : null);
 const timestamp = (record) => (typeof get(record, "timestamp") === "string" ? record.timestamp : null);
@@ -186,15 +177,6 @@ export function decide(value) {
 // HST-125: at most 64 MiB of strict JSON (UTF-8 without a byte order mark, no repeated key, no
 // NaN or infinity); anything else is invalid input at `$`.
 export function run(bytes) {
-  if (bytes.length > MAX_INPUT_BYTES) return invalid("$");
-  let source;
-  let value;
-  try {
-    source = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-    value = JSON.parse(source);
-  } catch {
-    return invalid("$");
-  }
-  if (repeatsOrTooDeep(source)) return invalid("$");
-  return decide(value);
+  const value = readStrict(bytes, MAX_INPUT_BYTES);
+  return value === undefined ? invalid("$") : decide(value);
 }

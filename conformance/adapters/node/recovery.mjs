@@ -16,15 +16,16 @@ const WHITE_SPACE = /^[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u2
 // A JSON value nested deeper than this is not read (the reference's reader stops near it).
 const MAX_DEPTH = 900;
 
-class Invalid extends Error {
+// A broken input rule at `path` (the observe gate uses this one, and isObject and count).
+export class Invalid extends Error {
   constructor(path) { super(path); this.path = path; }
 }
 
-const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+export const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const get = (object, key) => (Object.hasOwn(object, key) ? object[key] : null);
 
 // GEN-018: an integer by its value, 0 or more, at most 2^53 - 1; never a boolean.
-function count(value) {
+export function count(value) {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= MAX_SAFE ? value : null;
 }
 
@@ -195,7 +196,7 @@ export function decide(value) {
 
 // Whether strict JSON text repeats a key in an object, or nests deeper than MAX_DEPTH; the
 // text is known to be valid JSON.
-export function repeatsOrTooDeep(text) {
+function repeatsOrTooDeep(text) {
   let i = 0;
   const ws = () => { while (" \t\n\r".includes(text[i]) && i < text.length) i++; };
   const string = () => {
@@ -239,15 +240,22 @@ export function repeatsOrTooDeep(text) {
 // REC-001: at most 4 MiB of strict JSON (UTF-8 without a byte order mark, no repeated key, no
 // NaN or infinity); anything else is invalid input at `$`.
 export function run(bytes) {
-  if (bytes.length > MAX_INPUT_BYTES) return invalid("$");
+  const value = readStrict(bytes, MAX_INPUT_BYTES);
+  return value === undefined ? invalid("$") : decide(value);
+}
+
+// Strict JSON input of at most `limit` bytes (UTF-8 without a byte order mark, no repeated key,
+// no NaN or infinity, not nested too deep): the value, or undefined. The observe gate reads its
+// input the same way.
+export function readStrict(bytes, limit) {
+  if (bytes.length > limit) return undefined;
   let text;
   let value;
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
     value = JSON.parse(text);
   } catch {
-    return invalid("$");
+    return undefined;
   }
-  if (repeatsOrTooDeep(text)) return invalid("$");
-  return decide(value);
+  return repeatsOrTooDeep(text) ? undefined : value;
 }

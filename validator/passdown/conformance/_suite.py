@@ -71,8 +71,8 @@ class Case:
         every non-ASCII character escaped, which any reader decodes to the same value."""
         if self.input_kind == "input":
             return json.dumps(self.input_value, separators=(",", ":")).encode()
-        if self.input_kind == "input_text":
-            return self.given_input().encode("utf-8")
+        if self.input_kind == "input_text":  # padded as bytes: no padded text is built
+            return self.input_value.encode("utf-8").ljust(self.padded_to, b" ")
         return base64.b64decode(self.input_value, validate=True)
 
     def wire(self) -> dict:

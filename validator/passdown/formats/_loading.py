@@ -301,7 +301,37 @@ def _yaml_constructor():
     # Timestamps stay the strings they were written as: schemas check their form.
     _Constructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
     _Constructor.add_constructor("tag:yaml.org,2002:int", _bounded_yaml_integer)
+    _Constructor.add_constructor("tag:yaml.org,2002:omap", _yaml_omap)
     return _Constructor
+
+
+def _yaml_omap(constructor, node):
+    """``!!omap``: a sequence of one-member mappings read as one mapping (INP-026), a repeated
+    key refused as in any mapping (ruamel's own constructor only asserts it), a key that is no
+    string refused as any such key is."""
+    from ruamel.yaml.constructor import ConstructorError
+    from ruamel.yaml.nodes import MappingNode, SequenceNode
+
+    omap = {}
+    yield omap
+    if not isinstance(node, SequenceNode):
+        raise ConstructorError("while constructing an ordered map", node.start_mark,
+                               f"expected a sequence, but found {node.id!s}", node.start_mark)
+    for entry in node.value:
+        if not isinstance(entry, MappingNode) or len(entry.value) != 1:
+            raise ConstructorError("while constructing an ordered map", node.start_mark,
+                                   "expected a mapping of one item", entry.start_mark)
+        key_node, value_node = entry.value[0]
+        key = constructor.construct_object(key_node)
+        if not isinstance(key, str):
+            raise _Reject("load.yaml_type", f"the key {cut(repr(key), 40)} is not a string",
+                          "quote the key: keys are strings in Passdown's data",
+                          key_node.start_mark.line + 1, requirement="INP-025")
+        if key in omap:
+            raise _Reject("load.duplicate_key", f"the key {key!r} appears twice in one !!omap",
+                          "keep one entry per key", key_node.start_mark.line + 1,
+                          requirement="INP-004")
+        omap[key] = constructor.construct_object(value_node)
 
 
 class _NotPlain(Exception):

@@ -126,6 +126,8 @@ class Judge:
             if key not in VERBS and "/init.d/" in words[0]:
                 return _init_script(self, words, context, depth)
             if context.dialect == "powershell" and any(").kill(" in w.lower() for w in words):
+                from passdown.gates._guard_windows import _ps_method_kill  # Windows rules load on use
+
                 return _ps_method_kill(self, words)
             rule = VERBS.get(key)
             if rule is None:
@@ -472,49 +474,6 @@ def _at(judge, args, context, depth):
     return _stdin_shell(judge, context, depth)
 
 
-_PS_VALUES = frozenset({"executionpolicy", "ep", "ex", "windowstyle", "w", "configurationname",
-                        "inputformat", "outputformat", "workingdirectory", "wd", "settingsfile",
-                        "version", "psconsolefile"})
-
-
-def _powershell(judge, args, context, depth):
-    """``pwsh -Command TEXT`` / ``-EncodedCommand BASE64``: the text runs as PowerShell;
-    ``-File`` runs a file the text does not hold; a bare operand is the command."""
-    i = 0
-    while i < len(args):
-        word = args[i]
-        name = word.lower().lstrip("-/")
-        if word[:1] not in "-/" or not name:
-            return judge.shell(" ".join(args[i:]), "powershell", depth + 1)
-        if name in ("c", "command") or (len(name) >= 3 and "command".startswith(name)):
-            return judge.shell(" ".join(args[i + 1:]), "powershell", depth + 1) if args[i + 1:] else None
-        if name in ("e", "ec", "enc") or (len(name) >= 3 and "encodedcommand".startswith(name)):
-            return judge.shell(_decode_encoded(args[i + 1:i + 2]), "powershell", depth + 1)
-        if name in ("f", "file") or (len(name) >= 2 and "file".startswith(name)):
-            return None
-        i += 2 if name in _PS_VALUES else 1
-    return None
-
-
-def _decode_encoded(words):
-    import binascii
-
-    try:
-        return binascii.a2b_base64(words[0].encode("ascii"), strict_mode=True).decode("utf-16-le")
-    except (IndexError, ValueError, UnicodeError):
-        raise Unreadable("unreadable", "an encoded PowerShell command cannot be decoded") from None
-
-
-def _cmd_shell(judge, args, context, depth):
-    """``cmd /c TEXT`` (and ``/k``): the text runs as ``cmd``."""
-    for i, word in enumerate(args):
-        if word.lower() in ("/c", "/k", "/r"):
-            return judge.shell(" ".join(args[i + 1:]), "cmd", depth + 1)
-        if word[:2].lower() in ("/c", "/k") and len(word) > 2 and word[2] != " ":
-            return judge.shell(word[2:] + " " + " ".join(args[i + 1:]), "cmd", depth + 1)
-    return None
-
-
 def _interpreter(*code_options, program_first=False):
     """An interpreter: the values of its code options are program source; ``program_first``
     (awk) takes the first operand as its program; with neither and no file, what it is fed."""
@@ -623,17 +582,6 @@ def _find(judge, args, context, depth):
     return None
 
 
-def _start_process(judge, args, context, depth):
-    """PowerShell's ``Start-Process FILE -ArgumentList ARGS``: the program and its arguments."""
-    values = _ps_params(args, {"filepath": 1, "argumentlist": 1, "verb": 1, "workingdirectory": 1})
-    program = (values.get("filepath") or values.get("")) or []
-    if not program:
-        return None
-    extra = values.get("argumentlist", []) + values.get("", [])[1:]
-    words = [w for item in extra for w in str(item).replace(",", " ").split()]
-    return [program[0]] + words
-
-
 # -- what stops the host ---------------------------------------------------------------------
 
 _KILL_LIST = frozenset({"-l", "-L", "--list", "--table"})
@@ -724,7 +672,7 @@ def _pids_from(judge, commands):
             continue
         verb = program_name(words[0])
         if verb == "pgrep":
-            return _by_pattern(judge, words[1:], kills=True)
+            return _by_pattern(judge, words[1:])
         if verb == "pidof":
             names = [w for w in words[1:] if not w.startswith("-")]
             if any(judge.matches_name(_pattern(n), exact=True, regex=False) for n in names):
@@ -737,7 +685,7 @@ _PKILL_VALUES = frozenset({"-u", "-U", "-g", "-G", "-P", "-s", "-t", "-F", "--si
                            "--pidfile", "--ns", "--nslist", "-r", "--runstates", "-q", "--queue"})
 
 
-def _by_pattern(judge, args, kills=True):
+def _by_pattern(judge, args, context=None, depth=0):
     """``pkill``/``pgrep``: a pattern searched in the process name (``-f``: the command
     line), or the selection options alone."""
     full = exact = fold = False
@@ -777,7 +725,7 @@ def _by_pattern(judge, args, kills=True):
         return "host_kill"
     if pattern is None:
         users = any(k in selected for k in ("-u", "-U", "--euid", "--uid"))
-        return "process_kill" if users and kills else None
+        return "process_kill" if users else None
     if judge.matches_name(_pattern(pattern), full=full, exact=exact, fold=fold):
         return "process_kill"
     return None
@@ -789,10 +737,6 @@ def _pattern(word):
 
 def _as_text(numbers):
     return {str(n) for n in numbers if n is not None}
-
-
-def _pkill(judge, args, context, depth):
-    return _by_pattern(judge, args)
 
 
 def _killall(judge, args, context, depth):
@@ -832,163 +776,11 @@ def _skill(judge, args, context, depth):
                                  for n in names) else None
 
 
-def _taskkill(judge, args, context, depth):
-    """``taskkill /IM NAME`` (wildcards), ``/PID N``, ``/FI "IMAGENAME eq NAME"``."""
-    lowered = [a.lower() for a in args]
-    if "/s" in lowered:
-        return None  # another computer
-    for i, word in enumerate(lowered[:-1]):
-        value = args[i + 1]
-        if word in ("/im", "-im"):
-            if _windows_name_hits(judge, value):
-                return "process_kill"
-        elif word in ("/pid", "-pid") and judge.hits_pid(value):
-            return "host_kill"
-        elif word in ("/fi", "-fi"):
-            parts = value.split()
-            if len(parts) == 3 and parts[0].lower() == "imagename" and parts[1].lower() == "eq" and \
-                    _windows_name_hits(judge, parts[2]):
-                return "process_kill"
-            if len(parts) == 3 and parts[0].lower() == "pid" and parts[1].lower() == "eq" and \
-                    judge.hits_pid(parts[2]):
-                return "host_kill"
-    return None
-
-
-def _windows_name_hits(judge, pattern):
-    if getattr(pattern, "dynamic", False):
-        raise Unreadable("unreadable", "a kill by name takes its pattern from a variable")
-    asked = program_name(pattern)
-    return any(glob_match(asked, program_name(name), fold=True) or
-               glob_match(pattern, name, fold=True) for name in judge.host.names)
-
-
-def _ps_params(args, takes_value):
-    """PowerShell parameters (any case, any unambiguous prefix) -> name -> values; positional
-    values under ``""``. ``-Name:value`` is read too; commas split a value into several."""
-    values, i = {}, 0
-    names = tuple(takes_value)
-    while i < len(args):
-        word = args[i]
-        if word[:1] == "-" and len(word) > 1 and not word[1:].lstrip("-").isdigit():
-            given, colon, inline = word[1:].partition(":")
-            given = given.lower()
-            full = next((n for n in names if n == given), None) or \
-                next((n for n in names if n.startswith(given)), given)
-            if full in takes_value and takes_value[full]:
-                if colon:
-                    values.setdefault(full, []).extend(_split_commas(inline))
-                elif i + 1 < len(args):
-                    values.setdefault(full, []).extend(_split_commas(args[i + 1]))
-                    i += 1
-            else:
-                values.setdefault(full, [])
-        else:
-            values.setdefault("", []).extend(_split_commas(word))
-        i += 1
-    return values
-
-
-def _split_commas(word):
-    parts = [part.strip().strip("'\"") for part in str(word).split(",") if part.strip()]
-    if getattr(word, "dynamic", False):
-        return [_Dynamic(p) for p in parts]
-    return parts
-
-
-_PS_STOP = {"name": 1, "processname": 1, "id": 1, "inputobject": 1, "whatif": 0, "force": 0,
-            "passthru": 0, "confirm": 0}
-
-
-def _stop_process(judge, args, context, depth):
-    """``Stop-Process -Name NAME | -Id ID``; without either, the processes piped into it."""
-    values = _ps_params(args, _PS_STOP)
-    if "whatif" in values:
-        return None
-    names = values.get("name", []) + values.get("processname", [])
-    ids = values.get("id", []) + values.get("", [])
-    if "inputobject" in values:
-        return None
-    verdict = _ps_targets(judge, names, ids)
-    if verdict or names or ids:
-        return verdict
-    return _ps_piped(judge, context)
-
-
-def _ps_targets(judge, names, ids):
-    for word in ids:
-        if word in ("$PID",):
-            continue
-        if isinstance(word, _Dynamic):
-            raise Unreadable("unreadable", "a stop takes its process id from a variable")
-        if judge.hits_pid(word) and word not in ("0", "-0", "-1"):
-            return "host_kill"
-    for name in names:
-        if _windows_name_hits(judge, name):
-            return "process_kill"
-    return None
-
-
-_PS_GET = {"name": 1, "id": 1, "processname": 1, "includeusername": 0, "module": 0,
-           "fileversioninfo": 0, "computername": 1}
-_PS_FILTERS = frozenset({"where-object", "where", "?", "select-object", "select", "sort-object",
-                         "sort", "foreach-object", "foreach", "%", "group-object", "out-gridview"})
-
-
-def _ps_piped(judge, context):
-    """The processes a pipeline hands to ``Stop-Process``: from ``Get-Process``'s names or
-    ids; every process when it names none; a filter between them cannot be read."""
-    command, previous, filtered = context.command, context.previous, False
-    while command is not None and command.piped and previous is not None:
-        words = previous.words
-        verb = program_name(words[0]).lower() if words else ""
-        verb = _ALIASES.get(("powershell", verb), verb)
-        if verb == "get-process":
-            values = _ps_params(words[1:], _PS_GET)
-            if "computername" in values:
-                return None
-            names = values.get("name", []) + values.get("processname", []) + values.get("", [])
-            ids = values.get("id", [])
-            if not names and not ids:
-                if filtered:
-                    raise Unreadable("unreadable", "which processes a filter passes to a stop "
-                                                   "cannot be read")
-                return "host_kill"
-            return _ps_targets(judge, names, ids)
-        if verb not in _PS_FILTERS:
-            return None
-        filtered = True
-        command, previous = previous, _before(context, previous)
-    return None
-
-
 def _before(context, command):
     chain = context.chain
     if command in chain:
         index = chain.index(command)
         return chain[index - 1] if index > 0 else None
-    return None
-
-
-def _ps_method_kill(judge, words):
-    """``(Get-Process NAME).Kill()``: a stop of the processes the parenthesis gets."""
-    for word in words:
-        for program in getattr(word, "nested", ()):
-            if program:
-                from passdown.gates._guard_read import Command
-
-                stop = Command(True)
-                verdict = _ps_piped(judge, _Context(stop, program[-1], "powershell",
-                                                    chain=list(program) + [stop]))
-                if verdict:
-                    return verdict
-    return None
-
-
-def _foreach_kill(judge, args, context, depth):
-    """``... | ForEach-Object { $_.Kill() }``: a stop of the processes piped in."""
-    if any(".kill(" in str(a).lower() for a in args):
-        return _ps_piped(judge, context)
     return None
 
 
@@ -1061,52 +853,20 @@ def _init_script(judge, words, context, depth):
     return None
 
 
-def _windows_service(judge, args, context, depth):
-    """``Restart-Service`` / ``Stop-Service NAME``; ``sc stop NAME``; ``net stop NAME``."""
-    values = _ps_params(args, {"name": 1, "displayname": 1, "inputobject": 1, "force": 0,
-                               "whatif": 0, "passthru": 0, "exclude": 1, "include": 1})
-    if "whatif" in values:
-        return None
-    names = values.get("name", []) + values.get("displayname", []) + values.get("", [])
-    return "service_restart" if any(judge.matches_unit(n, fold=True) for n in names) else None
+def _machine(*quiet, fold=False, prefix=None):
+    """A command that stops the machine unless one of the ``quiet`` options (help, a record
+    only, a cancel, a load without a jump) is given, or one starting with ``prefix``;
+    ``fold``: in any case."""
+    def rule(judge, args, context, depth):
+        given = [a.lower() for a in args] if fold else args
+        return None if any(a in quiet or (prefix and a.startswith(prefix)) for a in given) \
+            else "host_shutdown"
 
-
-def _sc(judge, args, context, depth):
-    if args and args[0].startswith("\\\\"):
-        return None
-    if len(args) >= 2 and args[0].lower() in ("stop", "pause") and judge.matches_unit(args[1], fold=True):
-        return "service_restart"
-    return None
-
-
-def _net(judge, args, context, depth):
-    if len(args) >= 2 and args[0].lower() == "stop" and judge.matches_unit(args[1], fold=True):
-        return "service_restart"
-    return None
-
-
-def _machine(judge, args, context, depth):
-    """``reboot``, ``poweroff``, ``halt``: the machine, unless only help or a record."""
-    if any(a in ("--help", "-h", "--version", "-w", "--wtmp-only") for a in args):
-        return None
-    return "host_shutdown"
-
-
-def _shutdown(judge, args, context, depth):
-    """``shutdown``: POSIX (``-c`` cancels, ``-k`` only warns, ``--show`` prints) and Windows
-    (``/r``, ``/s``, ``/p``, ``/l``; ``/a`` aborts)."""
-    quiet = ("-c", "--show", "--help", "--version", "-k", "/a", "-a", "/?")
-    return None if any(a.lower() in quiet for a in args) else "host_shutdown"
+    return rule
 
 
 def _init(judge, args, context, depth):
     return "host_shutdown" if args[:1] and args[0] in ("0", "1", "6", "s", "S") else None
-
-
-def _kexec(judge, args, context, depth):
-    quiet = ("-l", "--load", "-u", "--unload", "-p", "--load-panic", "-s", "--help", "-h",
-             "--version", "-v", "-S", "--status", "--kexec-file-syscall")
-    return None if any(a in quiet or a.startswith("--load") for a in args) else "host_shutdown"
 
 
 def _loginctl(judge, args, context, depth):
@@ -1132,16 +892,6 @@ def _dbus(judge, args, context, depth):
     return None
 
 
-def _windows_machine(judge, args, context, depth):
-    """``Restart-Computer`` / ``Stop-Computer``, unless aimed at another computer."""
-    values = _ps_params(args, {"computername": 1, "whatif": 0, "force": 0, "wait": 0})
-    if "whatif" in values:
-        return None
-    others = [c for c in values.get("computername", []) if c.lower() not in
-              ("localhost", ".", "127.0.0.1")]
-    return None if others else "host_shutdown"
-
-
 def _tee(judge, args, context, depth):
     return "host_shutdown" if any(_is_sysrq(a) for a in args) else None
 
@@ -1150,15 +900,19 @@ def _dd(judge, args, context, depth):
     return "host_shutdown" if any(a.startswith("of=") and _is_sysrq(a[3:]) for a in args) else None
 
 
-def _iex(judge, args, context, depth):
-    values = _ps_params(args, {"command": 1})
-    text = " ".join(values.get("command", []) + values.get("", []))
-    return judge.shell(text, "powershell", depth + 1) if text else None
-
-
 _WRAPPERS = frozenset({"sudo", "doas", "run0", "nice", "ionice", "timeout", "stdbuf", "chrt",
                        "taskset", "chroot", "xvfb-run", "strace", "systemd-run", "busybox", "time",
                        "env", "flock"})
+
+def _windows(name):
+    """A rule of :mod:`passdown.gates._guard_windows`, loaded when first used."""
+    def rule(judge, args, context, depth):
+        from passdown.gates import _guard_windows  # only for a Windows verb: measured start-up
+
+        return getattr(_guard_windows, name)(judge, args, context, depth)
+
+    return rule
+
 
 _ALIASES = {
     ("powershell", "kill"): "stop-process", ("powershell", "spps"): "stop-process",
@@ -1211,7 +965,7 @@ VERBS = {
     **dict.fromkeys(("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh",
                      "rbash", "yash", "posh"), _posix_shell),
     "at": _at, "batch": _at,
-    "pwsh": _powershell, "powershell": _powershell, "cmd": _cmd_shell,
+    "pwsh": _windows("_powershell"), "powershell": _windows("_powershell"), "cmd": _windows("_cmd_shell"),
     "python": _interpreter("-c"),
     "node": _interpreter("-e", "--eval", "-p", "--print"),
     "nodejs": _interpreter("-e", "--eval", "-p", "--print"),
@@ -1226,19 +980,24 @@ VERBS = {
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _interpreter("--source", program_first=True)),
     # what runs other commands
     "eval": _eval, "trap": _trap, "xargs": _xargs, "find": _find, "git": _git,
-    "invoke-expression": _iex, "start-process": _start_process,
-    "foreach-object": _foreach_kill,
+    "invoke-expression": _windows("_iex"), "start-process": _windows("_start_process"),
+    "foreach-object": _windows("_foreach_kill"),
     # what stops the host
-    "kill": _kill, "pkill": _pkill, "killall": _killall, "skill": _skill,
-    "taskkill": _taskkill, "tskill": _skill,
-    "stop-process": _stop_process,
+    "kill": _kill, "pkill": _by_pattern, "killall": _killall, "skill": _skill,
+    "taskkill": _windows("_taskkill"), "tskill": _skill,
+    "stop-process": _windows("_stop_process"),
     "systemctl": _systemctl, "service": _service, "rc-service": _service, "invoke-rc.d": _service,
-    "restart-service": _windows_service, "stop-service": _windows_service,
-    "suspend-service": _windows_service,
-    "sc": _sc, "net": _net,
-    "reboot": _machine, "poweroff": _machine, "halt": _machine, "shutdown": _shutdown,
-    "init": _init, "telinit": _init, "kexec": _kexec, "loginctl": _loginctl,
+    "restart-service": _windows("_windows_service"), "stop-service": _windows("_windows_service"),
+    "suspend-service": _windows("_windows_service"),
+    "sc": _windows("_sc_net"), "net": _windows("_sc_net"),
+    **dict.fromkeys(("reboot", "poweroff", "halt"), _machine("--help", "-h", "--version", "-w",
+                                                              "--wtmp-only")),
+    # shutdown: POSIX (-c cancels, -k only warns, --show prints) and Windows (/a aborts)
+    "shutdown": _machine("-c", "--show", "--help", "--version", "-k", "/a", "-a", "/?", fold=True),
+    "kexec": _machine("-l", "-u", "--unload", "-p", "-s", "--help", "-h", "--version", "-v", "-S",
+                      "--status", "--kexec-file-syscall", prefix="--load"),
+    "init": _init, "telinit": _init, "loginctl": _loginctl,
     "busctl": _dbus, "dbus-send": _dbus, "gdbus": _dbus, "qdbus": _dbus,
-    "restart-computer": _windows_machine, "stop-computer": _windows_machine,
+    "restart-computer": _windows("_windows_machine"), "stop-computer": _windows("_windows_machine"),
     "tee": _tee, "dd": _dd,
 }

@@ -89,6 +89,10 @@ def parse_input(raw, limit, *, allow_constants=True, unique_keys=False):
     repeats a key (JSON readers disagree on which value wins)."""
     if len(raw) > limit:
         raise InputError(f"input larger than {limit} bytes")
+    if len(raw) > _LONG_TAIL:
+        value = _without_tail(raw, allow_constants, unique_keys)
+        if value is not _NO_VALUE:
+            return value
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -105,6 +109,30 @@ def parse_input(raw, limit, *, allow_constants=True, unique_keys=False):
         raise InputError(f"invalid JSON: {error.located(text)}") from None
     except RecursionError:
         raise InputError("nesting too deep") from None
+
+
+#: Inputs longer than this may end in more whitespace than is worth decoding: the value
+#: is read from the bytes before it (:func:`_without_tail`).
+_LONG_TAIL = 1 << 20
+_NO_VALUE = object()
+
+
+def _without_tail(raw, allow_constants, unique_keys):
+    """The value of ``raw`` read without its trailing JSON whitespace (which ``json.loads``
+    skips), so a large input padded with spaces is never decoded whole; ``_NO_VALUE`` when
+    the tail is short or the rest does not read cleanly (the whole input is then read as
+    before, for the exact error)."""
+    head = raw.rstrip(b" \t\n\r")
+    if not head or len(raw) - len(head) < _LONG_TAIL:
+        return _NO_VALUE
+    try:
+        text = head.decode("utf-8")
+        if allow_constants and not unique_keys:
+            return loads(text)
+        return loads(text, parse_constant=None if allow_constants else _reject_constant,
+                     object_pairs_hook=_unique_pairs if unique_keys else None)
+    except (UnicodeDecodeError, JSONError, RecursionError, InputError):
+        return _NO_VALUE
 
 
 #: The byte order marks, in the order ``json.detect_encoding`` tests them.

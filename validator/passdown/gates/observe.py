@@ -12,8 +12,8 @@ be shown to read the same tail the same way. Every value is labelled ``measured`
 """
 
 from passdown.formats._fastjson import JSONError, loads
-from passdown.formats._values import integer, is_blank
-from passdown.gates._inputs import decide_or_refuse, invalid_input
+from passdown.formats._values import is_blank
+from passdown.gates._inputs import count, decide_or_refuse, invalid_input
 from passdown.gates._table import Decision, Invalid, run_strict
 
 NAME = "observe"
@@ -30,12 +30,6 @@ MEASURED, UNKNOWN = "measured", "unknown"
 #: The exit status of each outcome.
 EXIT = {"measured": 0, "compacted": 0, "no_call": 0, "not_a_session": 1}
 COMPACTED = "compacted"
-
-
-def count(value):
-    """A token count (GEN-018: an integer by its value, zero or more), else None."""
-    number = integer(value)
-    return number if number is not None and number >= 0 else None
 
 
 def _text(value):
