@@ -375,13 +375,14 @@ def _large_registry(path: Path, attempts: int) -> None:
     path.write_text(head + "attempts:\n" + body + tail, encoding="utf-8")
 
 
-def _bundled_registry_schema(path: Path) -> None:
-    """The registry schema with the shared definitions it refers to inlined, so the baseline
-    reads one self-contained file and fetches nothing (``$id``s are identifiers only)."""
+def _bundled_schema(source: Path, path: Path) -> None:
+    """The packaged schema ``source`` with the shared definitions it refers to inlined, so
+    the baseline reads one self-contained file and fetches nothing (``$id``s are identifiers
+    only)."""
     import json
 
-    schema = json.loads(REGISTRY_SCHEMA.read_text(encoding="utf-8"))
-    shared = json.loads((REGISTRY_SCHEMA.parent / "defs.schema.json").read_text(encoding="utf-8"))
+    schema = json.loads(source.read_text(encoding="utf-8"))
+    shared = json.loads((source.parent / "defs.schema.json").read_text(encoding="utf-8"))
     text = json.dumps(schema).replace('"defs.schema.json#/$defs/', '"#/$defs/shared_')
     schema = json.loads(text)
     schema.setdefault("$defs", {}).update(
@@ -392,7 +393,7 @@ def _bundled_registry_schema(path: Path) -> None:
 
 def registry(args, work: Path) -> None:
     schema = work / "registry.bundled.schema.json"
-    _bundled_registry_schema(schema)
+    _bundled_schema(REGISTRY_SCHEMA, schema)
     path = work / "reg" / "registry.yaml"
     path.parent.mkdir(exist_ok=True)
     _large_registry(path, args.attempts)
@@ -416,8 +417,76 @@ def registry(args, work: Path) -> None:
           f"{_verdict(max(maxrss, tree) <= 100 * 1024)}")
 
 
+HANDOFF = ROOT / "examples" / "handoff"
+ACK_SCHEMA = ROOT / "schemas" / "v1" / "ack.schema.json"
+
+
+def _handoff_copies(folder: Path, count: int) -> None:
+    """``count`` copies of ``examples/handoff`` (checkpoint, packet, registry, ACK) as
+    ``hN/``: a real handoff folder, repeated."""
+    folder.mkdir()
+    files = {path.relative_to(HANDOFF): path.read_bytes() for path in HANDOFF.rglob("*") if path.is_file()}
+    for number in range(count):
+        for relative, raw in files.items():
+            target = folder / f"h{number}" / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(raw)
+
+
+def _run_all(argvs) -> tuple[float, float]:
+    """``(wall, CPU)`` of running each of ``argvs`` in turn, summed."""
+    times = [_run(argv) for argv in argvs]
+    return sum(w for w, _ in times), sum(c for _, c in times)
+
+
+def fullbulk(args, work: Path) -> None:
+    """Whole handoff folders: ``passdown validate DIR`` against the three check-jsonschema
+    calls a user would make (one per schema, each given every folder's file of that kind:
+    the checkpoint, the registry, the ACK; the packet is text, which no JSON Schema tool
+    reads), for each count of ``--full-folders``."""
+    schemas = {}
+    for name, source in (("registry", REGISTRY_SCHEMA), ("ack", ACK_SCHEMA)):
+        schemas[name] = work / f"{name}.bundled.schema.json"
+        _bundled_schema(source, schemas[name])
+    for count in (int(c) for c in args.full_folders.split(",")):
+        folder = work / f"full{count}"
+        if not folder.exists():
+            _handoff_copies(folder, count)
+        clean = subprocess.run([_bin("passdown"), "validate", "-q", str(folder)], capture_output=True, text=True)
+        if clean.returncode != 0:
+            sys.exit(f"speed_bench: the handoff folders are not clean: {clean.stdout[-500:]}")
+        names = sorted(p.name for p in folder.iterdir())
+        checkpoints = [str(folder / n / "xbrief" / "continue.xbrief.json") for n in names]
+        registries = [str(folder / n / "registry.yaml") for n in names]
+        acks = [str(folder / n / "ack.json") for n in names]
+        check = _bin("check-jsonschema")
+        passdown = f"passdown validate DIR ({count:,} handoff folders)"
+        three = "check-jsonschema x3 (checkpoints, registries, ACKs)"
+        ours = [_bin("passdown"), "validate", str(folder)]
+        theirs = [[check, "--schemafile", str(args.schema), *checkpoints],
+                  [check, "--schemafile", str(schemas["registry"]), *registries],
+                  [check, "--schemafile", str(schemas["ack"]), *acks]]
+        _run(ours)
+        _run_all(theirs)
+        times = {passdown: [], three: []}
+        for _ in range(args.full_runs):
+            times[passdown].append(_run(ours))
+            times[three].append(_run_all(theirs))
+        print(f"\n[fullbulk] {count:,} full handoff folders ({4 * count:,} files), "
+              f"{args.full_runs} interleaved runs; load {_load()}")
+        _table(times)
+        speedup = _median(times[three]) / _median(times[passdown])
+        print(f"  check-jsonschema x3 / passdown (medians): {speedup:.2f}x faster  target >= 3x: "
+              f"{_verdict(speedup >= 3)}  "
+              f"(CPU time: {_medians(times[three])[1] / _medians(times[passdown])[1]:.2f}x less)")
+        maxrss, tree = peak_memory(ours)
+        print(f"  peak memory of passdown validate: ru_maxrss {maxrss / 1024:.1f} MiB, process tree "
+              f"{tree / 1024:.1f} MiB  target < 100 MiB: {_verdict(max(maxrss, tree) < 100 * 1024)}")
+        shutil.rmtree(folder)
+
+
 SECTIONS = {"lint": lint, "infolder": infolder, "bulk": bulk, "digest": digest, "gate": gate, "memory": memory,
-            "registry": registry}
+            "registry": registry, "fullbulk": fullbulk}
 
 
 def main(argv=None) -> int:
@@ -427,6 +496,9 @@ def main(argv=None) -> int:
     parser.add_argument("--gate-runs", type=int, default=60, help="interleaved runs of the gate start-up")
     parser.add_argument("--files", type=int, default=2000, help="checkpoint folders of the bulk set")
     parser.add_argument("--attempts", type=int, default=10_000, help="attempts of the large registry")
+    parser.add_argument("--full-folders", default="1000,10000",
+                        help="counts of full handoff folders of the fullbulk section, comma-separated")
+    parser.add_argument("--full-runs", type=int, default=3, help="interleaved runs of the fullbulk section")
     parser.add_argument("--size-mib", type=int, default=256, help="size of the digest file")
     parser.add_argument("--schema", type=Path, default=DEFAULT_SCHEMA,
                         help="the baseline's schema (the upstream xBRIEF core 0.8)")

@@ -3,6 +3,7 @@
 import hashlib
 import json
 import os
+from pathlib import Path
 
 import pytest
 from blake3 import blake3
@@ -71,6 +72,36 @@ class TestCanonicalJson:
         canonical = _digest.canonical_json(value)
         again = json.loads(canonical)
         assert _digest.canonical_json(again) == canonical
+
+    @settings(max_examples=150)
+    @given(st.recursive(
+        st.none() | st.booleans() | st.integers(min_value=-(2**53 - 1), max_value=2**53 - 1)
+        | st.text(alphabet=st.characters(blacklist_categories=("Cs",))) | st.sampled_from(
+            ["\x00\x1f\x7f\"\\\b\f\n\r\t", "\u2028\u2029", "\ue000\uffff\U0001F600"]),
+        lambda children: st.lists(children, max_size=4) | st.tuples(children, children)
+        | st.dictionaries(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=6)
+                          | st.sampled_from(["\ufb01", "\U0001F600", "a\ue000", "\x00", "\""]),
+                          children, max_size=5), max_leaves=24))
+    def test_the_json_encoder_path_writes_exactly_what_rfc8785_writes(self, value):
+        import rfc8785
+
+        assert _digest.canonical_json(value) == rfc8785.dumps(value)
+
+    def test_every_example_and_case_document_is_written_as_rfc8785_writes_it(self):
+        import rfc8785
+
+        from passdown.formats._loading import load_path
+
+        root = Path(__file__).resolve().parents[2]
+        documents = 0
+        for path in sorted([*root.glob("examples/**/*.json"), *root.glob("examples/**/*.yaml"),
+                            *root.glob("conformance/cases/validate/*.json")]):
+            loaded, _ = load_path(str(path), syntax="yaml" if path.suffix == ".yaml" else "json")
+            if loaded is None or _digest.canonical_problem(loaded.data) is not None:
+                continue
+            documents += 1
+            assert _digest.canonical_json(loaded.data) == rfc8785.dumps(loaded.data), path
+        assert documents > 50
 
     @given(st.dictionaries(st.text(max_size=6), st.integers(0, 9), max_size=8))
     def test_key_order_does_not_change_the_bytes(self, mapping):

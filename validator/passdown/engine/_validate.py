@@ -74,12 +74,14 @@ class Report:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class _Outcome:
-    """One document's result inside the engine."""
+    """One document's result inside the engine. ``kind`` stays when a walk releases the
+    artifact (its data and text) once the file's folder is done."""
 
     file: str
     artifact: Artifact | None = None
+    kind: str | None = None
     findings: list[Finding] = field(default_factory=list)
     syntax: str | None = None
     text_lines: dict | None = None  # {path: line} of a text document, from its kind
@@ -124,8 +126,8 @@ def validate_paths(paths, kind: str | None = None, *, limit: int = DEFAULT_MAX_B
             continue
         found = _walk(path, kind, limit, folders, progress)
         outcomes.extend(found or [_Outcome(path, findings=[_no_artifacts(path, kind)])])
-    for folder, members in folders:
-        outcomes.extend(_cross_file(folder, members))
+    for _, own in folders:
+        outcomes.extend(own)
     walked = {os.path.abspath(folder) for folder, _ in folders}
     outcomes.extend(_named_folders(checked, walked, limit))
     return _report(outcomes, named=named)
@@ -174,6 +176,7 @@ def check_document(raw: bytes, *, file: str, filename: str | None, kind: str | N
     artifact = Artifact(placed.name, file, data, loaded.text,
                         legacy=placed.is_legacy(filename, data))
     outcome.artifact, outcome.syntax, outcome.text_lines = artifact, loaded.syntax, text_lines
+    outcome.kind = placed.name
     if not checks:
         return outcome
     if readable:
@@ -288,8 +291,10 @@ def _check_file(path: str, kind: str | None, limit: int, *, checks: bool = True)
 
 
 def _walk(top: str, kind: str | None, limit: int, folders, progress=None) -> list[_Outcome]:
-    """Check every artifact found by name under ``top``; remember each folder's outcomes.
-    The walk is bounded in depth and in entries (:func:`passdown.formats._files.walk`)."""
+    """Check every artifact found by name under ``top``, each handoff folder with its
+    cross-file rules; append ``(folder, its own outcomes)`` to ``folders`` for each handoff
+    folder found. The walk is bounded in depth and in entries
+    (:func:`passdown.formats._files.walk`)."""
     only = _detect.get(kind) if kind else None
     problems: list[_Outcome] = []
 
@@ -308,55 +313,144 @@ def _walk(top: str, kind: str | None, limit: int, folders, progress=None) -> lis
                 continue
             found.append((folder, os.path.join(folder, filename)))
             kinds_by_folder.setdefault(folder, set()).add(placed.name)
-    wanted = _may_hold_handoffs(kinds_by_folder)
-    outcomes = _check_files([path for _, path in found], kind, limit,
-                            keep=[folder in wanted for folder, _ in found], progress=progress)
-    by_folder: dict[str, list[_Outcome]] = {}
-    for (folder, _), outcome in zip(found, outcomes):
-        by_folder.setdefault(folder, []).append(outcome)
-    folders.extend(_handoff_folders(by_folder))
+    units = _units(found, _handoff_groups(kinds_by_folder))
+    outcomes: list[_Outcome | None] = [None] * len(found)
+    crossed: list[tuple[int, str, list[_Outcome]]] = []
+    paths = [path for _, path in found]
+
+    def check(unit):
+        return _check_unit([found[index] for index in unit], kind, limit)
+
+    for unit, (checked, handoffs) in zip(units, _run_units(units, check, paths, kind, progress)):
+        for index, outcome in zip(unit, checked):
+            outcome.file = paths[index]  # the walk's own string, not a worker's copy of it
+            outcomes[index] = outcome
+        crossed.extend((unit[0], folder, own) for folder, own in handoffs)
+    # The folders in the order of their first file, as one walk over all files finds them.
+    first: dict[str, int] = {}
+    for index, (folder, _) in enumerate(found):
+        first.setdefault(folder, index)
+    folders.extend((folder, own) for _, folder, own
+                   in sorted(crossed, key=lambda entry: first.get(entry[1], entry[0])))
     return problems + outcomes
 
 
-def _may_hold_handoffs(kinds_by_folder: dict[str, set[str]]) -> set[str]:
-    """The folders whose artifacts the cross-file rules may read, judged by file names
-    before any file is read (a superset of :func:`_handoff_folders`' answer: a file found by
-    name is of that kind): a folder with a checkpoint (itself, or in its ``xbrief/`` or
-    ``vbrief/`` sub-folder) beside a packet, registry or ACK, and those sub-folders."""
-    wanted: set[str] = set()
+def _handoff_groups(kinds_by_folder: dict[str, set[str]]) -> dict[str, str]:
+    """``{folder: the folder its group is named by}`` for every folder the cross-file rules
+    may read, judged by file names before any file is read (a superset of
+    :func:`_handoff_folders`' answer: a file found by name is of that kind): a folder with a
+    checkpoint (itself, or in its ``xbrief/`` or ``vbrief/`` sub-folder) beside a packet,
+    registry or ACK, grouped with those sub-folders (a sub-folder that is such a folder too
+    joins the same group)."""
+    group: dict[str, str] = {}
+
+    def head(folder: str) -> str:
+        while group.setdefault(folder, folder) != folder:
+            folder = group[folder]
+        return folder
+
     for folder, kinds in kinds_by_folder.items():
         subs = [os.path.join(folder, sub) for sub in _CHECKPOINT_DIRS]
         has_checkpoint = "checkpoint" in kinds or any(
             "checkpoint" in kinds_by_folder.get(sub, ()) for sub in subs)
         if has_checkpoint and kinds.intersection(_HANDOFF_PARTNERS):
-            wanted.add(folder)
-            wanted.update(subs)
-    return wanted
+            for sub in subs:
+                below, above = head(sub), head(folder)
+                if below != above:
+                    group[below] = above
+    return {folder: head(folder) for folder in group}
+
+
+def _units(found: list[tuple[str, str]], groups: dict[str, str]) -> list[list[int]]:
+    """The walk's work units, as indices into ``found``, in the order of their first file:
+    the files of one handoff group together (a worker checks them and their cross-file
+    rules itself), every other file alone."""
+    units: list[list[int]] = []
+    by_group: dict[str, list[int]] = {}
+    for index, (folder, _) in enumerate(found):
+        name = groups.get(folder)
+        if name is None:
+            units.append([index])
+        elif name in by_group:
+            by_group[name].append(index)
+        else:
+            units.append(by_group.setdefault(name, [index]))
+    return units
+
+
+def _check_unit(files: list[tuple[str, str]], kind: str | None, limit: int):
+    """``(outcomes, [(folder, its own outcomes)])`` for one work unit's ``(folder, path)``
+    files: each file checked, then the cross-file rules of each handoff folder among them.
+    The outcomes keep the findings and kind only: the artifacts' data and text are released
+    as the unit ends."""
+    outcomes = [_check_file(path, kind, limit) for _, path in files]
+    handoffs = []
+    if len(files) > 1:
+        by_folder: dict[str, list[_Outcome]] = {}
+        for (folder, _), outcome in zip(files, outcomes):
+            by_folder.setdefault(folder, []).append(outcome)
+        handoffs = [(folder, _cross_file(folder, members))
+                    for folder, members in _handoff_folders(by_folder)]
+    for outcome in outcomes:
+        outcome.artifact = outcome.syntax = outcome.text_lines = None
+    return outcomes, handoffs
 
 
 #: From this many files on, a folder walk checks them in worker processes, one per core:
 #: below it, starting the workers costs more than they save.
 PARALLEL_MIN_FILES = 200
+#: Work units a parallel walk hands out in batches of about this share of the whole (per
+#: process): small enough that no process waits long for the last, few enough that taking a
+#: batch costs nothing beside checking it.
+_BATCHES_PER_PROCESS = 32
+#: The estimated cost of checking a file, in microseconds: a fixed part, and a part per byte
+#: by the syntax it is read in (measured on ``examples/handoff``'s artifacts: YAML costs about
+#: three times what JSON does per byte); and of one folder's cross-file rules.
+_FILE_COST = 30
+_BYTE_COST = {"yaml": 0.15, "json": 0.05, "text": 0.08}
+_CROSSFILE_COST = 1000
 
 
-def _check_files(paths: list[str], kind: str | None, limit: int,
-                 keep: list[bool] | None = None, progress=None) -> list[_Outcome]:
-    """:func:`_check_file` for each path, in order; for large walks, shared between this
-    process and forked workers, one process per core. A worker that dies (killed, out of
-    memory) never hangs the walk: the files it had not answered are checked here instead.
-    ``keep`` says, path by path, whether an outcome keeps the artifact's data and text
-    (default: all); without them an outcome still carries its findings and its kind.
-    ``progress(done, total)`` is told the files checked so far (with workers, this process's
-    share times their number: neighbouring files cost alike)."""
+def _check_files(paths: list[str], kind: str | None, limit: int, progress=None) -> list[_Outcome]:
+    """:func:`_check_file` for each named path, in order (large lists shared between this
+    process and forked workers). Each outcome keeps the artifact's data and text: the named
+    files' handoff folders read them for the cross-file rules."""
+    units = [[index] for index in range(len(paths))]
+
+    def check(unit):
+        outcome = _check_file(paths[unit[0]], kind, limit)
+        artifact = outcome.artifact
+        if artifact is not None:  # without what the rules worked out from it
+            outcome.artifact = Artifact(artifact.kind, artifact.file, artifact.data,
+                                        artifact.text, artifact.legacy)
+        return outcome
+
+    return _run_units(units, check, paths, kind, progress)
+
+
+def _run_units(units: list[list[int]], work, paths: list[str], kind: str | None,
+               progress=None) -> list:
+    """``[work(unit) for unit in units]``, where each unit lists indices into ``paths``.
+
+    A large walk is shared between this process and forked workers, one process per core,
+    balanced by cost, not by position: the units go out in small batches, the costliest
+    first (by :func:`_unit_cost`), and each process takes the next batch when it has
+    finished its last, so a process slowed by a large file or a busy core simply takes
+    fewer. Batches are numbers written to one pipe before the workers start (each read
+    takes one); each worker sends back its answers as one pickle through its own pipe. A
+    worker that dies (killed, out of memory) never hangs the walk: the units it had not
+    answered are worked here instead. ``progress(done, total)`` is told the files done so
+    far (with workers, this process's count times their number: it is an estimate)."""
     workers = min(os.cpu_count() or 1, 8)
     total = len(paths)
     tell = progress or (lambda done, total: None)
     if total < PARALLEL_MIN_FILES or workers < 2 or not hasattr(os, "fork"):
-        outcomes = []
-        for path in paths:
-            outcomes.append(_check_file(path, kind, limit))
-            tell(len(outcomes), total)
-        return outcomes
+        results, done = [], 0
+        for unit in units:
+            results.append(work(unit))
+            done += len(unit)
+            tell(done, total)
+        return results
     import gc
 
     from passdown.engine import _schemas
@@ -368,55 +462,118 @@ def _check_files(paths: list[str], kind: str | None, limit: int,
     schemas = _schemas.store()
     for name in {placed.schema for placed in (_kind_of(path, kind) for path in paths) if placed}:
         schemas.prepare(name)
-    keep = [True] * len(paths) if keep is None else keep
-    outcomes: list[_Outcome | None] = [None] * len(paths)
+    batches = _batches(units, paths, workers)
+    results: list = [_MISSING] * len(units)
+    queue, children = _batch_queue(len(batches)), []
     gc.freeze()  # the workers never touch the objects made so far: no copy-on-write for them
-    children = []
     try:
-        # Every worker-th file to each worker (neighbouring files cost alike), the first
-        # share to this process, which would otherwise only wait.
-        for share in range(1, workers):
-            child = _fork_worker(paths, range(share, len(paths), workers), kind, limit, keep)
+        for _ in range(1, workers):
+            child = _fork_worker(queue, batches, units, work)
             if child is not None:
                 children.append(child)
-        for index in range(0, len(paths), workers):
-            outcomes[index] = _shed(_check_file(paths[index], kind, limit), keep[index])
-            tell(min(total, index + workers), total)
+        done = 0
+        for batch in _taken(queue):
+            for number in batches[batch]:
+                results[number] = work(units[number])
+                done += len(units[number])
+            tell(min(total, done * (len(children) + 1)), total)
         while children:
-            pid, reader, indices = children.pop(0)
-            for index, outcome in zip(indices, _received(pid, reader) or ()):
-                outcomes[index] = outcome
+            pid, reader = children.pop(0)
+            for number, result in _received(pid, reader) or ():
+                results[number] = result
     finally:
         gc.unfreeze()
-        for pid, reader, _ in children:  # interrupted: the workers' answers are not wanted
+        os.close(queue)
+        for pid, reader in children:  # interrupted: the workers' answers are not wanted
             import signal
 
             os.kill(pid, signal.SIGKILL)
             os.close(reader)
             os.waitpid(pid, 0)
-    return [outcome if outcome is not None else _check_file(path, kind, limit)
-            for path, outcome in zip(paths, outcomes)]
+    for number, result in enumerate(results):
+        if result is _MISSING:
+            results[number] = work(units[number])
+    tell(total, total)
+    return results
+
+
+_MISSING = object()
+
+
+def _unit_cost(unit: list[int], paths: list[str]) -> float:
+    """The estimated cost of a unit (see :data:`_FILE_COST`): its files by size and syntax,
+    and the cross-file rules when it holds several files."""
+    cost = _CROSSFILE_COST if len(unit) > 1 else 0
+    for index in unit:
+        path = paths[index]
+        try:
+            size = os.stat(path).st_size
+        except OSError:
+            size = 0
+        cost += _FILE_COST + size * _BYTE_COST[syntax_for(path)]
+    return cost
+
+
+def _batches(units: list[list[int]], paths: list[str], processes: int) -> list[list[int]]:
+    """The unit numbers in batches of about equal cost, the costliest units first."""
+    costs = [_unit_cost(unit, paths) for unit in units]
+    order = sorted(range(len(units)), key=costs.__getitem__, reverse=True)
+    share = sum(costs) / (_BATCHES_PER_PROCESS * processes)
+    batches: list[list[int]] = []
+    current: list[int] = []
+    spent = 0.0
+    for number in order:
+        current.append(number)
+        spent += costs[number]
+        if spent >= share:
+            batches.append(current)
+            current, spent = [], 0.0
+    if current:
+        batches.append(current)
+    return batches
+
+
+#: Bytes of one batch number in the queue.
+_NUMBER = 4
+
+
+def _batch_queue(count: int) -> int:
+    """The read end of a pipe holding the batch numbers ``0 .. count - 1`` (written whole
+    before any worker starts: a few hundred numbers fit any pipe's buffer), its write end
+    closed, so a read past the last number ends."""
+    reader, writer = os.pipe()
+    try:
+        data = b"".join(number.to_bytes(_NUMBER, "little") for number in range(count))
+        while data:
+            data = data[os.write(writer, data):]
+    finally:
+        os.close(writer)
+    return reader
+
+
+def _taken(queue: int):
+    """The batch numbers this process takes from the queue, one read at a time, until it
+    is empty (each number is taken by exactly one process)."""
+    while True:
+        got = os.read(queue, _NUMBER)
+        while got and len(got) < _NUMBER:  # never seen: a number is written and read whole
+            more = os.read(queue, _NUMBER - len(got))
+            if not more:
+                return
+            got += more
+        if not got:
+            return
+        yield int.from_bytes(got, "little")
 
 
 def _kind_of(path: str, kind: str | None):
     return _detect.get(kind) if kind else _detect.by_filename(os.path.basename(path))
 
 
-def _shed(outcome: _Outcome, keep: bool) -> _Outcome:
-    """The outcome without what the rules worked out, and without the artifact's data and
-    text unless ``keep``: the walk needs its kind and findings, not its contents."""
-    artifact = outcome.artifact
-    if artifact is not None:
-        outcome.artifact = (Artifact(artifact.kind, artifact.file, artifact.data, artifact.text,
-                                     artifact.legacy) if keep
-                            else Artifact(artifact.kind, artifact.file, None, "", artifact.legacy))
-    return outcome
-
-
-def _fork_worker(paths, indices, kind, limit, keep):
-    """Fork a worker that checks ``paths[i]`` for each of ``indices`` and writes their
-    outcomes to a pipe, pickled in one piece; ``(pid, read end, indices)``, or None when no
-    process can be started (this process then checks those files itself)."""
+def _fork_worker(queue: int, batches, units, work):
+    """Fork a worker that takes batches from ``queue`` until it is empty and writes
+    ``[(unit number, work(unit))]`` to a pipe, pickled in one piece; ``(pid, read end)``,
+    or None when no process can be started (the others then take its share)."""
     import pickle
 
     reader, writer = os.pipe()
@@ -430,19 +587,21 @@ def _fork_worker(paths, indices, kind, limit, keep):
         status = 1
         try:
             os.close(reader)
-            sent = pickle.dumps([_shed(_check_file(paths[index], kind, limit), keep[index])
-                                 for index in indices], pickle.HIGHEST_PROTOCOL)
+            answers = [(number, work(units[number]))
+                       for batch in _taken(queue) for number in batches[batch]]
+            sent = pickle.dumps(answers, pickle.HIGHEST_PROTOCOL)
+            del answers
             with os.fdopen(writer, "wb") as pipe:
                 pipe.write(sent)
             status = 0
         finally:
             os._exit(status)
     os.close(writer)
-    return pid, reader, indices
+    return pid, reader
 
 
-def _received(pid: int, reader: int) -> list[_Outcome] | None:
-    """A worker's outcomes, or None when it died before sending them all."""
+def _received(pid: int, reader: int) -> list | None:
+    """A worker's answers, or None when it died before sending them all."""
     import pickle
 
     with os.fdopen(reader, "rb") as pipe:
@@ -452,7 +611,7 @@ def _received(pid: int, reader: int) -> list[_Outcome] | None:
         return None
     try:
         return pickle.loads(sent)
-    except Exception:  # a truncated message: its files are checked here
+    except Exception:  # a truncated message: its units are worked here
         return None
 
 
@@ -591,10 +750,10 @@ def _report(outcomes: list[_Outcome], *, named) -> Report:
     for outcome in outcomes:
         if outcome.skipped is not None:
             skipped.append((outcome.file, outcome.skipped))
-        if outcome.artifact is not None or outcome.findings:
+        if outcome.kind is not None or outcome.findings:
             files.setdefault(outcome.file)
-        if outcome.artifact is not None:
-            kinds.append((outcome.file, outcome.artifact.kind))
+        if outcome.kind is not None:
+            kinds.append((outcome.file, outcome.kind))
         findings.extend(sorted(outcome.findings, key=_order))
         if outcome.file in named and any(f.code.startswith("load.") for f in outcome.findings):
             unreadable.append(outcome.file)

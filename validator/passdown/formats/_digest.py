@@ -223,12 +223,30 @@ def canonical_json(value):
     +/-(2**53 - 1) that reading as a double would change: see :func:`_double_for`),
     ``digest.lone_surrogate`` (a string that is not Unicode text), ``digest.key_type`` (a
     non-string key), ``digest.value_type`` (a value that is no JSON type) or
-    ``digest.too_deep``."""
-    if _check_jcs_domain(value):
+    ``digest.too_deep``.
+
+    A value with no float and no key at or above U+E000 is spelled by the standard JSON
+    encoder (sorted keys, no spaces, UTF-8, the escapes JCS uses): its order of keys by code
+    point is then JCS's order by UTF-16 code unit, and integers within the safe range are
+    written alike; every other value is written by ``rfc8785``
+    (tests/formats/test_digest.py compares the two)."""
+    plain = _plainly_in_jcs_domain(value, _max_depth())
+    if plain == _JSON_SPELLS_IT:
+        import json
+
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True,
+                          check_circular=False).encode("utf-8")
+    if not plain and _check_jcs_domain(value, quick=False):
         value = _big_integers_as_doubles(value)
     import rfc8785
 
     return rfc8785.dumps(value)
+
+
+def _max_depth():
+    from passdown.formats._loading import MAX_DEPTH
+
+    return MAX_DEPTH
 
 
 def canonical_problem(value):
@@ -266,12 +284,13 @@ def _big_integers_as_doubles(node):
     return node
 
 
-def _check_jcs_domain(value):
+def _check_jcs_domain(value, *, quick=True):
     """Raise for the first value JCS cannot represent; answer whether an integer beyond the
-    safe range (but the spelling of a double) was met."""
+    safe range (but the spelling of a double) was met. ``quick``: try
+    :func:`_plainly_in_jcs_domain` first."""
     from passdown.formats._loading import MAX_DEPTH
 
-    if _plainly_in_jcs_domain(value, MAX_DEPTH):
+    if quick and _plainly_in_jcs_domain(value, MAX_DEPTH):
         return False
     big_integers = False
     stack = [(value, (), 1)]
@@ -314,45 +333,76 @@ def _check_jcs_domain(value):
     return big_integers
 
 
+#: :func:`_plainly_in_jcs_domain`'s answers: in the domain, and spelled by the JSON encoder.
+_PLAIN, _JSON_SPELLS_IT = 1, 2
+
+
 def _plainly_in_jcs_domain(value, max_depth):
     """Whether ``value`` is plainly in the JCS domain: JSON types only, string keys, no lone
     surrogate, no integer beyond the safe range, no non-finite number, no container with
-    children at the depth bound. A quick pass without paths: False (which it also answers
-    for some values in the domain) sends ``value`` to the exact walk, which finds the first
-    problem and where it is."""
-    texts = []
+    children at the depth bound. A quick pass without paths: 0 (which it also answers for
+    some values in the domain) sends ``value`` to the exact walk, which finds the first
+    problem and where it is; :data:`_JSON_SPELLS_IT` when, besides, it holds no float and no
+    key at or above U+E000 (see :func:`canonical_json`), else :data:`_PLAIN`."""
+    texts, keys, floats, high_key = [], [], False, False
     stack = [(value, 1)]
     while stack:
         node, depth = stack.pop()
+        if len(texts) > _TEXTS_AT_ONCE or len(keys) > _TEXTS_AT_ONCE:  # bounded memory
+            if not _encodable(texts) or not _encodable(keys):
+                return 0
+            high_key = high_key or _high(keys)
+            texts, keys = [], []
         if node is None or node is True or node is False:
             continue
         if isinstance(node, str):
             texts.append(node)
         elif isinstance(node, int):
             if not -MAX_SAFE_INTEGER <= node <= MAX_SAFE_INTEGER:
-                return False
+                return 0
         elif isinstance(node, float):
             if node != node or node in (float("inf"), float("-inf")):
-                return False
+                return 0
+            floats = True
         elif isinstance(node, dict):
             if node and depth >= max_depth:
-                return False
+                return 0
             for key, child in node.items():
                 if not isinstance(key, str):
-                    return False
-                texts.append(key)
+                    return 0
+                keys.append(key)
                 if isinstance(child, str):
                     texts.append(child)
                 else:
                     stack.append((child, depth + 1))
         elif isinstance(node, (list, tuple)):
             if node and depth >= max_depth:
-                return False
+                return 0
             stack.extend((child, depth + 1) for child in node)
         else:
-            return False
+            return 0
+    if not _encodable(texts) or not _encodable(keys):
+        return 0
+    return _PLAIN if floats or high_key or _high(keys) else _JSON_SPELLS_IT
+
+
+#: Strings :func:`_plainly_in_jcs_domain` joins and encodes at once (a few hundred KB): the
+#: strings of a large registry are checked in parts, never copied whole.
+_TEXTS_AT_ONCE = 4096
+
+
+def _high(keys):
+    """Whether a key holds a character at or above U+E000 (where the order of code points
+    and of UTF-16 code units part ways)."""
+    names = "".join(keys)
+    return bool(names) and max(names) >= "\ue000"
+
+
+def _encodable(texts):
+    """Whether every string of ``texts`` is UTF-8 text (a surrogate code point fails, paired
+    or not)."""
     try:
-        "".join(texts).encode("utf-8")  # a surrogate code point fails, paired or not
+        "".join(texts).encode("utf-8")
     except UnicodeEncodeError:
         return False
     return True

@@ -384,9 +384,9 @@ def _parse_yaml_events(text: str):
     from _ruamel_yaml import CParser
 
     table = _plain_scalar_tags()
-    tags = {}  # plain scalar -> its tag: keys repeat in every entry of a list
-    constructor = _yaml_loader(True).constructor
+    constructor = _scalar_constructor()
     constructors = constructor.yaml_constructors
+    known = _PLAIN_SCALARS
     documents = 0
     stack = []  # [container, pending key or _NO_KEY]
     root = _NO_KEY
@@ -397,16 +397,20 @@ def _parse_yaml_events(text: str):
             if event.anchor is not None or event.tag is not None:
                 raise _NotPlain
             if event.implicit[0] and not event.style:
-                tag = tags.get(event.value)
-                if tag is None:
-                    tag = tags[event.value] = _plain_tag(event.value, table)
-                if tag == _STR:
-                    value = event.value
-                elif tag in constructors and not tag.endswith(":merge"):
-                    value = constructors[tag](constructor, ScalarNode(
-                        tag, event.value, event.start_mark, event.end_mark, style=event.style or None))
-                else:
-                    raise _NotPlain
+                value = known.get(event.value, _NO_KEY)
+                if value is _NO_KEY:
+                    tag = _plain_tag(event.value, table)
+                    if tag == _STR:
+                        value = event.value
+                    elif tag in constructors and not tag.endswith(":merge"):
+                        value = constructors[tag](constructor, ScalarNode(
+                            tag, event.value, event.start_mark, event.end_mark, style=None))
+                    else:
+                        raise _NotPlain
+                    if len(event.value) <= _KNOWN_SCALAR_CHARS:
+                        if len(known) >= _KNOWN_SCALARS:
+                            known.clear()
+                        known[event.value] = value
             else:
                 value = event.value
         elif kind is MappingStartEvent or kind is SequenceStartEvent:
@@ -447,6 +451,20 @@ def _parse_yaml_events(text: str):
 
 
 _NO_KEY = object()
+#: Plain scalars read so far and the values they stand for (strings, numbers, booleans,
+#: null: all immutable, and a plain scalar's value depends on its text alone): keys and
+#: states repeat in every attempt of a registry and across registries. Bounded: at most
+#: :data:`_KNOWN_SCALARS` entries of at most :data:`_KNOWN_SCALAR_CHARS` characters.
+_PLAIN_SCALARS: dict[str, object] = {}
+_KNOWN_SCALARS = 4096
+_KNOWN_SCALAR_CHARS = 128
+
+
+@functools.cache
+def _scalar_constructor():
+    """The constructor the event reader builds plain scalars with (their constructors keep
+    no state: one serves every read)."""
+    return _yaml_loader(True).constructor
 
 
 def _may_read_differently(text: str) -> bool:

@@ -128,8 +128,24 @@ def canonical_value(value: str) -> str:
     return "\n".join(lines)
 
 
+#: The last text parsed and its reading: the validator, the cross-file rules and the ACK
+#: check each read the same packet text (the same string), which is parsed once. A
+#: :class:`Parsed` is immutable, so every reader may hold it.
+_last: tuple = (object(), None)
+
+
 def parse(text: str) -> Parsed:
     """Read packet text into fields and problems. Never raises."""
+    global _last
+    last_text, parsed = _last
+    if text is last_text:
+        return parsed
+    parsed = _parse(text)
+    _last = (text, parsed)
+    return parsed
+
+
+def _parse(text: str) -> Parsed:
     if not isinstance(text, str):
         return Parsed((), (_problem("packet.syntax", 1, "the packet is not text"),))
     problems: list[Problem] = []

@@ -53,26 +53,26 @@ def walk(value, path: tuple = (), *, skip: Callable[[str], bool] = lambda key: F
         stack.extend((child_path, child) for child_path, _, child in reversed(children))
 
 
-def members(value, *, skip: Callable[[str], bool] = lambda key: False) -> list[tuple]:
+def members(value, *, skip: Callable[[str], bool] = lambda key: False) -> Iterator[tuple]:
     """Every ``(key, value)`` pair below ``value``, as :func:`walk` finds them but without
-    their paths: the cheap first pass of a rule that almost never finds anything (the
-    rule walks again, with paths, only when this pass shows a hit)."""
-    found, stack = [], [value]
+    their paths, one at a time (nothing is collected: a registry holds hundreds of thousands):
+    the cheap first pass of a rule that almost never finds anything (the rule walks again,
+    with paths, only when this pass shows a hit)."""
+    stack = [value]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
             for key, child in node.items():
                 if isinstance(key, str) and skip(key):
                     continue
-                found.append((key, child))
+                yield key, child
                 if isinstance(child, (dict, list)):
                     stack.append(child)
         elif isinstance(node, list):
             for index, child in enumerate(node):
-                found.append((index, child))
+                yield index, child
                 if isinstance(child, (dict, list)):
                     stack.append(child)
-    return found
 
 
 def strings(value) -> list[str]:

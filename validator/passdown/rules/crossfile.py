@@ -205,7 +205,7 @@ def _checkpoint_changed(folder):
     if checkpoint is None or stated is None or _settled(attempt):
         return
     try:
-        canonical = _digest.canonical_json(checkpoint.data)
+        canonical = checkpoint.derived("canonical", lambda artifact: _digest.canonical_json(artifact.data))
     except _digest.DigestError as error:
         yield Hit(("checkpoint",), f"the checkpoint cannot be hashed: {error.message}")
         return
