@@ -9,6 +9,14 @@ gate's legacy cases (each read with the legacy warning, never refused for its ve
 
 from __future__ import annotations
 
+import copy
+import json
+from pathlib import Path
+
+#: A real 0.5 file (deft's spec-stale fixture, see tests/data/real/MANIFEST.json): the
+#: validate gate's cases on what migration copies unchanged are cut from it (CKP-033).
+REAL_SPEC_STALE = Path(__file__).resolve().parents[1] / "data" / "real" / "deft-spec-stale-0.5.vbrief.json"
+
 PLACEHOLDER = "[placeholder written by passdown migrate]"
 DECISIONS = (f"{PLACEHOLDER} The legacy checkpoint recorded no decisions: replace this with the "
              "choices made so far, or with `none yet`.")
@@ -293,7 +301,8 @@ LEGACY["0.7"] = (
 
 def validate_cases() -> list[dict]:
     """The validate gate's cases: each legacy document read with the legacy warning (and the
-    Hazards warning where it has completed work and no Hazards), never an error."""
+    Hazards warning where it has completed work and no Hazards), never an error for its
+    version; then the real file's cases (:func:`real_cases`)."""
     cases = []
     for name, (file_name, legacy, _, _, _, warnings) in LEGACY.items():
         version, _, root = name.partition("-")
@@ -307,4 +316,41 @@ def validate_cases() -> list[dict]:
             "expected": {"output": {"valid": True, "errors": [], "warnings": sorted(warnings)},
                          "exit_code": 0},
         })
-    return cases
+    return cases + real_cases()
+
+
+def _case(case_id, description, requirements, document, errors):
+    """One validate case on a change of the real spec-stale file, named as deft names it."""
+    return {
+        "id": "validate.checkpoint.legacy." + case_id,
+        "description": description,
+        "requirements": requirements,
+        "tags": ["legacy"],
+        "input": {"kind": "checkpoint", "name": "continue.vbrief.json", "document": document},
+        "expected": {"output": {"valid": not errors, "errors": errors,
+                                "warnings": ["checkpoint.legacy_fix", "checkpoint.legacy_vbrief",
+                                             "checkpoint.no_completed_items"]},
+                     "exit_code": 1 if errors else 0},
+    }
+
+
+def real_cases() -> list[dict]:
+    """The real 0.5 file as it is, then with an item status no version maps, then without the
+    plan title 0.8 requires: validate errs exactly where migrate finds a fatal problem."""
+    real = json.loads(REAL_SPEC_STALE.read_text(encoding="utf-8"))
+    unmapped = copy.deepcopy(real)
+    unmapped["plan"]["items"][0]["status"] = "done"
+    untitled = copy.deepcopy(real)
+    del untitled["plan"]["title"]
+    return [
+        _case("real_reference_without_uri",
+              "a real 0.5 file (deft's spec-stale fixture) with a reference of no namespace and no "
+              "uri: forms --fix makes, so warnings", ["CKP-031", "CKP-033"], real, []),
+        _case("unmapped_status",
+              "that file with an item status no version maps: migrate copies it, 0.8 refuses it, "
+              "so validate errs as migrate does", ["CKP-033"], unmapped,
+              ["checkpoint.no_pending_items", "schema.enum"]),
+        _case("plan_without_title",
+              "that file without its plan title, which 0.8 requires and migration does not add: "
+              "an error, as in migrate", ["CKP-033"], untitled, ["schema.required"]),
+    ]
