@@ -170,6 +170,34 @@ def test_each_attempt_step_ends_with_the_next_command_and_takeover_reads_the_epo
     assert (wrong.exit_code, json.loads(wrong.stdout)["error"]["code"]) == (1, "attempt.takeover_mismatch")
 
 
+def test_takeover_refuses_when_the_ownership_record_holds_no_epoch(tmp_path, monkeypatch):
+    """Without --fencing-epoch and with no committed epoch to read, nothing is taken over (AUT-090)."""
+    project = new_checkout(tmp_path / "project", {"README": "work\n"})
+    make_project(project)
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "handoff files")
+    monkeypatch.chdir(project)
+    assert passdown("packet", "render", "--source-id", "sess-a", "--restart-id", "r1").exit_code == 0
+    assert passdown("attempt", "created", "r1", "--target-id", "sess-b").exit_code == 0
+    assert passdown("ack", "write", "--target-id", "sess-b").exit_code == 0
+    assert passdown("attempt", "ack", "r1", "ack.json").exit_code == 0
+    assert passdown("attempt", "commit", "r1").exit_code == 0
+    registry = registry_of(project)
+    committed = registry.read_text(encoding="utf-8")
+    assert committed.count("    fencing_epoch: 1\n") == 1  # the attempt's ownership record
+    registry.write_text(committed.replace("    fencing_epoch: 1\n", ""), encoding="utf-8")
+    before = registry.read_bytes()
+    refused = passdown("attempt", "takeover", "r1", "--target-id", "sess-b", "--format", "json")
+    error = json.loads(refused.stdout)["error"]
+    assert (refused.exit_code, error["code"]) == (1, "attempt.takeover_mismatch")
+    assert error["message"] == 'attempt "r1" records no committed fencing epoch'
+    assert "--fencing-epoch" in error["hint"]
+    assert registry.read_bytes() == before
+    text = passdown("attempt", "takeover", "r1", "--target-id", "sess-b")
+    assert text.exit_code == 1 and "Traceback" not in text.output
+    assert "attempt.takeover_mismatch" in text.stderr
+
+
 # -- ack write outside a checkout (AUT-093) -----------------------------------------------------
 
 def test_ack_write_outside_a_checkout_says_what_it_needs(tmp_path, monkeypatch):
@@ -257,6 +285,10 @@ def test_help_lists_the_commands_in_handoff_order_and_ends_with_a_first_handoff(
                                                 "release", "archive", "abandon", "show"]
     rows = passdown("ack", "--help").stdout.split("Commands:\n")[1].splitlines()
     assert [row.split()[0] for row in rows] == ["write", "verify"]
+    rows = passdown("checkpoint", "--help").stdout.split("Commands:\n")[1].splitlines()
+    assert [row.split()[0] for row in rows if not row.startswith("    ")] == [
+        "add-completed", "add-pending", "reorder", "set-resume", "decision", "hazard", "blocker",
+        "failed-attempt", "set", "reopen", "from-transcript", "show"]
 
 
 def test_the_five_commands_of_the_help_run_as_a_first_handoff(tmp_path, monkeypatch):

@@ -8,6 +8,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 from docs_support import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -47,7 +49,7 @@ def test_no_other_test_module_drives_the_browser_or_skips_for_it():
 #: What makes a test module able to skip: a skip call or mark, a helper that skips (or fails
 #: in CI), or a fixture that does (``browser``, ``built_wheel``) taken as a parameter.
 SKIPS = re.compile(r"pytest\.skip\(|skipif\(|importorskip\(|\bmissing\(|\bwheelhouse\(|\btool\("
-                   r"|\bchromium\(|\betcd_required\(|shared_reference\.require\(|def \w+\([^)]*\b(?:browser|built_wheel)\b")
+                   r"|\bchromium\(|\betcd_required\(|shared_reference\.(?:require|helper)\(|def \w+\([^)]*\b(?:browser|built_wheel)\b")
 
 
 def _can_skip(path: Path) -> bool:
@@ -60,6 +62,17 @@ def test_the_readme_names_exactly_the_test_modules_that_can_skip():
     modules = set((ROOT / "tests").rglob("test_*.py"))
     assert named <= modules
     assert {path for path in modules if _can_skip(path)} - {Path(__file__).resolve()} == named
+
+
+def test_without_the_reference_material_its_tests_skip_and_in_ci_they_fail(monkeypatch):
+    import shared_reference
+
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match=r"not at \.\./shared/reference/no-such-material/"):
+        shared_reference.require("no-such-material", "marker.txt")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match=r"no-such-material/.*CI is set: the run needs it"):
+        shared_reference.require("no-such-material", "marker.txt")
 
 
 def test_nothing_skips_for_want_of_our_own_package():

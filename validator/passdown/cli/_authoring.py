@@ -745,7 +745,8 @@ def _commit(restart_id, registry_path, authority, remote, endpoint, lease_ttl):
 @click.option("--target-id", required=True, help="The owner the target read back.")
 @click.option("--fencing-epoch", type=click.IntRange(min=0), default=None,
               help="The fencing epoch the target read back [default: the committed epoch, "
-                   "read from the attempt's ownership record].")
+                   "read from the attempt's ownership record; refused "
+                   "(attempt.takeover_mismatch) when it holds none].")
 @click.option("--source-retired", is_flag=True, help="The source was read back as retired.")
 def _takeover(restart_id, registry_path, target_id, fencing_epoch, source_retired):
     """Record the target's readback of committed ownership (TAKEOVER)."""
@@ -929,7 +930,9 @@ def migrate(directory, source_path, target_path, fix, **identity):
     placeholder is a warning on stderr. Every problem is reported at once, at the source
     file's paths, and nothing is written while one remains (authoring.migration_problems);
     those marked [--fix] are mechanical, and --fix makes them, printing the diff. DIRECTORY
-    defaults to the handoff folder, found here or in a folder above."""
+    defaults to the handoff folder, found here or in a folder above. Without --target, a
+    folder with no registry gets registry.yaml too, as init makes it (restart policy off,
+    --main-id as MAIN): both files or neither, and nothing without --main-id."""
     from passdown.authoring import migrate as migrate_checkpoint
 
     if source_path is None or target_path is None:
