@@ -89,6 +89,21 @@ def test_verbose_names_what_was_left_alone_and_why(tmp_path):
                                     "passdown_version")
 
 
+def test_what_was_left_alone_is_named_as_it_is(tmp_path):
+    """The reason names the kind with its article, and a file holding one of the kind's own
+    members (two make it one) is not said to hold none."""
+    (tmp_path / "ack.json").write_text(json.dumps({"ack": True, "id": 5}))
+    (tmp_path / "registry.json").write_text(json.dumps({"policy": "strict", "name": "x"}))
+    reasons = dict(validate_paths([str(tmp_path)]).skipped)
+    assert reasons[str(tmp_path / "ack.json")] == (
+        "not an ACK: it has no passdown_version, no \"kind\" of one, and none of its members "
+        "(its own are \"ack\", \"id\"); another tool's file, left alone")
+    assert reasons[str(tmp_path / "registry.json")] == (
+        "not a restart registry: it has no passdown_version, no \"kind\" of one, and only one of "
+        "its members, \"policy\", (its own are \"policy\", \"name\"); another tool's file, "
+        "left alone")
+
+
 def test_a_broken_restart_registry_is_still_one(tmp_path):
     """Two of a registry's own members make it one, however broken: it is judged, not left."""
     path = tmp_path / "registry.json"

@@ -367,8 +367,30 @@ def test_a_legacy_vbrief_checkpoint_alone_gets_a_migrate_hint(tmp_path):
     assert _context(done) == (
         "Passdown: this project's continue checkpoint is the legacy vbrief/continue.vbrief.json; "
         "there is no xbrief/continue.xbrief.json. Read it before anything else: it records where "
-        "the previous session stopped. `passdown migrate vbrief/continue.vbrief.json` converts it "
-        "to xbrief/continue.xbrief.json (`--fix` makes the mechanical fixes it needs, with a diff).")
+        "the previous session stopped. `passdown migrate`, run in this folder, converts it to "
+        "xbrief/continue.xbrief.json (`--fix` makes the mechanical fixes it needs, with a diff).")
+
+
+def test_the_command_the_legacy_hint_names_migrates_the_real_file(tmp_path):
+    """The hint's command, run as it says (with the identity migrate asks for and `--fix`),
+    turns a real legacy continue file into the checkpoint; naming the file as an argument
+    was a usage error."""
+    from click.testing import CliRunner
+
+    from passdown.cli import cli
+
+    (tmp_path / "vbrief").mkdir()
+    shutil.copyfile(DATA.parent / "real" / "deft-spec-stale-0.5.vbrief.json",
+                    tmp_path / "vbrief" / "continue.vbrief.json")
+    done = run_hook("SessionStart", hook_input("session_start_startup", cwd=str(tmp_path)))
+    command = _context(done).split("`")[1]
+    assert command == "passdown migrate"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path)
+        result = CliRunner().invoke(cli, [*command.split()[1:], "--fix", "--goal-id", "g",
+                                          "--main-id", "m", "--outcome", "o"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "xbrief" / "continue.xbrief.json").is_file()
 
 
 def test_a_legacy_named_file_that_is_not_xbrief_is_called_what_it_is(tmp_path):
@@ -419,6 +441,21 @@ REAL = DATA / "real"
 
 
 REAL_PAYLOADS = json.loads((REAL / "MANIFEST.json").read_text())["files"]
+
+
+def test_the_payload_manifest_names_every_file_and_where_it_came_from():
+    """Every real payload is listed once with its repository and either the path and commit
+    it was taken from or the thread of that repository that shows it."""
+    import re
+
+    assert sorted(entry["file"] for entry in REAL_PAYLOADS) == sorted(
+        path.name for path in REAL.iterdir() if path.name != "MANIFEST.json")
+    for entry in REAL_PAYLOADS:
+        assert entry["repository"].count("/") == 1 and entry["event"], entry
+        if "commit" in entry:
+            assert re.fullmatch(r"[0-9a-f]{40}", entry["commit"]) and entry["path"], entry
+        else:
+            assert entry["source"].startswith(f"https://github.com/{entry['repository']}/"), entry
 
 
 @pytest.mark.parametrize("entry", [e for e in REAL_PAYLOADS if e["event"] == "PreCompact"],

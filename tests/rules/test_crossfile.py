@@ -171,6 +171,12 @@ def test_a_plain_checkpoint_beside_the_restart_machinery_needs_the_block(folder)
         "the checkpoint is a plain xBRIEF continue checkpoint, but a packet and a registry beside "
         "it use the restart machinery, which reads the session identity from its "
         "x-passdown/checkpoint block")
+    (folder / "continuation.packet.txt").unlink()
+    [alone] = [f for f in validate_paths([str(folder)]).findings
+               if f.code == "crossfile.checkpoint_plain"]
+    assert alone.message == (
+        "the checkpoint is a plain xBRIEF continue checkpoint, but a registry beside it uses the "
+        "restart machinery, which reads the session identity from its x-passdown/checkpoint block")
 
 
 def test_a_plain_checkpoint_alone_is_valid(folder, tmp_path):

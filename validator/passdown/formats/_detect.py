@@ -210,8 +210,12 @@ def foreign(kind: Kind, data) -> str | None:
         return None
     shown = ", ".join(_fastjson.dumps(key) for key in list(data)[:4])
     more = ", ..." if len(data) > 4 else ""
-    return (f"not a {kind.title}: it has no passdown_version, no \"kind\" of one, and none of "
-            f"its members (its own are {shown or 'none'}{more}); another tool's file, left alone")
+    article = "an" if kind.title[0] in "AEIOUaeiou" else "a"
+    found = [member for member in kind.own_members if member in data]
+    members = (f"only one of its members, {_fastjson.dumps(found[0])}," if found
+               else "none of its members")
+    return (f"not {article} {kind.title}: it has no passdown_version, no \"kind\" of one, and "
+            f"{members} (its own are {shown or 'none'}{more}); another tool's file, left alone")
 
 
 def artifact_names() -> str:

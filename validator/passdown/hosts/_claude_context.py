@@ -277,8 +277,9 @@ def legacy_hint(folder):
     if isinstance(data, dict) and ("vBRIEFInfo" in data or "xBRIEFInfo" in data):
         return (f"Passdown: this project's continue checkpoint is the legacy {shown}; there is "
                 f"no {CHECKPOINT_PATH}. Read it before anything else: it records where the "
-                f"previous session stopped. `passdown migrate {shown}` converts it to "
-                f"{CHECKPOINT_PATH} (`--fix` makes the mechanical fixes it needs, with a diff).")
+                f"previous session stopped. `passdown migrate`, run in this folder, converts it "
+                f"to {CHECKPOINT_PATH} (`--fix` makes the mechanical fixes it needs, with a "
+                f"diff).")
     return (f"Passdown: this project has a file at the legacy checkpoint path {shown}, but it is "
             f"not an xBRIEF document (it has no vBRIEFInfo or xBRIEFInfo header), so no tool can "
             f"read it as a checkpoint. Read it as notes left by an earlier session, then record "

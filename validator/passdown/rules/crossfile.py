@@ -125,8 +125,8 @@ def _checkpoint_plain(folder):
     if beside:
         yield Hit(("checkpoint", "x-passdown/checkpoint"),
                   f"the checkpoint is a plain xBRIEF continue checkpoint, but {' and '.join(beside)} "
-                  "beside it use the restart machinery, which reads the session identity from "
-                  "its x-passdown/checkpoint block")
+                  f"beside it {'use' if len(beside) > 1 else 'uses'} the restart machinery, which "
+                  "reads the session identity from its x-passdown/checkpoint block")
 
 
 @rule(KIND, "crossfile.unknown_attempt", requirement="DIG-051",
