@@ -15,6 +15,7 @@ from passdown.hosts import _draft
 DATA = Path(__file__).resolve().parents[1] / "data" / "hosts"
 TODOS = DATA / "claude" / "todowrite-1.0.24.jsonl"
 CODEX = DATA / "codex" / "rollout-0.125.0.jsonl"
+EDITS = DATA / "claude" / "edits-2.1.39.jsonl"
 STATUS = {"completed": "completed", "in_progress": "running", "pending": "pending"}
 
 
@@ -36,6 +37,20 @@ def last_plan(path):
         if payload.get("name") == "update_plan":
             found = json.loads(payload["arguments"])["plan"]
     return [(step["step"], step["status"]) for step in found]
+
+
+def written_paths(path):
+    """The ``file_path`` of every main-thread Write and Edit call, newest first, each once,
+    read the plain way: every line of the file."""
+    found = []
+    for line in reversed(path.read_text().splitlines()):
+        record = json.loads(line)
+        content = (record.get("message") or {}).get("content")
+        for block in reversed(content if isinstance(content, list) else []):
+            if block.get("name") in ("Write", "Edit") and not record.get("isSidechain") \
+                    and block["input"]["file_path"] not in found:
+                found.append(block["input"]["file_path"])
+    return found
 
 
 def run(cwd, *args):
@@ -70,6 +85,20 @@ def test_codex_plan_and_patched_files(tmp_path):
         "src/agents/plugins/codemie-code.plugin.ts",
         "src/agents/plugins/__tests__/codemie-code-reasoning.test.ts"]
     assert summary["session_id"] == "019e1625-789d-76c0-80ab-3724b5ddb799"
+
+
+def test_claude_written_and_edited_files_newest_first(tmp_path):
+    done = run(tmp_path, "checkpoint", "from-transcript", "claude", "--transcript", EDITS)
+    assert done.returncode == 0, done.stderr
+    assert "0 completed and 1 open items, 2 files written" in done.stdout
+    document = json.loads((tmp_path / "xbrief" / "continue.xbrief.json").read_text())
+    narratives = document["plan"]["narratives"]
+    assert narratives["FilesWritten"].splitlines() == written_paths(EDITS)
+    assert [path.rsplit("/", 1)[1] for path in written_paths(EDITS)] == [
+        "session_live.ex", "transcript_computers.ex"]  # Edit, then Write and Edit of one file
+    assert narratives["Goal"].startswith("Work on bead spotter-dov. Run bd show spotter-dov")
+    assert [item["id"] for item in document["plan"]["items"]] == ["verify-and-continue"]
+    assert run(tmp_path, "validate", "xbrief/continue.xbrief.json").returncode == 0
 
 
 def test_a_secret_is_refused_and_nothing_written(tmp_path):

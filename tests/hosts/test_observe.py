@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "hosts"
 CLAUDE = DATA / "claude" / "session-2.1.39.jsonl"
 SIDECHAIN = DATA / "claude" / "sidechain-2.0.46.jsonl"
 CODEX = DATA / "codex" / "rollout-0.125.0.jsonl"
+EDITS = DATA / "claude" / "edits-2.1.39.jsonl"
 NOW = "2026-12-04T00:00:00Z"
 
 
@@ -125,6 +127,37 @@ def test_a_half_written_last_line_is_skipped_and_counted(tmp_path):
     found = observe("claude", torn, tmp_path)
     assert field(found, "current_input_tokens") == (106060, "measured")
     assert found["records_skipped"] == 1
+
+
+@pytest.mark.parametrize("block", [7, 100, 4096])
+@pytest.mark.parametrize("source", [CLAUDE, SIDECHAIN, CODEX, EDITS])
+def test_the_tail_is_every_record_newest_first_whatever_the_block_size(monkeypatch, source, block):
+    # blocks far shorter than the lines: most lines span many blocks, joined once each
+    monkeypatch.setattr(_session_file, "BLOCK_BYTES", block)
+    with _session_file.SessionFile(source) as session_file:
+        assert list(session_file.tail()) == [json.loads(line) for line in reversed(lines(source))]
+        assert session_file.bytes_read == source.stat().st_size
+
+
+def test_a_line_of_many_blocks_costs_its_length_not_its_square(tmp_path):
+    """A 12 MiB tool result on one line after the latest call (a large file read, an image):
+    the tail joins the line's blocks once, in about the time of reading and parsing it."""
+    kept = lines(CLAUDE)
+    result = {"type": "user", "isSidechain": False, "timestamp": "2026-02-12T21:04:00.000Z",
+              "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t",
+                                                       "content": "a" * (12 << 20)}]}}
+    long_line = json.dumps(result).encode()
+    big = tmp_path / "long-line.jsonl"
+    big.write_bytes(b"\n".join(kept) + b"\n" + long_line + b"\n")
+    start = time.perf_counter()
+    assert json.loads(big.read_bytes().split(b"\n")[-2]) == result  # the least work possible
+    least = time.perf_counter() - start
+    start = time.perf_counter()
+    with _session_file.SessionFile(big) as session_file:
+        call = latest_call(session_file.tail())
+    took = time.perf_counter() - start
+    assert call[0] == 106060  # the latest call, before the long line
+    assert took < 5 * least + 0.25, (took, least)
 
 
 @pytest.mark.parametrize("make, code", [

@@ -120,16 +120,27 @@ class SessionFile:
         end = self.size
         budget = self.tail_bytes
         carry = b""
+        # the blocks of one line longer than a block, newest first: joined once, when the
+        # line's start is found, so a long line costs its length, not its length squared
+        pieces = []
         while end > 0:
             if budget <= 0:
                 self.tail_exhausted = True
                 return
             count = min(BLOCK_BYTES, end, budget)
             start = end - count
-            block = self._read(start, count) + carry
+            data = self._read(start, count)
             self._tail_start = start
             budget -= count
-            lines = block.split(b"\n")
+            end = start
+            if start > 0 and b"\n" not in data:
+                pieces.append(data)
+                continue
+            if pieces:
+                carry = b"".join(reversed(pieces)) + carry
+                pieces = []
+            lines = data.split(b"\n")
+            lines[-1] += carry  # the carry holds no line feed: it ends the block's last line
             # the first piece may continue in the block before: keep it for the next round
             carry = lines[0] if start > 0 else b""
             complete = lines[1:] if start > 0 else lines
@@ -141,7 +152,6 @@ class SessionFile:
                     self.skipped += 1
                     continue
                 yield record
-            end = start
         if carry.strip():
             record = _parse(carry)
             if record is None:
