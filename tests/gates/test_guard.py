@@ -154,7 +154,8 @@ def test_every_verb_the_spec_names_has_a_rule():
                     "service_unit", "host_units", "process_kill", "host_kill", "service_restart",
                     "host_shutdown", "start", "isolate", "stop", "restart", "kill", "try-restart",
                     "reload-or-restart", "try-reload-or-restart", "condrestart", "force-reload",
-                    "freeze", "disable", "mask", "reboot", "poweroff", "halt", "kexec",
+                    "condstop", "reload-or-try-restart", "condreload", "freeze", "disable",
+                    "mask", "reboot", "poweroff", "halt", "kexec",
                     "soft-reboot", "rescue", "emergency", "setsid", "command", "exec", "nohup",
                     "ps", "pgrep", "pidof", "get-process", "systemd-reboot"):  # peeled keywords, pid sources, units
                 named.add(verb)

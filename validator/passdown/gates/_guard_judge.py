@@ -520,14 +520,13 @@ def _trap(judge, args, context, depth):
 
 def _xargs(judge, args, context, depth):
     """``xargs CMD ARGS``: the command runs with the words fed to xargs appended."""
-    if _option_values(args, frozenset({"-a", "--arg-file"})):
-        return None
+    from_file = _option_values(args, frozenset({"-a", "--arg-file"}))
     rest = _skip_options(args, frozenset({"-I", "-L", "-n", "-P", "-s", "-d", "-E", "--delimiter",
                                           "--max-args", "--max-procs", "--max-lines", "--max-chars",
-                                          "--replace", "--eof"})) or ["echo"]
+                                          "--replace", "--eof", "-a", "--arg-file"})) or ["echo"]
     fed = []
     source = context.previous if context.command and context.command.piped else None
-    if source is not None:
+    if source is not None and not from_file:  # with -a, the words come from the file
         for text in printed(source, judge):
             fed.extend(text.split())
     inner = _Context(None, None, "posix", stdin=source, chain=context.chain)
@@ -786,7 +785,8 @@ def _before(context, command):
 
 _SERVICE_VERBS = frozenset({"stop", "restart", "kill", "try-restart", "reload-or-restart",
                             "try-reload-or-restart", "condrestart", "force-reload", "freeze",
-                            "force-stop", "zap"})
+                            "force-stop", "zap", "condstop", "reload-or-try-restart",
+                            "condreload"})
 _MACHINE_VERBS = frozenset({"reboot", "poweroff", "halt", "kexec", "soft-reboot", "emergency",
                             "rescue"})
 _MACHINE_TARGETS = frozenset({"reboot", "poweroff", "halt", "kexec", "soft-reboot", "emergency",
@@ -810,7 +810,8 @@ def _systemctl(judge, args, context, depth):
     verb, units = words[0], words[1:]
     now = "--now" in args
     if verb in _MACHINE_VERBS:
-        return "host_shutdown"
+        when = _option_values(args, frozenset({"--when"}))
+        return None if any(w in ("cancel", "show", "") for w in when) else "host_shutdown"
     targets = [_unit_base(u).removesuffix(".target").removeprefix("systemd-") for u in units]
     if verb in ("isolate", "start", "restart", "reload-or-restart", "try-restart") and \
             any(t in _MACHINE_TARGETS and t != "exit" for t in targets):
@@ -843,6 +844,8 @@ def _service(judge, args, context, depth):
     words = _skip_options_everywhere(args, frozenset({"-R", "--runlevel"}))
     if len(words) >= 2 and words[1] in _SERVICE_VERBS and judge.matches_unit(words[0]):
         return "service_restart"
+    if words and "--full-restart" in args and judge.matches_unit(words[0]):
+        return "service_restart"
     return None
 
 
@@ -863,6 +866,19 @@ def _machine(*quiet, fold=False, prefix=None):
             else "host_shutdown"
 
     return rule
+
+
+_shutdown_here = _machine("-c", "--show", "--help", "--version", "-k", "/a", "-a", "/?", "/h",
+                          fold=True)
+
+
+def _shutdown(judge, args, context, depth):
+    """``shutdown``, unless Windows' ``/m \\\\COMPUTER`` aims it at another computer."""
+    lowered = [a.lower() for a in args]
+    for flag, value in zip(lowered, lowered[1:]):
+        if flag == "/m" and value.lstrip("\\") not in ("localhost", ".", "127.0.0.1", ""):
+            return None
+    return _shutdown_here(judge, args, context, depth)
 
 
 def _init(judge, args, context, depth):
@@ -900,9 +916,9 @@ def _dd(judge, args, context, depth):
     return "host_shutdown" if any(a.startswith("of=") and _is_sysrq(a[3:]) for a in args) else None
 
 
-_WRAPPERS = frozenset({"sudo", "doas", "run0", "nice", "ionice", "timeout", "stdbuf", "chrt",
-                       "taskset", "chroot", "xvfb-run", "strace", "systemd-run", "busybox", "time",
-                       "env", "flock"})
+_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0", "nice", "ionice", "timeout", "stdbuf",
+                       "chrt", "taskset", "chroot", "xvfb-run", "strace", "systemd-run", "busybox",
+                       "time", "env", "flock"})
 
 def _windows(name):
     """A rule of :mod:`passdown.gates._guard_windows`, loaded when first used."""
@@ -931,6 +947,7 @@ VERBS = {
                       "--type", "--other-user", "--command-timeout"),
                      shell_options=("-i", "-s", "--login", "--shell")),
     "doas": _wrapper(("-u", "-C"), shell_options=("-s",)),
+    "pkexec": _wrapper(("--user",)),
     "run0": _wrapper(("-u", "--user", "-g", "--group", "-D", "--chdir", "--unit", "--property",
                       "--description", "--slice", "--nice", "--setenv"),
                      shell_options=()),
@@ -992,8 +1009,9 @@ VERBS = {
     "sc": _windows("_sc_net"), "net": _windows("_sc_net"),
     **dict.fromkeys(("reboot", "poweroff", "halt"), _machine("--help", "-h", "--version", "-w",
                                                               "--wtmp-only")),
-    # shutdown: POSIX (-c cancels, -k only warns, --show prints) and Windows (/a aborts)
-    "shutdown": _machine("-c", "--show", "--help", "--version", "-k", "/a", "-a", "/?", fold=True),
+    # shutdown: POSIX (-c cancels, -k only warns, --show prints) and Windows (/a aborts, /h
+    # hibernates, /m names another computer)
+    "shutdown": _shutdown,
     "kexec": _machine("-l", "-u", "--unload", "-p", "-s", "--help", "-h", "--version", "-v", "-S",
                       "--status", "--kexec-file-syscall", prefix="--load"),
     "init": _init, "telinit": _init, "loginctl": _loginctl,

@@ -292,6 +292,9 @@ class _Reader:
                 e = text[self.i + 1]
                 chars.append({"n": "\n", "t": "\t", "0": "\0"}.get(e, e))
                 self.i += 2
+            elif self.posix and c == "$" and text[self.i + 1:self.i + 2] in ("'", '"'):
+                chars.append("$")  # $'...' and $"..." quote only outside double quotes
+                self.i += 1
             elif c == "$" and not self.cmd:
                 self._dollar(chars, word)
             elif c == "`" and self.posix:
