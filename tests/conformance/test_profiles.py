@@ -121,3 +121,11 @@ def test_the_profile_option_selects_and_refuses_unknown_names(small_suite):
     assert listed and {case["profile"] for case in listed} == {"handoff"}
     refused = _run(small_suite, "--profile", "core+handoff")
     assert refused.exit_code == 2 and "no conformance profile is named 'core+handoff'" in refused.output
+
+
+@pytest.mark.parametrize("command", ["run", "list"])
+def test_the_profile_option_names_every_profile_of_the_table(command):
+    """The help of --profile lists the table's profiles, so a profile added to the table (as
+    observe was) is offered where a host looks for it."""
+    help_text = "".join(CliRunner().invoke(cli, ["conformance", command, "--help"]).output.split())
+    assert "".join(f"conformance profile (repeatable): {', '.join(PROFILES)}.".split()) in help_text

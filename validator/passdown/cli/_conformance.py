@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from passdown.conformance.profiles import PROFILES
 from passdown.errors import PassdownError, UnreadableInput, UsageError
 from passdown.cli._options import (color_option, fail, format_option, output_options, quiet_option,
                                 use_color, verbose_option)
@@ -27,8 +28,8 @@ def _selection_options(command):
         click.option("--requirement", "requirements", multiple=True, metavar="ID", help="Only cases covering this requirement (repeatable)."),
         click.option("--tag", "tags", multiple=True, metavar="TAG", help="Only cases with this tag (repeatable)."),
         click.option("--profile", "profiles", multiple=True, metavar="NAME",
-                     help="Only the cases of this conformance profile (repeatable): core, handoff, recovery, "
-                          "relaunch, lifecycle, guard, python-helper-compat."),
+                     help="Only the cases of this conformance profile (repeatable): "
+                          f"{', '.join(PROFILES)}."),
     )):
         command = option(command)
     return command
