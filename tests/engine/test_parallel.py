@@ -82,3 +82,65 @@ def test_lone_checkpoints_beside_handoffs_report_as_a_serial_walk_does(tmp_path,
     assert _rows(parallel) == _rows(serial)
     codes = {code for _, code, _, _ in _rows(serial)}
     assert {"schema.enum", "crossfile.checkpoint_changed"} <= codes
+
+
+def _found(top):
+    """``(folder, path)`` of every artifact under ``top``, as the walk lists them."""
+    return [(str(path.parent), str(path)) for path in sorted(Path(top).rglob("*"))
+            if path.is_file() and _validate._detect.by_filename(path.name) is not None]
+
+
+def test_a_handoff_folder_is_one_work_unit_and_a_lone_file_its_own(tmp_path):
+    shutil.copytree(EXAMPLE, tmp_path / "h")
+    (tmp_path / "lone").mkdir()
+    shutil.copy(EXAMPLE / "xbrief" / "continue.xbrief.json", tmp_path / "lone")
+    found = _found(tmp_path)
+    kinds = {}
+    for folder, path in found:
+        kinds.setdefault(folder, set()).add(_validate._detect.by_filename(Path(path).name).name)
+    units = _validate._units(found, _validate._handoff_groups(kinds))
+    by_files = sorted(sorted(Path(found[i][1]).relative_to(tmp_path).as_posix() for i in unit)
+                      for unit in units)
+    assert by_files == [["h/ack.json", "h/continuation.packet.txt", "h/registry.yaml",
+                         "h/xbrief/continue.xbrief.json"], ["lone/continue.xbrief.json"]]
+
+
+def test_work_goes_out_by_cost_the_costliest_first_in_batches_of_about_equal_cost(tmp_path):
+    """A walk's batches follow the estimated cost of each unit, not its position: a large
+    registry found last is handed out first, alone, and every unit goes out exactly once."""
+    paths = []
+    for index in range(200):
+        path = tmp_path / f"c{index:03}.xbrief.json"
+        path.write_text("{}")
+        paths.append(str(path))
+    big = tmp_path / "zz" / "registry.yaml"
+    big.parent.mkdir()
+    big.write_text("attempts:\n" + "  - epoch: 1\n" * 200_000)
+    paths.append(str(big))
+    units = [[index] for index in range(len(paths))]
+    costs = [_validate._unit_cost(unit, paths) for unit in units]
+    assert costs[-1] > sum(costs[:-1])  # the registry outweighs every checkpoint together
+    batches = _validate._batches(units, paths, 2)
+    assert batches[0] == [len(paths) - 1]
+    handed = [number for batch in batches for number in batch]
+    assert sorted(handed) == list(range(len(units)))
+    assert [costs[n] for n in handed] == sorted((costs[n] for n in handed), reverse=True)
+    share = sum(costs) / (_validate._BATCHES_PER_PROCESS * 2)
+    assert all(sum(costs[n] for n in batch) - max(costs[n] for n in batch) < share
+               for batch in batches)
+    folder_unit = [len(paths) - 1, 0]  # several files: the cross-file rules are counted too
+    assert _validate._unit_cost(folder_unit, paths) == costs[-1] + costs[0] + _validate._CROSSFILE_COST
+
+
+def test_a_unit_releases_its_artifacts_when_its_folder_is_done(tmp_path):
+    shutil.copytree(EXAMPLE, tmp_path / "h")
+    checkpoint = tmp_path / "h" / "xbrief" / "continue.xbrief.json"
+    checkpoint.write_text(checkpoint.read_text().replace('"revision": 7', '"revision": 8'))
+    found = _found(tmp_path)
+    outcomes, handoffs = _validate._check_unit(found, None, _validate.DEFAULT_MAX_BYTES)
+    assert len(outcomes) == 4 and all(o.kind for o in outcomes)
+    assert all(o.artifact is None and o.syntax is None and o.text_lines is None for o in outcomes)
+    assert [folder for folder, _ in handoffs] == [str(tmp_path / "h")]
+    codes = {f.code for o in outcomes for f in o.findings} | {
+        f.code for _, own in handoffs for o in own for f in o.findings}
+    assert "crossfile.checkpoint_changed" in codes
