@@ -6,7 +6,8 @@ own, each answer validated against the schema Codex publishes for its event
 
 SessionStart injects the checkpoint's resume point; PreToolUse, run by a process standing for
 the Codex host through ``sh -c`` as Codex runs hooks, denies ``kill -9 $PPID`` and allows
-``pkill -f pytest``; PostCompact records the compaction, which ``passdown observe codex`` and
+``pkill -f pytest``; PreCompact checks the checkpoint and counts nothing, and the PostCompact
+hook after it records the compaction, which ``passdown observe codex`` and
 the Stop assessment then report as measured; Stop says nothing while the decision
 stays the same, says once that a restart qualifies when the session has grown past the
 threshold, and nothing the next time. At the end ``git status`` shows the work untouched."""
@@ -31,7 +32,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 ROLLOUT = DATA / "hosts" / "codex" / "rollout-0.125.0.jsonl"
 SCHEMAS = DATA / "codex_hooks"
 SCHEMA_OF = {"PreToolUse": "pre-tool-use", "SessionStart": "session-start", "Stop": "stop",
-             "PostCompact": "post-compact"}
+             "PreCompact": "pre-compact", "PostCompact": "post-compact"}
 def _answer(event, text):
     """The hook's stdout parsed and validated against Codex's output schema for ``event``."""
     output = json.loads(text)
@@ -90,6 +91,10 @@ def test_codex_hooks_through_a_session(tmp_path):
     assert allowed == [0, "", ""]
 
     # -- a compaction is recorded, once, and observed as measured ----------------------------
+    # PreCompact checks the checkpoint (current here: silent) and counts nothing; the
+    # PostCompact hook that follows it records the compaction, so it is counted once
+    assert hook("PreCompact", turn_id="turn-1", trigger="auto") == ""
+    assert _compactions.count(str(repo), "codex", session) is None
     assert hook("PostCompact", turn_id="turn-1", trigger="auto") == ""
     assert _compactions.count(str(repo), "codex", session) == 1
     observed = json.loads(run("observe", "codex", "--transcript", str(rollout), "--format", "json"))

@@ -13,9 +13,11 @@ import os
 import time
 
 import pytest
-from authority_support import (ACK_DIGEST, GOAL, Etcd, acknowledged_registry, etcd_required,
-                               finish, free_port, load, passdown, project, race, run)
+from authority_support import (ACK_DIGEST, DIGEST, GOAL, Etcd, acknowledged_registry,
+                               etcd_required, finish, free_port, load, passdown, project, race,
+                               run)
 
+from passdown.workspace._authority import AuthorityError, Transition
 from passdown.workspace._authority_etcd import EtcdAuthority
 
 ROUNDS = 3
@@ -81,6 +83,37 @@ def test_racing_commits_one_wins_each_round_and_the_revision_is_the_token(etcd, 
         assert code == 0, out
         owner = targets[won]
 
+
+
+def test_two_transactions_from_one_read_etcd_takes_only_the_first(etcd):
+    """Not left to the timing of a race: the left side has read both keys and holds a new
+    lease when the right side's transaction lands; the left transaction still compares the
+    values and revisions it read, so etcd refuses it, its lease is revoked, and the left side
+    learns the winner from the key."""
+    goal = "goal-collide"
+    mine, theirs = (EtcdAuthority(goal, endpoint=etcd.endpoint, prefix="/passdown/",
+                                  lease_ttl=600) for _ in range(2))
+    granted, landed, leases = mine._grant, [], []
+
+    def grant_then_lose_the_race():
+        leases.append(granted())
+        landed.append(theirs.transition(move(goal, "tgt-right", "rr")))
+        return leases[-1]
+
+    mine._grant = grant_then_lose_the_race
+    with pytest.raises(AuthorityError) as caught:
+        mine.transition(move(goal, "tgt-left", "rl"))
+    assert caught.value.code == "authority.lost"
+    assert (caught.value.winner.owner_id, caught.value.winner.fencing_epoch) == ("tgt-right", 1)
+    stored = owner_key(etcd, goal)
+    assert (stored["mod_revision"], stored["lease"]) == (landed[0].token, landed[0].lease)
+    assert json.loads(base64.b64decode(stored["value"]))["restart_id"] == "rr"
+    assert int(etcd.call("/v3/lease/timetolive", {"ID": leases[0]})["TTL"]) == -1  # revoked
+
+
+def move(goal, target, restart_id):
+    return Transition(goal_id=goal, source_id="sess-src", epoch=0, target_id=target,
+                      checkpoint_digest=DIGEST, restart_id=restart_id, at="2026-01-01T00:00:00Z")
 
 def test_a_source_that_keeps_writing_after_the_switch_is_refused_every_time(etcd, tmp_path):
     goal_settings = {**settings(etcd)}

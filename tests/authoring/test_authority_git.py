@@ -8,13 +8,18 @@ Expected values come from git itself (the remote's ref and its history)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
 
 import pytest
 
-from authority_support import (GOAL, acknowledged_registry, bare_with_clones, load, project,
-                               race, run)
-from git_support import git
+from authority_support import (DIGEST, GOAL, acknowledged_registry, bare_with_clones, load,
+                               project, race, run)
+from git_support import GIT_ENV, git
+
+from passdown.workspace._authority import AuthorityError, Transition
+from passdown.workspace._authority_git import GitAuthority
 
 REF = f"refs/passdown/{GOAL}/owner"
 ROUNDS = 3
@@ -62,6 +67,33 @@ def test_racing_commits_one_wins_each_round_and_the_loser_learns_the_winner(tmp_
     assert git(bare, "rev-list", REF).split() == tips[::-1]
 
 
+
+def _move(target: str, restart_id: str) -> Transition:
+    return Transition(goal_id=GOAL, source_id="sess-src", epoch=0, target_id=target,
+                      checkpoint_digest=DIGEST, restart_id=restart_id, at="2026-01-01T00:00:00Z")
+
+
+def test_two_pushes_from_one_old_value_the_remote_takes_only_the_first(tmp_path):
+    """Not left to the timing of a race: the left machine has read the ref and made its
+    record commit when the right machine's push lands; the left push still carries the old
+    value, so the remote refuses it, and the left machine learns the winner from the ref."""
+    bare, (left, right) = bare_with_clones(tmp_path, ["left", "right"])
+    mine, theirs = GitAuthority(str(left), GOAL), GitAuthority(str(right), GOAL)
+    made, landed = mine._commit, []
+
+    def commit_then_lose_the_race(record, *, parent):
+        oid = made(record, parent=parent)
+        landed.append(theirs.transition(_move("tgt-right", "rr")))
+        return oid
+
+    mine._commit = commit_then_lose_the_race
+    with pytest.raises(AuthorityError) as caught:
+        mine.transition(_move("tgt-left", "rl"))
+    assert caught.value.code == "authority.lost"
+    assert (caught.value.winner.owner_id, caught.value.winner.fencing_epoch,
+            caught.value.winner.token) == ("tgt-right", 1, landed[0].token)
+    assert git(bare, "rev-list", REF).split() == [landed[0].token]
+
 def test_a_clone_the_authority_left_behind_writes_nothing_and_reads_on(tmp_path):
     bare, (left, right) = bare_with_clones(tmp_path, ["left", "right"])
     for folder in (left, right):
@@ -83,6 +115,10 @@ def test_a_clone_the_authority_left_behind_writes_nothing_and_reads_on(tmp_path)
         == "authority.fenced"
     assert run("attempt", "abandon", "rr", "--registry", paths[1], "--note", "x")[1][
         "error"]["code"] == "authority.fenced"
+    assert run("ack", "write", "--target-id", "tgt-right", "--registry", paths[1],
+               "--packet", right / "continuation.packet.txt")[1]["error"]["code"] \
+        == "authority.fenced"
+    assert not (right / "ack.json").exists()
     assert (checkpoint.read_bytes(), paths[1].read_bytes()) == before
     code, out = run("fence", "check", "--registry", paths[1])
     assert (code, out["error"]["code"]) == (1, "authority.fenced")
@@ -132,6 +168,48 @@ def test_a_commit_already_done_at_the_remote_is_recorded_not_repeated(tmp_path):
     assert (code, out["result"]["token"], out["result"]["fencing_epoch"]) == (0, tip, 1)
     assert git(bare, "rev-list", REF).split() == [tip]
 
+
+
+def test_no_program_the_clone_configures_runs_and_git_protocol_is_refused(tmp_path):
+    """REG-049: programs planted in the clone's configuration (the pack programs git starts
+    for a file:// remote, a proxy for git://, hooks, a monitor, a signing program) never run
+    while the authority reads, commits and pushes; plain git on the same clone runs them."""
+    bare, (left, proxied) = bare_with_clones(tmp_path, ["left", "proxied"])
+    ran, program, hooks = tmp_path / "ran", tmp_path / "program.sh", tmp_path / "hooks"
+    program.write_text(f"#!/bin/sh\necho \"$0 $*\" >> {ran}\nexit 1\n")
+    program.chmod(0o755)
+    hooks.mkdir()
+    for name in ("pre-push", "reference-transaction", "post-commit", "post-index-change"):
+        shutil.copy(program, hooks / name)
+    url = f"file://{bare}"
+    git(left, "remote", "set-url", "origin", url)
+    for key, value in ((f"remote.{url}.uploadpack", program),
+                       (f"remote.{url}.receivepack", program), ("core.hooksPath", hooks),
+                       ("core.fsmonitor", program), ("commit.gpgSign", "true"),
+                       ("gpg.program", program)):
+        git(left, "config", key, value)
+    git(proxied, "remote", "set-url", "origin", "git://example.invalid/remote.git")
+    git(proxied, "config", "core.gitProxy", program)
+
+    path = acknowledged_registry(left, source="sess-src", target="tgt", restart_id="r1", epoch=0)
+    code, out = run("attempt", "commit", "r1", "--registry", path, "--authority", "git")
+    assert code == 0, out
+    assert out["result"]["token"] == git(bare, "rev-parse", REF)
+    path = acknowledged_registry(proxied, source="sess-src", target="tgt", restart_id="r1",
+                                 epoch=0, goal="goal-proxied")
+    before = path.read_bytes()
+    code, out = run("attempt", "commit", "r1", "--registry", path, "--authority", "git")
+    assert (code, out["error"]["code"]) == (1, "authority.failed")
+    assert "not allowed" in out["error"]["message"]
+    assert path.read_bytes() == before
+    assert not ran.exists()
+
+    # the control: plain git runs each plant
+    for folder, where in ((left, url), (proxied, "git://example.invalid/remote.git")):
+        subprocess.run(["git", "-C", folder, "ls-remote", where], capture_output=True,
+                       env={**os.environ, **GIT_ENV}, timeout=60)
+    assert sorted(line.split()[1] for line in ran.read_text().splitlines()) == [
+        str(bare), "example.invalid"]
 
 def test_no_remote_is_a_refusal_that_names_the_fix(tmp_path):
     folder = tmp_path / "alone"

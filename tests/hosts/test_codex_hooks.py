@@ -155,6 +155,24 @@ def test_other_events_fail_with_exit_1_and_the_code():
     assert reply.stderr.startswith("passdown hook: hook.bad_input: ")
 
 
+
+@pytest.mark.parametrize("event", list(SCHEMA_OF))
+def test_a_hook_out_of_time_answers_in_codex_failure_form(event, monkeypatch, tmp_path):
+    """Within the hook's budget (HST-206) on a 16 MiB input: PreToolUse denies, in Codex's
+    schema and saying why, where the Claude Code hook would ask; the others exit 1."""
+    monkeypatch.setitem(_claude_hooks.BUDGETS, event, 0.001)
+    padded = {"tool_input": {"command": "kill -9 1; " * ((16 << 20) // 12)}} \
+        if event == "PreToolUse" else {"pad": "x" * ((16 << 20) - 400)}
+    reply = _answer(event, {**_input(event, tmp_path), **padded}, folder=str(tmp_path))
+    if event == "PreToolUse":
+        decided = _valid("PreToolUse", reply)["hookSpecificOutput"]
+        assert decided["permissionDecision"] == "deny"
+        assert decided["permissionDecisionReason"].startswith("Codex hooks cannot ask the person")
+        assert "(hook.timeout: " in decided["permissionDecisionReason"]
+    else:
+        assert (reply.exit_code, reply.stdout) == (1, "")
+        assert reply.stderr.startswith("passdown hook: hook.timeout: ")
+
 ROLLOUT = Path(__file__).resolve().parents[1] / "data" / "hosts" / "codex" / "rollout-0.125.0.jsonl"
 ROLLOUT_SESSION = "019e1625-789d-76c0-80ab-3724b5ddb799"
 

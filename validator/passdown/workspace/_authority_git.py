@@ -8,7 +8,11 @@ ref update compares the old value and refuses a push that names another, which i
 compare-and-swap; of two pushes from the same old value exactly one lands. Every git call goes
 through the product's git runner (:mod:`passdown.workspace._git`: its own environment, no
 hooks, no pager, no configured program, no credential helper), with only the transport to
-the remote allowed back: the file, ssh, git and http(s) transports, plain ``ssh``.
+the remote allowed back: the file, ssh and http(s) transports, plain ``ssh``, and the stock
+``git-upload-pack`` and ``git-receive-pack`` whatever ``remote.<url>.uploadpack`` or
+``receivepack`` names. git's own ``git://`` protocol is not allowed: it is unauthenticated,
+and git starts the proxy program ``core.gitProxy`` names for it, which no override on the
+command line can clear (git takes the first value it reads, the repository's).
 """
 
 from __future__ import annotations
@@ -22,10 +26,11 @@ from passdown.workspace._authority import (GIT, Authority, AuthorityError, Recor
 
 #: Set after the runner's own switches (:data:`passdown.workspace._git.SAFE_CONFIG`, which
 #: already clear credential helpers, the ssh command and every transport): the transports a
-#: remote may use, plain ``ssh``, no signing program, an identity for the record commits.
+#: remote may use (not ``git://``, see above), plain ``ssh``, no signing program, an identity
+#: for the record commits.
 _TRANSPORT_CONFIG = ("core.sshCommand=ssh", "protocol.file.allow=always",
-                     "protocol.ssh.allow=always", "protocol.git.allow=always",
-                     "protocol.https.allow=always", "protocol.http.allow=always",
+                     "protocol.ssh.allow=always", "protocol.https.allow=always",
+                     "protocol.http.allow=always",
                      "push.gpgSign=false", "commit.gpgSign=false", "user.name=passdown",
                      "user.email=passdown@localhost")
 
@@ -35,6 +40,13 @@ class _Transport(_git._Reader):
 
     def _prepare(self):
         return [*super()._prepare(), *_TRANSPORT_CONFIG]
+
+
+#: The programs the remote end runs, named on the command line, which outranks the
+#: ``remote.<url>.uploadpack`` and ``receivepack`` a repository may set (over the file
+#: transport git starts them here; over ssh the remote shell runs them).
+_UPLOAD_PACK = "--upload-pack=git-upload-pack"
+_RECEIVE_PACK = "--receive-pack=git-receive-pack"
 _GOAL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 _OID = re.compile(rb"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _UNREACHABLE_WORDS = ("could not read from remote", "does not appear to be a git repository",
@@ -103,7 +115,7 @@ class GitAuthority(Authority):
     # -- read ----------------------------------------------------------------------------
 
     def _remote_oid(self) -> str | None:
-        code, out, err = self._git("ls-remote", self.url(), self.ref)
+        code, out, err = self._git("ls-remote", _UPLOAD_PACK, self.url(), self.ref)
         if code != 0:
             raise self._failed("ls-remote", err)
         for line in out.splitlines():
@@ -124,7 +136,7 @@ class GitAuthority(Authority):
             body = self._message(oid)
             if body is None:
                 code, _, err = self._git("fetch", "--no-tags", "--no-write-fetch-head",
-                                         self.url(), self.ref)
+                                         _UPLOAD_PACK, self.url(), self.ref)
                 if code != 0:
                     raise self._failed("fetch", err)
                 body = self._message(oid)
@@ -148,7 +160,7 @@ class GitAuthority(Authority):
         oid = self._commit(new, parent=current.token if current else None)
         lease = f"--force-with-lease={self.ref}:{current.token if current else ''}"
         code, _, err = self._git("push", "--atomic", "--porcelain", "--no-verify", lease,
-                                 self.url(), f"{oid}:{self.ref}")
+                                 _RECEIVE_PACK, self.url(), f"{oid}:{self.ref}")
         after = self.read() if code != 0 else None
         if code == 0 or (after is not None and after.token == oid):
             return Record(**{**new.body(), "token": oid})
