@@ -249,3 +249,13 @@ def test_every_request_gets_a_reply_even_one_that_cannot_be_read(project):
         (None, -32600, "load.too_deep")]
     # a notification takes no reply, even when it cannot be read: the next reply is id 5's
     assert replies[5]["id"] == 5 and [tool["name"] for tool in replies[5]["result"]["tools"]] == TOOLS
+
+
+def test_a_request_line_beyond_16_mib_is_answered_and_the_server_reads_on(project):
+    """A line beyond the bound is skipped in bounded reads and answered (its id cannot be
+    read: null), and the next request is served as usual (HST-204)."""
+    over = _call(b"6", b'"' + b"x" * (16 << 20) + b'"')
+    replies = _raw_session(project, [over, b'{"jsonrpc": "2.0", "id": 7, "method": "tools/list"}'])
+    assert (replies[0]["id"], replies[0]["error"]["code"], replies[0]["error"]["data"]["code"]) == (
+        None, -32600, "mcp.request_too_large")
+    assert replies[1]["id"] == 7 and [tool["name"] for tool in replies[1]["result"]["tools"]] == TOOLS

@@ -7,6 +7,7 @@ plant is live (the marker does appear), so no row can pass for want of a working
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import pty
 import shutil
@@ -18,7 +19,7 @@ from click.testing import CliRunner
 from git_support import GIT_ENV, git, new_checkout
 
 from passdown.cli import cli
-from passdown.hosts import _claude_hooks
+from passdown.hosts import _claude_hooks, _codex_hooks
 from passdown.mcp import _tools
 from passdown.mcp._folder import Folder
 from passdown.workspace import _git
@@ -30,6 +31,9 @@ SIGNATURES = {  # a signed commit of each signature format git verifies
     "ssh": ("-----BEGIN SSH SIGNATURE-----", "-----END SSH SIGNATURE-----"),
 }
 SHOWN = {"log.showsignature": "true"}
+TRANSCRIPT = (Path(__file__).resolve().parents[1] / "data" / "hosts" / "claude"
+              / "session-2.1.39.jsonl")  # a real session file
+TRANSCRIPT_SESSION = "4d5611e5-241a-462a-8d15-5122611a9569"
 
 
 def _row(name, config=None, env=None, control=None, *, tty=False, stdin=b"", sub=None):
@@ -221,6 +225,27 @@ def _hook(event):
     return run
 
 
+def _codex_hook(event):
+    def run(repo):
+        options = {**_claude_hooks.default_options(), "folder": str(repo)}
+        own = {"SessionStart": {"source": "startup"},
+               "Stop": {"turn_id": "turn-1", "permission_mode": "default",
+                        "stop_hook_active": False, "last_assistant_message": "Done."}}.get(
+            event, {"turn_id": "turn-1", "trigger": "auto"})
+        raw = json.dumps({"cwd": str(repo), "hook_event_name": event, "model": "gpt-5-codex",
+                          "session_id": "codex-session", "transcript_path": None, **own})
+        return _codex_hooks.run(event, raw.encode(), options)
+    return run
+
+
+def _assess(repo):
+    """``passdown assess claude`` on a real session file, made the registry's source's."""
+    transcript = repo.parent / "session.jsonl"
+    transcript.write_text(TRANSCRIPT.read_text().replace(TRANSCRIPT_SESSION, "sess-a"))
+    return _cli("assess", "claude", "--transcript", transcript, "--folder", repo,
+                "--context-capacity", "200000")
+
+
 def _mcp(name, arguments):
     def run(repo):
         table = {tool.name: tool for tool in _tools.tools()}
@@ -242,6 +267,14 @@ ENTRY_POINTS = {
     "hook SessionStart": _hook("SessionStart"),
     "hook PreCompact": _hook("PreCompact"),
     "hook Stop": _hook("Stop"),
+    "packet render": lambda repo: _cli("packet", "render", "--source-id", "sess-a",
+                                       "--output", repo / "packet-again.txt"),
+    "mcp packet_render": _mcp("packet_render", {"source_id": "sess-a"}),
+    "hook codex SessionStart": _codex_hook("SessionStart"),
+    "hook codex PreCompact": _codex_hook("PreCompact"),
+    "hook codex PostCompact": _codex_hook("PostCompact"),
+    "hook codex Stop": _codex_hook("Stop"),
+    "assess": _assess,
 }
 
 
@@ -253,6 +286,25 @@ def test_no_planted_program_runs(planted, entry, monkeypatch):
     monkeypatch.chdir(repo)
     ENTRY_POINTS[entry](repo)
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("entry", list(ENTRY_POINTS))
+def test_every_entry_point_runs_git_in_the_checkout(base, entry, tmp_path, monkeypatch):
+    """No entry point passes the test above for want of reading the checkout: each one runs
+    git, through the one runner, in the repository where the keys are planted."""
+    top = tmp_path / "top"
+    shutil.copytree(base, top, symlinks=True)
+    ran = []
+    run_bounded = _git._run_bounded
+
+    def spy(command, name, workspace, *args):
+        ran.append((name, os.path.realpath(workspace)))
+        return run_bounded(command, name, workspace, *args)
+
+    monkeypatch.setattr(_git, "_run_bounded", spy)
+    monkeypatch.chdir(top / "repo")
+    ENTRY_POINTS[entry](top / "repo")
+    assert os.path.realpath(top / "repo") in {workspace for _, workspace in ran}, ran
 
 
 def test_the_plant_is_live_under_plain_git(planted):
