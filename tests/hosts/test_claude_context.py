@@ -267,14 +267,14 @@ def test_a_failure_is_a_non_blocking_error_the_host_shows(event, project):
 
 
 def test_a_crash_while_reading_the_checkpoint_is_reported_not_swallowed(project, monkeypatch):
-    from passdown.hosts import _claude_context, _claude_hooks
+    from passdown.hosts import _claude_hooks, _hook_context, _hooks
 
     def broken(folder):
         raise OSError("disk gone")
 
-    monkeypatch.setattr(_claude_context, "read_state", broken)
+    monkeypatch.setattr(_hook_context, "read_state", broken)
     reply = _claude_hooks.run("Stop", json.dumps(hook_input("stop")).encode(),
-                              _claude_hooks.default_options())
+                              _hooks.default_options())
     assert (reply.exit_code, reply.stdout) == (1, "")
     assert reply.stderr == ("passdown hook: hook.internal_error: OSError: disk gone\n"
                             "  hint: report this as a Passdown bug, with the hook input\n")
@@ -342,6 +342,96 @@ def plain_repository(plain):
     _git(plain, "init", "-q")
     _commit(plain, "Start", "README.md", when="2026-10-14T08:00:00Z")
     return plain
+
+
+def _untimed(folder, modified):
+    """The plain checkpoint without any time of its own (xBRIEF's ``updated`` is optional),
+    its file last modified at ``modified`` (an RFC 3339 time in UTC)."""
+    import calendar
+    import time
+
+    path = folder / CHECKPOINT
+    document = json.loads(path.read_text())
+    for member in ("xBRIEFInfo", "plan"):
+        document[member].pop("updated", None)
+        document[member].pop("created", None)
+    path.write_text(json.dumps(document, indent=2))
+    seconds = calendar.timegm(time.strptime(modified, "%Y-%m-%dT%H:%M:%SZ"))
+    os.utime(path, (seconds, seconds))
+
+
+def test_a_plain_checkpoint_without_a_time_is_judged_by_its_files_modification_time(
+        plain_repository):
+    """HST-313: the file's modification time stands in, and the instruction says so."""
+    _untimed(plain_repository, "2026-10-14T09:30:00Z")
+    _commit(plain_repository, "Checkpoint", when="2026-10-14T09:30:00Z")
+    commit = _commit(plain_repository, "Migrate reports", "reports/monthly.py",
+                     when="2026-10-14T10:00:00Z")
+    done = run_hook("Stop", hook_input("stop", cwd=str(plain_repository)))
+    assert _reason(done) == (
+        "Passdown: the checkpoint xbrief/continue.xbrief.json is older than the last completed "
+        f'work (commit {commit[:12]} "Migrate reports", 2026-10-14T10:00:00.000Z; the checkpoint '
+        "records no time it was written, so its file's modification time stands in: "
+        "2026-10-14T09:30:00.000Z). Update it now, before you stop: mark each finished item "
+        "`completed`, record the decisions taken in the plan's `Decisions` narrative, and put "
+        "the exact next step in the `ResumePoint` narrative of the next `pending` item.")
+    _untimed(plain_repository, "2026-10-14T10:30:00Z")  # written after the work: current
+    for event, fixture in (("PreCompact", "pre_compact_auto"), ("Stop", "stop")):
+        done = run_hook(event, hook_input(fixture, cwd=str(plain_repository)))
+        assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_a_plain_checkpoint_beside_a_registry_is_told_the_command_that_adds_the_block(plain):
+    """CKP-036: the hooks give the finding's own hint, `passdown init --outcome TEXT`, instead
+    of sending the model to `passdown validate`, whose hint would say the same."""
+    (plain / "registry.yaml").write_text(
+        "passdown_version: '1.0'\nkind: registry\nrevision: 1\nfencing_epoch: 0\npolicy:\n"
+        "  mode: 'off'\n  authorization_scope: 'none: restarts are not authorized'\n"
+        "  archive_consent: false\n  main_id: sess-a\n  goal_id: goal-parser\n"
+        "  checkpoint_path: xbrief/continue.xbrief.json\n  timezone: UTC\n"
+        "  timezone_source: default\n  recorded_at: '2026-10-14T08:00:00Z'\ntitles: []\n"
+        "sessions:\n- thread_id: sess-a\n  status: ACTIVE\n  role: MAIN\nattempts: []\n"
+        "observation: null\ndecision: null\n")
+    how = ("run `passdown init --outcome TEXT` in the handoff folder (TEXT: what must be "
+           "delivered and how it is checked): it adds the x-passdown/checkpoint block with the "
+           "goal, the session and the fencing epoch the registry records, keeps every item, and "
+           "leaves the registry as it is.")
+    plain_text = ("Passdown: the checkpoint xbrief/continue.xbrief.json is a plain xBRIEF "
+                  "continue checkpoint, but the restart files beside it read its "
+                  "x-passdown/checkpoint block (crossfile.checkpoint_plain). ")
+    assert _reason(run_hook("Stop", hook_input("stop", cwd=str(plain)))) == (
+        plain_text + "Fix it now, before you stop: " + how)
+    assert _message(run_hook("PreCompact", hook_input("pre_compact_auto", cwd=str(plain)))) == (
+        plain_text + "Fix it first thing after this compaction: " + how)
+
+
+def test_the_block_comes_before_the_folder_findings_and_after_the_checkpoints_own(tmp_path):
+    """Beside a packet, a registry and an ACK, the ACK's findings compare against the block:
+    the command that adds it comes first. An error of the checkpoint itself comes before it,
+    since `passdown init` adopts a valid checkpoint only."""
+    from pathlib import Path
+
+    folder = tmp_path / "handoff"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "handoff", folder)
+    path = folder / CHECKPOINT
+    document = json.loads(path.read_text())
+    del document["x-passdown/checkpoint"]
+    path.write_text(json.dumps(document, indent=2))
+    reason = _reason(run_hook("Stop", hook_input("stop", cwd=str(folder))))
+    assert reason.startswith(
+        "Passdown: the checkpoint xbrief/continue.xbrief.json is a plain xBRIEF continue "
+        "checkpoint, but the restart files beside it read its x-passdown/checkpoint block "
+        "(crossfile.checkpoint_plain). Fix it now, before you stop: run `passdown init "
+        "--outcome TEXT` in the handoff folder")
+    assert reason.endswith("leaves the registry as it is. Then `passdown validate "
+                           "xbrief/continue.xbrief.json` names what else to fix "
+                           "(ack.goal_mismatch).")
+    document["plan"]["items"].append(dict(document["plan"]["items"][0]))  # a duplicate id
+    path.write_text(json.dumps(document, indent=2))
+    assert _reason(run_hook("Stop", hook_input("stop", cwd=str(folder)))) == (
+        "Passdown: the checkpoint xbrief/continue.xbrief.json is not valid (ack.goal_mismatch, "
+        "checkpoint.duplicate_id, crossfile.checkpoint_plain). Fix it now, before you stop: "
+        "`passdown validate xbrief/continue.xbrief.json` names each finding and how to fix it.")
 
 
 def test_a_plain_checkpoint_marked_completed_is_consumed(plain):
@@ -414,7 +504,7 @@ def test_a_current_checkpoint_whose_open_attempt_registered_an_earlier_version_i
     from hosts_support import new_project
 
     from passdown.cli import cli
-    from passdown.hosts import _claude_hooks
+    from passdown.hosts import _claude_hooks, _hooks
 
     folder = new_project(tmp_path / "project")
     with contextlib.chdir(folder):
@@ -422,7 +512,7 @@ def test_a_current_checkpoint_whose_open_attempt_registered_an_earlier_version_i
                      ["checkpoint", "set-resume", "Open ledger/parsing/csv.py"]):
             result = CliRunner().invoke(cli, args)
             assert result.exit_code == 0, result.output
-    options = {**_claude_hooks.default_options(), "folder": str(folder)}
+    options = {**_hooks.default_options(), "folder": str(folder)}
     replies = {event: _claude_hooks.run(event, json.dumps(
         {"hook_event_name": event, "source": "startup", "stop_hook_active": False}).encode(), options)
         for event in ("SessionStart", "PreCompact", "Stop")}

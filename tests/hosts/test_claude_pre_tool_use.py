@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from passdown.hosts import _claude_hooks
+from passdown.hosts import _claude_hooks, _hooks
 from hosts_support import hook_input, launcher, run_hook
 
 
@@ -86,14 +86,14 @@ def test_execution_channels_are_judged_as_commands(tool_name):
     call = hook_input("pre_tool_use_bash", tool_name=tool_name, tool_input={"command": "shutdown -r now"})
     done = run_hook("PreToolUse", call)
     assert (done.returncode, done.stdout) == (0, _deny(SHUTDOWN))
-    assert _claude_hooks.is_execution_channel(tool_name)
+    assert _hooks.is_execution_channel(tool_name)
 
 
 @pytest.mark.parametrize("tool_name", ["mcp__memory__create_entities", "mcp__runner__status",
                                        "mcp____exec", "mcp_x__exec", "Executor", "runbook",
                                        "mcp__github__search_repositories"])
 def test_other_tools_are_data_channels(tool_name):
-    assert not _claude_hooks.is_execution_channel(tool_name)
+    assert not _hooks.is_execution_channel(tool_name)
 
 
 SELF_SIGNAL = ("Denied: this code signals the host process, its parent or its process group. "
@@ -204,9 +204,9 @@ def test_a_crash_inside_passdown_is_an_ask_too(monkeypatch):
     def broken(name, value):
         raise RuntimeError("the gate table is broken")
 
-    monkeypatch.setattr(_claude_hooks, "run_gate", broken)
+    monkeypatch.setattr(_hooks, "run_gate", broken)
     reply = _claude_hooks.run("PreToolUse", json.dumps(hook_input("pre_tool_use_bash")).encode(),
-                              _claude_hooks.default_options())
+                              _hooks.default_options())
     assert reply.exit_code == 0
     decision = json.loads(reply.stdout)["hookSpecificOutput"]
     assert decision["permissionDecision"] == "ask"
@@ -262,12 +262,10 @@ def _big_write(size=16 * 1024 * 1024 - 400):
 
 @pytest.mark.parametrize("event", ["PreToolUse", "SessionStart", "PreCompact", "Stop"])
 def test_a_hook_out_of_time_answers_in_its_failure_form(event, monkeypatch, tmp_path):
-    from passdown.hosts import _claude_hooks
-
-    monkeypatch.setitem(_claude_hooks.BUDGETS, event, 0.001)
+    monkeypatch.setitem(_hooks.BUDGETS, event, 0.001)
     raw = _big_write() if event == "PreToolUse" else json.dumps(
         {"hook_event_name": event, "stop_hook_active": False, "pad": "x" * ((16 << 20) - 200)}).encode()
-    reply = _claude_hooks.run(event, raw, {**_claude_hooks.default_options(),
+    reply = _claude_hooks.run(event, raw, {**_hooks.default_options(),
                                            "folder": str(tmp_path)})
     if event == "PreToolUse":
         output = json.loads(reply.stdout)["hookSpecificOutput"]

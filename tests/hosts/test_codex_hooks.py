@@ -2,7 +2,9 @@
 validated against Codex CLI's published output schema for its event
 (``tests/data/codex_hooks/``, see its MANIFEST.json); the guard run under a process standing
 for the Codex host; install then uninstall beside another tool's hooks gives the file back
-byte for byte. The inputs carry exactly the fields Codex's input schemas require."""
+byte for byte. The built inputs carry exactly the fields Codex's input schemas require; the
+payloads Codex really sent (``tests/data/codex_hooks/real/``, see its MANIFEST.json) are fed
+to the command as they were captured."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from passdown.cli import cli
-from passdown.hosts import _claude_hooks, _claude_settings, _codex_hooks, _compactions
+from passdown.hosts import _claude_settings, _codex_hooks, _compactions, _hooks
 from hosts_support import DATA as CLAUDE_DATA, run_as_host
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "data" / "codex_hooks"
@@ -49,7 +51,7 @@ def _input(event, cwd, **fields):
 
 
 def _answer(event, payload, **options):
-    values = {**_claude_hooks.default_options(), **options}
+    values = {**_hooks.default_options(), **options}
     return _codex_hooks.run(event, json.dumps(payload).encode(), values)
 
 
@@ -135,7 +137,7 @@ def test_where_the_guard_would_ask_codex_gets_a_deny_saying_so(tmp_path):
 @pytest.mark.parametrize(("raw", "code"), [(b"not json", "hook.bad_input"),
                                            (b'{"hook_event_name": "Stop"}', "hook.wrong_event")])
 def test_input_passdown_cannot_judge_is_denied_with_its_code(raw, code):
-    reply = _codex_hooks.run("PreToolUse", raw, _claude_hooks.default_options())
+    reply = _codex_hooks.run("PreToolUse", raw, _hooks.default_options())
     decided = _valid("PreToolUse", reply)["hookSpecificOutput"]
     assert decided["permissionDecision"] == "deny"
     assert f"Passdown's guard could not judge this call ({code}: " in decided["permissionDecisionReason"]
@@ -150,7 +152,7 @@ def test_a_wrong_event_names_the_codex_hook_to_register(tmp_path):
 
 
 def test_other_events_fail_with_exit_1_and_the_code():
-    reply = _codex_hooks.run("SessionStart", b"[1]", _claude_hooks.default_options())
+    reply = _codex_hooks.run("SessionStart", b"[1]", _hooks.default_options())
     assert (reply.exit_code, reply.stdout) == (1, "")
     assert reply.stderr.startswith("passdown hook: hook.bad_input: ")
 
@@ -160,7 +162,7 @@ def test_other_events_fail_with_exit_1_and_the_code():
 def test_a_hook_out_of_time_answers_in_codex_failure_form(event, monkeypatch, tmp_path):
     """Within the hook's budget (HST-206) on a 16 MiB input: PreToolUse denies, in Codex's
     schema and saying why, where the Claude Code hook would ask; the others exit 1."""
-    monkeypatch.setitem(_claude_hooks.BUDGETS, event, 0.001)
+    monkeypatch.setitem(_hooks.BUDGETS, event, 0.001)
     padded = {"tool_input": {"command": "kill -9 1; " * ((16 << 20) // 12)}} \
         if event == "PreToolUse" else {"pad": "x" * ((16 << 20) - 400)}
     reply = _answer(event, {**_input(event, tmp_path), **padded}, folder=str(tmp_path))
@@ -309,3 +311,172 @@ def test_the_codex_pre_tool_use_path_loads_nothing_heavy(tmp_path):
                           timeout=60)
     assert done.stderr.strip().splitlines()[-1] == "0 []"
     assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+# -- payloads as Codex really sent them ----------------------------------------------------
+
+REAL = SCHEMAS / "real"
+REAL_PAYLOADS = json.loads((REAL / "MANIFEST.json").read_text())["files"]
+#: The SessionStart context of the project in tests/data/claude_hooks/project.
+RESUME = (
+    "Passdown: this project has a continue checkpoint, xbrief/continue.xbrief.json (revision 6, "
+    "written 2026-10-14T09:00:00Z). The checkpoint, not the conversation, is the source of "
+    "truth for this work: where the conversation (or a summary of it) disagrees with the "
+    "checkpoint, trust the checkpoint, and read the file itself before you act.\n\n"
+    "Move the CSV parser [running] goal goal-parser\n"
+    "  [completed] extract-the-parser-into-ledger-parsing-csv-py: Extract the parser into "
+    "ledger/parsing/csv.py\n"
+    "  [pending] migrate: Migrate the callers\n"
+    "next: migrate: Open reports/monthly.py and replace the parse_rows import\n\n"
+    "Resume point (migrate): Open reports/monthly.py and replace the parse_rows import\n"
+    "First safe action: Open reports/monthly.py and replace the parse_rows import\n"
+    "Required inputs: reports/monthly.py")
+
+
+def _real(event):
+    return [entry for entry in REAL_PAYLOADS if entry["event"] == event]
+
+
+def _hook(event, raw, *options):
+    """``passdown hook codex EVENT OPTIONS`` as Codex runs it, ``raw`` on stdin."""
+    return subprocess.run([sys.executable, "-m", "passdown", "hook", "codex", event, *options],
+                          input=raw, capture_output=True, timeout=60, check=False)
+
+
+def _stale(folder, when):
+    """The update instruction for the ``repository`` fixture, whose newest commit is newer
+    than its checkpoint; ``when`` is the event's own words for when to update it."""
+    commit = subprocess.run(["git", "-C", str(folder), "rev-parse", "HEAD"], capture_output=True,
+                            text=True, check=True).stdout.strip()
+    return (f"Passdown: the checkpoint xbrief/continue.xbrief.json is older than the last "
+            f'completed work (commit {commit[:12]} "Add reports/monthly.py", '
+            f"2026-10-14T10:00:00.000Z; the checkpoint was written 2026-10-14T09:00:00Z). Update "
+            f"it {when}: record each completed step with its evidence (`passdown checkpoint "
+            f"add-completed TITLE --evidence REF`) and set the resume point (`passdown checkpoint "
+            f"set-resume TEXT`).")
+
+
+def _answered(event, done):
+    """The hook's stdout, exit 0 and nothing on stderr, valid against Codex's output schema."""
+    assert (done.returncode, done.stderr) == (0, b"")
+    output = json.loads(done.stdout)
+    jsonschema.Draft7Validator(json.loads(
+        (SCHEMAS / f"{SCHEMA_OF[event]}.command.output.schema.json").read_text())).validate(output)
+    return output
+
+
+def test_the_real_payload_manifest_names_every_file_and_where_it_came_from():
+    """Every captured payload is listed once, with the repository, path and commit it was
+    taken from and the Codex release that sent it; its event is the one the payload names."""
+    import re
+
+    assert sorted(entry["file"] for entry in REAL_PAYLOADS) == sorted(
+        path.name for path in REAL.iterdir() if path.name != "MANIFEST.json")
+    for entry in REAL_PAYLOADS:
+        assert entry["repository"].count("/") == 1 and entry["path"], entry
+        assert re.fullmatch(r"[0-9a-f]{40}", entry["commit"]), entry
+        assert json.loads((REAL / entry["file"]).read_bytes())["hook_event_name"] == entry["event"]
+        assert entry["event"] in SCHEMA_OF and entry["captured"], entry
+
+
+@pytest.mark.parametrize("entry", _real("PreToolUse"), ids=lambda entry: entry["file"])
+def test_a_real_call_that_restarts_nothing_passes_silently(entry):
+    """The shell as Codex names it (``Bash``) and its edit tool (``apply_patch``, the patch
+    text in ``command``), with ``turn_id`` and an ``exec-`` tool_use_id: nothing printed, so
+    Codex's own approval policy decides (HST-301)."""
+    done = _hook("PreToolUse", (REAL / entry["file"]).read_bytes(), "--restart-tool", "restart_dsh")
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_the_real_bash_envelope_with_a_host_restart_in_it_is_denied_in_codex_form():
+    """The captured Bash call, its command replaced by one that restarts the host's unit:
+    every other member as Codex sent it; the denial names the restart tool (HST-301)."""
+    call = json.loads((REAL / "pre_tool_use_bash_0.144.5.json").read_bytes())
+    call["tool_input"]["command"] = "systemctl --user restart dsh.service"
+    done = _hook("PreToolUse", json.dumps(call).encode(), "--service-unit", "dsh.service",
+                 "--restart-tool", "restart_dsh")
+    assert _answered("PreToolUse", done) == {"hookSpecificOutput": {
+        "hookEventName": "PreToolUse", "permissionDecision": "deny",
+        "permissionDecisionReason": "Denied: this command restarts or stops dsh.service from "
+                                    "inside the host, which ends this call and the turn with it. "
+                                    "Use restart_dsh instead: it records a handoff and restarts "
+                                    "the host safely. (passdown guard: service_restart)"}}
+
+
+def test_the_real_apply_patch_call_is_judged_as_data():
+    """Codex's edit tool is not an execution channel (HST-024): a patch whose text reads as a
+    restart is data, and passes as the same text in a file would."""
+    call = json.loads((REAL / "pre_tool_use_apply_patch_0.152.1.json").read_bytes())
+    call["tool_input"]["command"] += "\nsystemctl --user restart dsh.service\n"
+    done = _hook("PreToolUse", json.dumps(call).encode(), "--service-unit", "dsh.service",
+                 "--restart-tool", "restart_dsh")
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+@pytest.mark.parametrize("entry", _real("SessionStart"), ids=lambda entry: entry["file"])
+def test_a_real_session_start_gets_the_checkpoint(tmp_path, entry):
+    """A captured SessionStart (its cwd a folder of the capturing machine), the handoff folder
+    given with ``--folder``: the model is given the checkpoint's resume point (HST-303)."""
+    folder = tmp_path / "project"
+    shutil.copytree(CLAUDE_DATA / "project", folder)
+    raw = (REAL / entry["file"]).read_bytes()
+    assert not os.path.exists(json.loads(raw)["cwd"])
+    output = _answered("SessionStart", _hook("SessionStart", raw, "--folder", str(folder)))
+    assert output == {"hookSpecificOutput": {"hookEventName": "SessionStart",
+                                             "additionalContext": RESUME}}
+
+
+def test_the_real_session_start_after_a_compaction_asks_for_the_update_first(repository):
+    """Source ``compact`` on a checkpoint older than the last commit: the resume point, then
+    the instruction to update the checkpoint first thing after this compaction."""
+    raw = (REAL / "session_start_compact_0.152.1.json").read_bytes()
+    output = _answered("SessionStart", _hook("SessionStart", raw, "--folder", str(repository)))
+    assert output["hookSpecificOutput"]["additionalContext"] == (
+        RESUME + "\n\n" + _stale(repository, "first thing after this compaction"))
+
+
+def test_the_real_stop_blocks_with_the_update_instruction(repository):
+    output = _answered("Stop", _hook("Stop", (REAL / "stop_0.144.5.json").read_bytes(),
+                                     "--folder", str(repository)))
+    assert output == {"decision": "block", "reason": _stale(repository, "now, before you stop")}
+
+
+def test_the_real_stop_after_one_block_stays_silent(repository):
+    """``stop_hook_active`` true, as Codex sent it after a Stop hook blocked once (HST-009):
+    nothing printed, though the checkpoint is still older than the work."""
+    raw = (REAL / "stop_hook_active_0.152.1.json").read_bytes()
+    done = _hook("Stop", raw, "--folder", str(repository))
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_the_real_pre_compact_tells_the_person_and_counts_nothing(repository):
+    raw = (REAL / "pre_compact_auto_0.152.1.json").read_bytes()
+    output = _answered("PreCompact", _hook("PreCompact", raw, "--folder", str(repository)))
+    assert output == {"systemMessage": _stale(repository, "first thing after this compaction")}
+    assert _compactions.count(str(repository), "codex", json.loads(raw)["session_id"]) is None
+
+
+def test_the_real_post_compact_counts_its_session_s_compaction(repository):
+    """Counted under the host ``codex`` and the session Codex named, the trigger kept; nothing
+    printed (HST-304)."""
+    raw = (REAL / "post_compact_auto_0.152.1.json").read_bytes()
+    session = json.loads(raw)["session_id"]
+    for expected in (1, 2):
+        done = _hook("PostCompact", raw, "--folder", str(repository))
+        assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+        assert _compactions.count(str(repository), "codex", session) == expected
+    recorded = json.loads(Path(_compactions.path_of(str(repository))).read_text())
+    assert recorded["sessions"][f"codex:{session}"]["last_trigger"] == "auto"
+
+
+@pytest.mark.parametrize("entry", REAL_PAYLOADS, ids=lambda entry: entry["file"])
+def test_a_real_payload_whose_cwd_is_not_here_is_answered_quietly(entry):
+    """Without ``--folder`` the handoff folder is the payload's cwd, a folder of the capturing
+    machine: no checkpoint there, so every event exits 0 and prints nothing, and no hook
+    creates that folder (HST-011; the count has nowhere to go)."""
+    raw = (REAL / entry["file"]).read_bytes()
+    cwd = json.loads(raw)["cwd"]
+    assert not os.path.exists(cwd)
+    done = _hook(entry["event"], raw)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    assert not os.path.exists(cwd)

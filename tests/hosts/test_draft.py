@@ -1,9 +1,11 @@
 """``passdown checkpoint from-transcript``: a draft checkpoint from a dead session's tail whose
-items are the latest todo list the agent kept, every item marked reconstructed, written once,
-never with a secret and within its bounds (spec/hosts.md HST-120 to HST-124)."""
+items are the latest task list the agent kept (a todo list, or the fold of Claude Code's task
+tools), every item marked reconstructed, written once, never with a secret and within its
+bounds (spec/hosts.md HST-120 to HST-124)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -11,11 +13,14 @@ import sys
 from pathlib import Path
 
 from passdown.hosts import _draft
+from passdown.hosts._session_file import SessionFile
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "hosts"
 TODOS = DATA / "claude" / "todowrite-1.0.24.jsonl"
 CODEX = DATA / "codex" / "rollout-0.125.0.jsonl"
 EDITS = DATA / "claude" / "edits-2.1.39.jsonl"
+TASKS = DATA / "claude" / "task-tools-shapes.jsonl"
+TASK_UPDATES = DATA / "claude" / "taskupdate-2.1.123.jsonl"
 STATUS = {"completed": "completed", "in_progress": "running", "pending": "pending"}
 
 
@@ -145,3 +150,111 @@ def test_no_todo_list_leaves_one_step_to_verify(tmp_path):
     assert [item["id"] for item in document["plan"]["items"]] == ["verify-and-continue"]
     assert summary["plan_found"] is False
     assert document["plan"]["narratives"]["Goal"] == "unknown: the tail holds no request of the person"
+
+
+def test_the_items_are_the_fold_of_the_task_tools(tmp_path):
+    """Four creates; task 1 started then completed, task 3 deleted, task 2 started and renamed,
+    task 4's completion refused by the host (its result an error): the list, in creation
+    order, without the deleted task, the running one not the resume point (CKP-013 puts it on
+    the next pending item). The earlier TodoWrite list is not used: the task tools came later."""
+    done = run(tmp_path, "checkpoint", "from-transcript", "claude", "--transcript", TASKS)
+    assert done.returncode == 0, done.stderr
+    assert "1 completed and 2 open items" in done.stdout
+    document = json.loads((tmp_path / "xbrief" / "continue.xbrief.json").read_text())
+    items = document["plan"]["items"]
+    assert [(item["id"], item["title"], item["status"]) for item in items] == [
+        ("task-1", "Split the parser", "completed"),
+        ("task-2", "Add parser tests for every module", "running"),
+        ("task-4", "Benchmark the parser", "pending")]
+    completing = next(json.loads(line) for line in TASKS.read_text().splitlines()
+                      if '"id":"toolu_u2","name":"TaskUpdate"' in line)
+    assert items[0]["completed"] == completing["timestamp"] == "2026-11-30T10:14:00.000Z"
+    assert [item["id"] for item in items if "ResumePoint" in item["narrative"]] == ["task-4"]
+    assert all(item["narrative"]["Provenance"].startswith(
+        "reconstructed from the Claude Code session 7a1c2e9b-0d4f-4e8a-9b6c-3f2d1e0a9b8c; "
+        "unverified (task #") for item in items)
+    narratives = document["plan"]["narratives"]
+    assert narratives["TaskList"].startswith("The items are the task list folded from the 4 "
+                                             "task creations and 4 task updates")
+    assert "1 calls whose result was an error changed nothing" in narratives["TaskList"]
+    assert "may be partial" not in narratives["TaskList"] + narratives["Hazards"]
+    assert narratives["Goal"] == "Split the parser into modules and add tests"
+    assert run(tmp_path, "validate", "xbrief/continue.xbrief.json").returncode == 0
+
+
+def test_a_todo_list_written_after_the_task_tools_wins(tmp_path):
+    lines = TASKS.read_text().splitlines()
+    todo = json.loads(next(line for line in lines if '"TodoWrite"' in line))
+    todo["timestamp"] = "2026-11-30T11:00:00.000Z"
+    later = tmp_path / "later.jsonl"
+    later.write_text("\n".join(lines + [json.dumps(todo)]) + "\n")
+    document, summary = _draft.reconstruct("claude", later, now="2026-12-04T00:00:00Z")
+    assert [(item["id"], item["title"], item["status"]) for item in document["plan"]["items"]] \
+        == [("todo-1", "Read the parser", "completed"), ("todo-2", "Plan the split", "running"),
+            ("verify-and-continue", "Verify the reconstructed state, then continue: Split the "
+                                    "parser into modules and add tests", "pending")]
+    assert summary["plan_source"] == "todo list"
+    assert "TaskList" not in document["plan"]["narratives"]
+
+
+def test_a_failed_tool_result_after_the_todo_list_leaves_it_in_place(tmp_path):
+    lines = TODOS.read_text().splitlines()
+    failed = {"type": "user", "sessionId": "todowrite_session", "isSidechain": False,
+              "message": {"role": "user", "content": [
+                  {"type": "tool_result", "tool_use_id": "toolu_bash", "is_error": True,
+                   "content": "Exit code 1"}]}}
+    later = tmp_path / "later.jsonl"
+    later.write_text("\n".join(lines + [json.dumps(failed)]) + "\n")
+    document, summary = _draft.reconstruct("claude", later, now="2026-12-04T00:00:00Z")
+    assert [(item["title"], item["status"]) for item in document["plan"]["items"]] == \
+        [(text, STATUS[status]) for text, status in last_todo_list(TODOS)]
+    assert summary["plan_source"] == "todo list"
+
+
+def test_updates_of_tasks_created_before_the_read_are_never_made_items():
+    """A real Claude Code 2.1.123 tail: three TaskUpdate calls of tasks created earlier in the
+    session. No subject is known, so no item is made; the draft says the list may be partial."""
+    document, summary = _draft.reconstruct("claude", TASK_UPDATES, now="2026-12-04T00:00:00Z")
+    assert [item["id"] for item in document["plan"]["items"]] == ["verify-and-continue"]
+    assert summary["plan_source"] == "task tools"
+    assert summary["plan_partial"] is True
+    narratives = document["plan"]["narratives"]
+    assert "The list may be partial: updates name tasks whose creation is not in the part read " \
+        "(#79, #78, #80)" in narratives["TaskList"]
+    assert narratives["Hazards"].endswith("; the task list may be partial (see TaskList)")
+
+
+def test_a_read_cut_by_its_bound_keeps_only_the_tasks_it_saw(tmp_path, monkeypatch):
+    """The tail bound stops the read at the result of task 2's creation: task 1 was created
+    before it, so its updates make no item; task 2 comes from the subject its result states."""
+    lines = TASKS.read_text().encode().splitlines(keepends=True)
+    start = next(index for index, line in enumerate(lines)
+                 if b'"tool_use_id":"toolu_c2"' in line)
+    # the line feed before it too: a line is read only once its start is seen
+    bound = sum(map(len, lines[start:])) + 1
+    monkeypatch.setattr(_draft, "SessionFile", functools.partial(SessionFile, tail_bytes=bound))
+    document, summary = _draft.reconstruct("claude", TASKS, now="2026-12-04T00:00:00Z")
+    assert [(item["id"], item["title"], item["status"]) for item in document["plan"]["items"]] \
+        == [("task-2", "Add parser tests for every module", "running"),
+            ("task-4", "Benchmark the parser", "pending")]
+    assert summary["plan_partial"] is True
+    task_list = document["plan"]["narratives"]["TaskList"]
+    assert "updates name tasks whose creation is not in the part read (#1)" in task_list
+    assert "the read stopped at its bound before the start of the session file" in task_list
+
+
+def test_the_task_list_keeps_the_item_bound(tmp_path):
+    lines = TASKS.read_text().splitlines()
+    call = json.loads(next(line for line in lines if '"toolu_c4"' in line))
+    creates = []
+    for number in range(150):
+        block = dict(call["message"]["content"][0], id=f"toolu_many{number}",
+                     input={"subject": f"task {number} " + "x" * 400})
+        creates.append(json.dumps(dict(call, message=dict(call["message"], content=[block]))))
+    many = tmp_path / "many.jsonl"
+    many.write_text("\n".join(lines + creates) + "\n")
+    document, _ = _draft.reconstruct("claude", many, now="2026-12-04T00:00:00Z")
+    items = document["plan"]["items"]
+    assert len(items) == _draft.MAX_ITEMS
+    assert items[0]["id"] == "task-1" and items[-1]["title"].startswith("task 96 ")
+    assert {len(item["title"]) for item in items[3:]} == {_draft.MAX_TITLE}

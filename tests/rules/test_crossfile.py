@@ -179,6 +179,29 @@ def test_a_plain_checkpoint_beside_the_restart_machinery_needs_the_block(folder)
         "restart machinery, which reads the session identity from its x-passdown/checkpoint block")
 
 
+def test_the_plain_finding_names_the_one_command_that_adds_the_block(folder):
+    """CKP-036: beside a registry the hint is `passdown init --outcome TEXT`, which takes the
+    identity from the registry; with a packet alone it needs the identity options too."""
+    _plain(folder)
+
+    def hint():
+        [found] = [f for f in validate_paths([str(folder)]).findings
+                   if f.code == "crossfile.checkpoint_plain"]
+        return found.hint
+
+    assert hint() == (
+        "run `passdown init --outcome TEXT` in the handoff folder (TEXT: what must be delivered "
+        "and how it is checked): it adds the x-passdown/checkpoint block with the goal, the "
+        "session and the fencing epoch the registry records, keeps every item, and leaves the "
+        "registry as it is")
+    (folder / "registry.yaml").unlink()
+    assert hint() == (
+        "run `passdown init --outcome TEXT --goal-id ID --main-id ID` in the handoff folder: it "
+        "adds the x-passdown/checkpoint block, keeps every item and creates the registry; the "
+        "packet's attempt is not in that registry, so render a new packet (`passdown packet "
+        "render`) before handing over")
+
+
 def test_a_plain_checkpoint_alone_is_valid(folder, tmp_path):
     alone = tmp_path / "alone"
     (alone / "xbrief").mkdir(parents=True)
@@ -186,3 +209,51 @@ def test_a_plain_checkpoint_alone_is_valid(folder, tmp_path):
         (folder / "xbrief" / "continue.xbrief.json").read_bytes())
     _plain(alone)
     assert validate_paths([str(alone)]).findings == ()
+
+
+#: Breakages of one file of the example folder, each caught by cross-file rules.
+BREAKAGES = {
+    "packet edited": ("continuation.packet.txt", "Blockers: none.", "Blockers: one."),
+    "packet without its goal": ("continuation.packet.txt", "GOAL_ID: goal-ledger-parser-refactor\n", ""),
+    "packet naming another attempt": ("continuation.packet.txt", f"RESTART_ID: {RESTART_ID}",
+                                      "RESTART_ID: rst-other"),
+    "checkpoint goal": ("xbrief/continue.xbrief.json", '"goal_id": "goal-ledger-parser-refactor"',
+                        '"goal_id": "goal-other"'),
+    "checkpoint changed": ("xbrief/continue.xbrief.json", '"revision": 7', '"revision": 8'),
+    "registry goal": ("registry.yaml", "  goal_id: goal-ledger-parser-refactor\n  checkpoint_path",
+                      "  goal_id: goal-other\n  checkpoint_path"),
+    "ack of another attempt": ("ack.json", f'"restart_id": "{RESTART_ID}"', '"restart_id": "rst-other"'),
+}
+
+
+def _crossfile_rows(report):
+    return sorted((f.code, Path(f.file).name, f.json_path, f.line) for f in report.findings
+                  if f.code in CROSSFILE_CODES or f.code.startswith("crossfile."))
+
+
+@pytest.mark.parametrize("breakage", sorted(BREAKAGES))
+def test_one_named_checkpoint_gets_the_walks_cross_file_findings_and_lines(folder, breakage):
+    """The folder's other files are read only as far as the cross-file rules need (the
+    packet's text, not its projection), and the findings, with their lines, are the walk's."""
+    name, old, new = BREAKAGES[breakage]
+    _replace(folder / name, old, new)
+    whole = _crossfile_rows(validate_paths([str(folder)]))
+    assert whole
+    assert _crossfile_rows(validate_paths([str(folder / "xbrief" / "continue.xbrief.json")])) == whole
+
+
+def test_a_packet_beside_a_named_checkpoint_is_read_for_the_rules_only(folder, monkeypatch):
+    """Its grammar's projection (the packet's own checks) is not made: the rules parse its
+    text, as they do in a folder walk, which checks the packet too."""
+    from passdown.formats import _packet
+
+    parsed, projected = [], []
+    real_parse, real_projection = _packet.parse, _packet.projection
+    monkeypatch.setattr(_packet, "parse", lambda text: parsed.append(1) or real_parse(text))
+    monkeypatch.setattr(_packet, "projection", lambda value: projected.append(1) or real_projection(value))
+    assert validate_paths([str(folder / "xbrief" / "continue.xbrief.json")]).findings == ()
+    named = (len(parsed), len(projected))
+    parsed.clear()
+    projected.clear()
+    assert validate_paths([str(folder)]).findings == ()
+    assert named == (len(parsed) - 1, 0) and len(projected) == 1

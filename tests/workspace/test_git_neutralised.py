@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from git_support import GIT_ENV, git, new_checkout
 
 from passdown.cli import cli
-from passdown.hosts import _claude_hooks, _codex_hooks
+from passdown.hosts import _claude_hooks, _codex_hooks, _hooks
 from passdown.mcp import _tools
 from passdown.mcp._folder import Folder
 from passdown.workspace import _git
@@ -218,7 +218,7 @@ def _cli(*args):
 
 def _hook(event):
     def run(repo):
-        options = {**_claude_hooks.default_options(), "folder": str(repo)}
+        options = {**_hooks.default_options(), "folder": str(repo)}
         raw = b'{"hook_event_name": "%s", "stop_hook_active": false, "source": "startup"}' % (
             event.encode())
         return _claude_hooks.run(event, raw, options)
@@ -227,7 +227,7 @@ def _hook(event):
 
 def _codex_hook(event):
     def run(repo):
-        options = {**_claude_hooks.default_options(), "folder": str(repo)}
+        options = {**_hooks.default_options(), "folder": str(repo)}
         own = {"SessionStart": {"source": "startup"},
                "Stop": {"turn_id": "turn-1", "permission_mode": "default",
                         "stop_hook_active": False, "last_assistant_message": "Done."}}.get(

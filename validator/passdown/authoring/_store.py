@@ -118,14 +118,21 @@ class Refusals:
 _AUTHORING = Refusals()
 
 
+#: The one command that gives a plain checkpoint its block, as every hint names it (CKP-028).
+ADOPT_HINT = ("run `passdown init --outcome TEXT` in the handoff folder (TEXT: what must be "
+              "delivered and how it is checked): it adds the block to the existing checkpoint and "
+              "keeps every item; beside a registry it takes the goal, the session and the fencing "
+              "epoch from the registry and leaves the registry as it is, and without one it also "
+              "needs --goal-id and --main-id and creates the registry")
+
+
 def plain_checkpoint(path: str) -> RefusedError:
     """The refusal of a command that needs the ``x-passdown/checkpoint`` block, for a plain
     xBRIEF continue checkpoint without it (spec/checkpoint.md, CKP-028)."""
     return RefusedError(f"{path} is a plain xBRIEF continue checkpoint, without the "
                         "'x-passdown/checkpoint' block this command needs (the session identity "
                         "the restart machinery reads)", code="authoring.plain_checkpoint",
-                        hint="run `passdown init` in the handoff folder: it adds the block to the "
-                             "existing checkpoint, keeps every item, and writes the registry")
+                        hint=ADOPT_HINT)
 
 
 def is_plain(document) -> bool:

@@ -167,9 +167,12 @@ def _checkpoint_option(function):
 
 def _identity_options(function):
     options = [
-        click.option("--goal-id", required=True, help="The stable task identity (GOAL_ID)."),
-        click.option("--main-id", required=True,
-                     help="The exact session id of the MAIN session that owns the work."),
+        click.option("--goal-id", default=None,
+                     help="The stable task identity (GOAL_ID) [needed unless a registry beside "
+                          "a plain checkpoint records it]."),
+        click.option("--main-id", default=None,
+                     help="The exact session id of the MAIN session that owns the work [needed "
+                          "unless a registry beside a plain checkpoint records it]."),
         click.option("--outcome", required=True,
                      help="What must be delivered and how it is checked."),
         click.option("--title", default=None, help="The plan title [default: the goal id]."),
@@ -249,6 +252,9 @@ def init(directory, first_step, mode, authorization_scope, archive_consent, time
 
     On a plain xBRIEF continue checkpoint (one without the x-passdown/checkpoint block)
     and no registry, adds the block to it, keeping every item, and creates the registry.
+    Beside a registry, adds the block with the identity the registry records (its goal, the
+    session that owns the goal's writes, its fencing epoch: --goal-id and --main-id may be
+    left out) and leaves the registry as it is; options that disagree with it are refused.
 
     Refuses (exit 1, nothing written) when either file already exists, and when DIRECTORY
     lies inside another handoff folder or is the xbrief folder itself (authoring.nested,
@@ -421,9 +427,11 @@ def _reopen(incarnation_id):
 def _from_transcript(host, transcript, session, project, output_path):
     """Write a draft checkpoint from the tail of a session that left none (HOST: claude|codex).
 
-    The latest todo list the agent kept (Claude Code's TodoWrite, Codex's update_plan) becomes
-    completed, running and pending items, the person's last request the goal; the files the
-    session wrote or edited and its last answer are narratives. Every item says it was
+    The latest task list the agent kept becomes completed, running and pending items: Codex's
+    update_plan, Claude Code's TodoWrite, or the fold of its TaskCreate and TaskUpdate calls
+    when those came later (said to be possibly partial when the read missed tasks' creation).
+    The person's last request is the goal; the files the session wrote or edited and its last
+    answer are narratives. Every item says it was
     reconstructed and is unverified: check it against the checkout before relying on it.
     Refuses, writing nothing, when a checkpoint exists there (authoring.exists) or the text
     holds something that looks like a secret (authoring.secret)."""

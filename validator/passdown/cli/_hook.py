@@ -71,9 +71,9 @@ def _hook_command(name, events, folder_help):
 
 def _hook_values(options):
     """The click options as the hook modules' options (lists for repeated options)."""
-    from passdown.hosts import _claude_hooks
+    from passdown.hosts import _hooks
 
-    values = _claude_hooks.default_options()
+    values = _hooks.default_options()
     values.update({key: list(value) if isinstance(value, tuple) else value
                    for key, value in options.items()})
     return values

@@ -75,10 +75,10 @@ class AssessError(_observe.ObserveError):
 def _checkpoint_facts(folder, now_ms, state=_UNREAD):
     """What the checkpoint says for the gate, read back from disk (or from ``state``, the
     hook's own readback of it a moment ago); None without one."""
-    from passdown.hosts import _claude_context
+    from passdown.hosts import _hook_context
 
     if state is _UNREAD:
-        state = _claude_context.read_state(folder)
+        state = _hook_context.read_state(folder)
     if state is None or not isinstance(state.document, dict):
         return None, state
     block = state.block

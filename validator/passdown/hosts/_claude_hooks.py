@@ -1,130 +1,26 @@
 """Claude Code command hooks: ``passdown hook claude EVENT`` reads the hook's JSON on stdin and
-answers in the output form the host documents for that event (spec/hosts.md).
+answers in the output form the host documents for that event (spec/hosts.md). A thin adapter
+over the hooks every host shares (:mod:`passdown.hosts._hooks`):
 
-- ``PreToolUse`` asks the guard gate about the call: the execution channels (``Bash``,
-  ``PowerShell``, an MCP tool whose name says it executes, ``mcp__<server>__exec...`` or
-  ``mcp__<server>__run...``, and any ``--execute-tool``) as an execution tool (``PowerShell``'s
-  text read as PowerShell, the others' as POSIX shell text), every other tool as data; who the
-  host is comes from :mod:`passdown.hosts._host` (its pid, parent, group, session, names,
-  command line and units, observed), each overridden by its option when given. A denial is the
-  documented JSON
+- ``PreToolUse``: the guard's verdict on the call, as the documented JSON
   (``permissionDecision: "deny"``, exit 0) whose reason names the restart tool; an allowed
-  call prints nothing, so the host's own permission rules still apply. When Passdown cannot
-  judge the call (unreadable input, a bad option, an internal error) it answers ``ask``: the
-  person in the loop sees why and decides, so the guard neither lets the call through
-  silently nor blocks every call for good.
-- ``SessionStart``, ``PreCompact`` and ``Stop`` read the handoff folder's checkpoint; they
-  live in :mod:`passdown.hosts._claude_context`, loaded only for them.
+  call prints nothing, so the host's own permission rules still apply. When the guard asks,
+  or Passdown cannot judge the call (unreadable input, a bad option, an internal error), the
+  hook answers ``ask``: the person in the loop sees why and decides, so the guard neither
+  lets the call through silently nor blocks every call for good.
+- ``SessionStart``, ``PreCompact`` and ``Stop`` read the handoff folder's checkpoint
+  (:mod:`passdown.hosts._hook_context`, loaded only for them).
 
-This module is on the command's fast path (``_entry.py`` routes ``passdown hook claude EVENT``
-here without click): it runs before every tool call, so like the gates it imports neither
-json, re, typing, dataclasses nor click.
+On the command's fast path (``_entry.py``), like :mod:`passdown.hosts._hooks`: no json, re,
+typing, dataclasses or click.
 """
 
-import _signal  # the C module: ``signal`` itself loads enum, 5 ms before every tool call
-import sys
-
 from passdown.formats._fastjson import dumps
-from passdown.gates._table import InputError, parse_input, read_stream, run_gate
-from passdown.hosts import _host
+from passdown.hosts import _hooks
+from passdown.hosts._hooks import Reply
 
 EVENTS = ("PreToolUse", "SessionStart", "PreCompact", "Stop")
-#: Tools whose arguments the guard judges as commands; every other tool's are data.
-EXECUTE_TOOLS = ("Bash", "PowerShell")
-#: The shell dialect of an execution tool's text, when it is not POSIX shell text.
-DIALECTS = {"PowerShell": "powershell"}
-#: How an MCP tool's name (``mcp__<server>__<tool>``) says it executes: its tool part starts
-#: with one of these, in any case (``mcp__ide__executeCode``, ``mcp__shell__run_command``).
-EXECUTE_MCP_PREFIXES = ("exec", "run")
-#: The largest hook input read (a Write of a large file arrives whole).
-MAX_INPUT_BYTES = 16 * 1024 * 1024
-# option -> (key, converter); a list-valued key takes the option repeatedly.
-_OPTIONS = {
-    "--folder": ("folder", str),
-    "--host-pid": ("host_pid", int),
-    "--service-unit": ("service_unit", str),
-    "--restart-tool": ("restart_tool", str),
-    "--host-name": ("host_names", list),
-    "--execute-tool": ("execute_tools", list),
-    "--context-capacity": ("context_capacity", int),
-}
 
-
-class Reply:
-    """What a hook prints: ``stdout`` (the host reads it), ``stderr`` and the exit status."""
-
-    __slots__ = ("stdout", "stderr", "exit_code")
-
-    def __init__(self, stdout="", exit_code=0, stderr=""):
-        self.stdout, self.exit_code, self.stderr = stdout, exit_code, stderr
-
-    def __repr__(self):
-        return f"Reply(exit_code={self.exit_code}, stdout={self.stdout!r}, stderr={self.stderr!r})"
-
-
-class HookError(Exception):
-    """Passdown could not do what the hook asks: a stable ``code``, a message and a fix hint."""
-
-    def __init__(self, code, message, hint):
-        super().__init__(message)
-        self.code, self.message, self.hint = code, message, hint
-
-
-def default_options():
-    return {"folder": None, "host_pid": None, "service_unit": None, "restart_tool": None,
-            "host_names": [], "execute_tools": [], "context_capacity": None}
-
-
-def parse_options(args, host="claude"):
-    """``--name value`` / ``--name=value`` pairs -> the options; :class:`HookError` for an
-    unknown option, a missing value or a pid that is not a positive integer."""
-    options = default_options()
-    index = 0
-    while index < len(args):
-        name, equals, value = args[index].partition("=")
-        if name not in _OPTIONS:
-            raise HookError("hook.bad_option", f"unknown option {args[index]!r}",
-                            f"see `passdown hook {host} --help` for the options")
-        if not equals:
-            index += 1
-            if index >= len(args):
-                raise HookError("hook.bad_option", f"{name} needs a value",
-                                f"write {name} VALUE")
-            value = args[index]
-        key, kind = _OPTIONS[name]
-        if kind is list:
-            options[key].append(value)
-        elif kind is int:
-            if not (value.isascii() and value.isdigit() and int(value) >= 1):
-                raise HookError("hook.bad_option", f"{name} must be a positive integer, not {value!r}",
-                                "pass the host's process id" if name == "--host-pid"
-                                else "pass the context capacity in tokens")
-            options[key] = int(value)
-        else:
-            options[key] = value
-        index += 1
-    return options
-
-
-def read_input(raw, event, host="claude"):
-    """The hook's JSON object, checked to be for ``event``; ``host`` names the command a wrong
-    event's hint gives."""
-    try:
-        value = parse_input(raw, MAX_INPUT_BYTES, allow_constants=False, unique_keys=True)
-    except InputError as error:
-        raise HookError("hook.bad_input", f"the hook input is not readable JSON: {error}",
-                        "the host sends one JSON object on stdin; run the hook from the host") from None
-    if not isinstance(value, dict):
-        raise HookError("hook.bad_input", "the hook input is not a JSON object",
-                        "the host sends one JSON object on stdin; run the hook from the host")
-    named = value.get("hook_event_name", event)
-    if named != event:
-        raise HookError("hook.wrong_event", f"the input is for {named!r}, but this hook "
-                        f"handles {event!r}", f"register `passdown hook {host} {named}` for {named}")
-    return value
-
-
-# -- PreToolUse ----------------------------------------------------------------------------
 
 def _decision(permission, reason):
     output = {"hookSpecificOutput": {"hookEventName": "PreToolUse",
@@ -135,145 +31,30 @@ def _decision(permission, reason):
 
 def cannot_judge(error, options):
     """The answer when Passdown itself fails: ``ask``, with what failed and how to fix it."""
-    tool = options.get("restart_tool") or "the restart tool"
-    return _decision("ask", f"Passdown's guard could not judge this call ({error.code}: "
-                            f"{error.message}). Allow it only if it does not restart, stop or "
-                            f"kill the host; to restart the host, use {tool}. To fix the guard: "
-                            f"{error.hint}.")
-
-
-def is_execution_channel(tool_name, extra=()):
-    """Whether the guard judges ``tool_name``'s arguments as commands (spec/hosts.md HST-024)."""
-    if tool_name in EXECUTE_TOOLS or tool_name in extra:
-        return True
-    prefix, _, rest = tool_name.partition("__")
-    server, _, tool = rest.partition("__")
-    return (prefix == "mcp" and bool(server) and
-            tool.lower().startswith(EXECUTE_MCP_PREFIXES))
+    return _decision("ask", _hooks.cannot_judge_reason(error, options))
 
 
 def pre_tool_use(hook, options):
     """The guard's verdict on one tool call, as the hook's reply."""
-    tool_name = hook.get("tool_name")
-    if not isinstance(tool_name, str) or not tool_name or "tool_input" not in hook:
-        raise HookError("hook.bad_input", "the PreToolUse input lacks tool_name or tool_input",
-                        "register this hook for PreToolUse only")
-    execute = is_execution_channel(tool_name, options["execute_tools"])
-    value = {"tool": "execute" if execute else "data", "arguments": hook["tool_input"]}
-    if execute and tool_name in DIALECTS:
-        value["shell"] = DIALECTS[tool_name]
-    value.update(_host.observe(options["host_pid"]))
-    if options["service_unit"] is not None:  # an option overrides what was observed
-        value["service_unit"] = options["service_unit"]
-        value.pop("host_units", None)
-    if options["host_names"]:
-        value["host_names"] = options["host_names"]
-    if options["restart_tool"] is not None:
-        value["restart_tool"] = options["restart_tool"]
-    decision = run_gate("guard", value)
-    if decision.outcome == "allow":
-        return Reply()
-    path = decision.output.get("path", "$.arguments")
-    if decision.outcome == "invalid_input" and not path.startswith("$.arguments"):
-        raise HookError("hook.bad_option", f"the guard refused the option behind {path}",
-                        "check --service-unit, --restart-tool, --host-name and --host-pid "
-                        "in the hook command")
-    return _decision(decision.output["decision"],
-                     f"{decision.output['message']} (passdown guard: {decision.outcome})")
+    found = _hooks.verdict(hook, options)
+    return Reply() if found is None else _decision(*found)
 
 
-# -- the command ---------------------------------------------------------------------------
-
-def failed(error):
-    """How a hook other than PreToolUse reports that Passdown failed: a non-blocking error the
-    host shows to the person (exit 1, the code and hint on stderr), never a block."""
-    return Reply(exit_code=1, stderr=f"passdown hook: {error.code}: {error.message}\n  hint: {error.hint}\n")
+HOST = _hooks.Host("claude", EVENTS, pre_tool_use, cannot_judge)
 
 
-#: Seconds each hook may work before it answers anyway (HST-206): well inside the timeouts
-#: ``passdown hook install`` writes (10 s for PreToolUse, 30 s for the others), with room
-#: for starting Python and reading a 16 MiB input. PreToolUse then answers ``ask``; the
-#: others fail with ``hook.timeout`` (exit 1, never a block).
-BUDGETS = {"PreToolUse": 6.0, "SessionStart": 20.0, "PreCompact": 20.0, "PostCompact": 20.0,
-           "Stop": 20.0}
-
-
-class _OutOfTime(BaseException):
-    """Raised by the timer inside whatever the hook is doing (a BaseException, so that no
-    ``except Exception`` on the way swallows it)."""
-
-
-def _out_of_time(signum, frame):
-    raise _OutOfTime()
-
-
-def run(event, raw, options, answer=None, cannot=None):
-    """Answer one hook call: ``raw`` is the bytes the host wrote to stdin; within the event's
-    :data:`BUDGETS` seconds, or with the answer for running out of time. ``answer`` and
-    ``cannot`` are another host's adapter (passdown.hosts._codex_hooks): how it answers the
-    event, and how its PreToolUse answers when Passdown cannot judge the call."""
-    answer, cannot = answer or _answer, cannot or cannot_judge
-    budget = BUDGETS.get(event)
-    timer = budget is not None and hasattr(_signal, "setitimer")
-    if timer:
-        try:
-            previous = _signal.signal(_signal.SIGALRM, _out_of_time)
-        except ValueError:  # not the main thread (a caller's thread): no timer
-            timer = False
-        else:
-            _signal.setitimer(_signal.ITIMER_REAL, budget)
-    try:
-        return answer(event, raw, options)
-    except _OutOfTime:
-        late = HookError("hook.timeout", f"the hook did not finish within {budget:g} s",
-                         "the input is too large to judge in time: split the change, or "
-                         "run the step by hand")
-        return cannot(late, options) if event == "PreToolUse" else failed(late)
-    finally:
-        if timer:
-            _signal.setitimer(_signal.ITIMER_REAL, 0)
-            _signal.signal(_signal.SIGALRM, previous)
-
-
-def _answer(event, raw, options):
-    try:
-        hook = read_input(raw, event)
-        if event == "PreToolUse":
-            return pre_tool_use(hook, options)
-        from passdown.hosts import _claude_context
-
-        return _claude_context.run(event, hook, options)
-    except HookError as error:
-        return cannot_judge(error, options) if event == "PreToolUse" else failed(error)
-    except Exception as error:  # a Passdown bug must still answer in the event's failure form
-        crash = HookError("hook.internal_error", f"{type(error).__name__}: {error}",
-                          "report this as a Passdown bug, with the hook input")
-        return cannot_judge(crash, options) if event == "PreToolUse" else failed(crash)
+def run(event, raw, options):
+    """Answer one hook call (``raw``, the bytes the host wrote to stdin) within the event's
+    budget (:data:`passdown.hosts._hooks.BUDGETS`)."""
+    return _hooks.run(HOST, event, raw, options)
 
 
 def main(event, options_or_error):
     """Read stdin, answer, print; the exit status."""
-    if isinstance(options_or_error, HookError):
-        reply = cannot_judge(options_or_error, default_options()) if event == "PreToolUse" \
-            else failed(options_or_error)
-    else:
-        reply = run(event, read_stream(sys.stdin.buffer, MAX_INPUT_BYTES + 1), options_or_error)
-    if reply.stdout:
-        sys.stdout.write(reply.stdout)
-        sys.stdout.flush()
-    if reply.stderr:
-        sys.stderr.write(reply.stderr)
-        sys.stderr.flush()
-    return reply.exit_code
+    return _hooks.main(HOST, event, options_or_error)
 
 
 def run_cli(args):
     """The fast path of ``passdown hook claude EVENT [OPTIONS]``: the exit status, or ``None`` to
     let the full CLI answer (help, or an event this hook does not handle)."""
-    if not args or args[0] not in EVENTS or any(a in ("-h", "--help") for a in args):
-        return None
-    try:
-        options = parse_options(args[1:])
-    except HookError as error:
-        options = error
-    return main(args[0], options)
+    return _hooks.run_cli(HOST, args)

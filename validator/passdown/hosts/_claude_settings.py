@@ -27,7 +27,7 @@ import sys
 from passdown.errors import RefusedError, UnreadableInput
 from passdown.formats import _files
 from passdown.hosts import _codex_rollout, _jsontext
-from passdown.hosts._claude_hooks import HookError, parse_options
+from passdown.hosts._hooks import HookError, parse_options
 from passdown.workspace import _atomic, _editing
 
 #: What gets installed: (event, matcher or None for every occurrence, timeout in seconds).
@@ -119,7 +119,7 @@ def is_passdown_command(command, event: str, host: str = "claude") -> bool:
                           or not os.path.basename(launcher[0]).startswith("python")):
             continue
         try:
-            parse_options(rest[3:])
+            parse_options(rest[3:], host)
         except HookError:
             continue
         return True

@@ -11,7 +11,12 @@ records read here, as real transcripts carry them (tests/data/hosts/MANIFEST.md)
 - ``system`` records with ``subtype`` ``compact_boundary`` (a compaction happened here);
 - ``user`` records (``message.content`` a string, or blocks of ``text`` and ``tool_result``);
 - ``TodoWrite`` tool calls (``input.todos`` of ``content``/``status``), ``Write``, ``Edit``,
-  ``MultiEdit`` and ``NotebookEdit`` calls (``input.file_path`` / ``notebook_path``).
+  ``MultiEdit`` and ``NotebookEdit`` calls (``input.file_path`` / ``notebook_path``);
+- the task tools Claude Code keeps its task list with from 2.1.16: ``TaskCreate`` calls
+  (``input.subject``), whose result names the task's id (the record's
+  ``toolUseResult.task.id``, else the result text ``Task #N created successfully: SUBJECT``),
+  and ``TaskUpdate`` calls (``input.taskId``, ``status``, ``subject``); a result marked
+  ``is_error`` (or ``toolUseResult.success`` false) undoes its call (:class:`TaskList`).
 
 The context size of the latest main-thread call is the sum of the three input counts of the
 last assistant record that is not a sidechain, found from the end before any
@@ -164,6 +169,153 @@ def plan(record):
             return [(todo.get("content"), todo.get("status")) for todo in call["input"]["todos"]
                     if isinstance(todo, dict) and isinstance(todo.get("content"), str)]
     return None
+
+
+#: The task tools' statuses; ``deleted`` removes the task from the list.
+TASK_STATUSES = ("pending", "in_progress", "completed", "deleted")
+_CREATED = re.compile(r"Task #([A-Za-z0-9_-]{1,64}) created successfully(?:: (.*))?\Z", re.S)
+
+
+def _last_call(record, names):
+    """The position of the last tool call of ``names`` among the record's blocks, or -1."""
+    return max((index for index, call in enumerate(_tool_calls(record))
+                if call.get("name") in names), default=-1)
+
+
+def todo_call_index(record):
+    return _last_call(record, ("TodoWrite",))
+
+
+def task_call_index(record):
+    return _last_call(record, ("TaskCreate", "TaskUpdate"))
+
+
+def _result_text(block):
+    content = block.get("content")
+    if isinstance(content, str):
+        return content
+    return "\n".join(_text_blocks(content))
+
+
+def _task_id(value):
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return None
+    value = str(value).strip()
+    return value if re.fullmatch(r"[A-Za-z0-9_-]{1,64}", value) else None
+
+
+def task_events(record):
+    """The task-tool events of a main-thread record, in the record's order: ``("create",
+    call, subject)``, ``("update", call, task_id, status, subject)``, ``("result", call, failed,
+    created_id, created_subject)`` (a tool result that failed or names a created task: whose
+    call it answers is known only when the list is folded)."""
+    if record.get("isSidechain") is True:
+        return []
+    events = []
+    for call in _tool_calls(record):
+        arguments, call_id = call["input"], call.get("id")
+        if call.get("name") == "TaskCreate" and isinstance(arguments.get("subject"), str):
+            events.append(("create", call_id, arguments["subject"]))
+        elif call.get("name") == "TaskUpdate":
+            task = _task_id(arguments.get("taskId"))
+            status = arguments.get("status")
+            subject = arguments.get("subject")
+            if task is not None:
+                events.append(("update", call_id, task,
+                               status if status in TASK_STATUSES else None,
+                               subject if isinstance(subject, str) and subject.strip() else None))
+    if record.get("type") != "user":
+        return events
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    results = [block for block in content if isinstance(block, dict)
+               and block.get("type") == "tool_result"] if isinstance(content, list) else []
+    outcome = record.get("toolUseResult")
+    # the record-level outcome is the result's only when the record holds one result
+    outcome = outcome if isinstance(outcome, dict) and len(results) == 1 else {}
+    for block in results:
+        created = outcome.get("task") if isinstance(outcome.get("task"), dict) else {}
+        task = _task_id(created.get("id"))
+        subject = created.get("subject") if isinstance(created.get("subject"), str) else None
+        found = _CREATED.match(_result_text(block).strip())
+        if found and task is None:
+            task = found.group(1)
+        if found and subject is None and found.group(2):
+            subject = found.group(2)
+        failed = block.get("is_error") is True or outcome.get("success") is False
+        # only a failure or a named creation changes the fold: the rest are not kept
+        if failed or task is not None:
+            events.append(("result", block.get("tool_use_id"), failed, task,
+                           subject.strip() if subject and subject.strip() else None))
+    return events
+
+
+class Task:
+    """One task of the list: its subject, status, id (once a result named it) and when its
+    status last changed (the record's timestamp, or None)."""
+
+    __slots__ = ("subject", "status", "task_id", "changed")
+
+    def __init__(self, subject, changed):
+        self.subject, self.status, self.task_id, self.changed = subject, "pending", None, changed
+
+
+class TaskList:
+    """The task list the task tools kept, folded from their events in file order.
+
+    A create makes a pending task, its result gives the task its id; a result naming a created
+    task whose call is not among the events (the read began after it) makes the task too,
+    from the subject the result states; an update sets the status and subject of a task known
+    by its id and ``deleted`` removes it. An update of an id no create or result named is not
+    made into a task (its subject is not known): it is counted in ``unknown``, as a sign that
+    the list is partial. A call whose result is an error changes nothing."""
+
+    def __init__(self):
+        self.tasks = []
+        self.unknown = []
+        self.creates = self.updates = self.failed = 0
+
+    def fold(self, events):
+        """``events``: ``(timestamp, event)`` in file order."""
+        failed = {event[1] for _, event in events
+                  if event[0] == "result" and event[2] and event[1] is not None}
+        by_call, by_id = {}, {}
+        for timestamp, event in events:
+            kind, call = event[0], event[1]
+            if kind != "result" and call is not None and call in failed:
+                self.failed += 1
+                continue
+            if kind == "create":
+                self.creates += 1
+                task = Task(event[2], changed=timestamp)
+                self.tasks.append(task)
+                if call is not None:
+                    by_call[call] = task
+            elif kind == "result" and not event[2] and event[3] is not None:
+                task = by_call.get(call)
+                if task is None and event[4] is not None:
+                    self.creates += 1
+                    task = Task(event[4], changed=timestamp)
+                    self.tasks.append(task)
+                if task is not None:
+                    task.task_id = event[3]
+                    by_id[event[3]] = task
+            elif kind == "update":
+                self.updates += 1
+                task = by_id.get(event[2])
+                if task is None:
+                    if event[2] not in self.unknown:
+                        self.unknown.append(event[2])
+                    continue
+                if event[3] == "deleted":
+                    self.tasks = [other for other in self.tasks if other is not task]
+                    del by_id[event[2]]
+                    continue
+                if event[3] is not None and event[3] != task.status:
+                    task.status, task.changed = event[3], timestamp
+                if event[4] is not None:
+                    task.subject = event[4]
+        return self
 
 
 def written(record):

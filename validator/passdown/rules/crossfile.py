@@ -110,9 +110,10 @@ def _no_registry(folder):
 
 @rule(KIND, "crossfile.checkpoint_plain", requirement="CKP-027",
       summary="a checkpoint the restart machinery uses carries the Passdown block",
-      hint="`passdown init` adds the x-passdown/checkpoint block to a plain checkpoint and keeps "
-           "every item; with a registry already beside it, rebuild the registry after it with "
-           "`passdown registry recover`")
+      hint="run `passdown init --outcome TEXT --goal-id ID --main-id ID` in the handoff "
+           "folder: it adds the x-passdown/checkpoint block, keeps every item and creates the "
+           "registry; the packet's attempt is not in that registry, so render a new packet "
+           "(`passdown packet render`) before handing over")
 def _checkpoint_plain(folder):
     checkpoint, packet, registry, _ = _artifacts(folder)
     if checkpoint is None or not isinstance(checkpoint.data, dict) \
@@ -126,7 +127,15 @@ def _checkpoint_plain(folder):
         yield Hit(("checkpoint", "x-passdown/checkpoint"),
                   f"the checkpoint is a plain xBRIEF continue checkpoint, but {' and '.join(beside)} "
                   f"beside it {'use' if len(beside) > 1 else 'uses'} the restart machinery, which "
-                  "reads the session identity from its x-passdown/checkpoint block")
+                  "reads the session identity from its x-passdown/checkpoint block",
+                  hint=_ADOPT_BESIDE_REGISTRY if registry is not None else None)
+
+
+#: The way out when the registry is there (CKP-034): one command, the registry kept.
+_ADOPT_BESIDE_REGISTRY = (
+    "run `passdown init --outcome TEXT` in the handoff folder (TEXT: what must be delivered and "
+    "how it is checked): it adds the x-passdown/checkpoint block with the goal, the session and "
+    "the fencing epoch the registry records, keeps every item, and leaves the registry as it is")
 
 
 @rule(KIND, "crossfile.unknown_attempt", requirement="DIG-051",

@@ -1,5 +1,7 @@
-"""The Claude Code hooks that read the handoff folder's continue checkpoint (spec/hosts.md),
-a plain xBRIEF continue checkpoint or one with Passdown's block alike:
+"""The command hooks that read the handoff folder's continue checkpoint, the same for every
+host whose hooks read and answer the JSON of these events (Claude Code, Codex CLI; spec/hosts.md
+HST-006 to HST-011, HST-303, HST-304), a plain xBRIEF continue checkpoint or one with
+Passdown's block alike:
 
 - ``SessionStart`` (every source: ``startup``, ``resume``, ``clear``, ``compact``): a current,
   unconsumed checkpoint's summary, resume point and first safe action go into the model's
@@ -8,16 +10,22 @@ a plain xBRIEF continue checkpoint or one with Passdown's block alike:
   is and what to do;
 - ``PreCompact`` and ``Stop``: the checkpoint is linted and compared with the last completed
   work the hook can see (the newest commit of the checkout that changes more than Passdown's own
-  files); when it is invalid, or older than that work, an instruction to update it.
+  files); when it is invalid, or older than that work, an instruction to update it (a plain
+  checkpoint that records no time is judged by its file's modification time, and the
+  instruction says so; one made invalid only by the restart files beside it is given the
+  command that adds its block);
+- ``PostCompact`` (Codex CLI's): nothing to say; the compaction is counted.
 
-Each event answers in the form the host's hook reference documents for it: ``SessionStart``
+Each event answers in the form the hosts' hook references document for it: ``SessionStart``
 the JSON ``hookSpecificOutput.additionalContext`` (its stdout is the model's context);
 ``Stop`` the top-level ``decision: "block"`` with the instruction as its ``reason`` (the model
 continues with it); ``PreCompact`` a ``systemMessage`` shown to the person, since a PreCompact
 hook's stdout reaches neither the model nor the compaction: the model gets the same
 instruction from ``SessionStart`` with source ``compact``, right after the compaction. A Stop
 hook that already made the model continue once (``stop_hook_active``) stays silent, so it
-never keeps a turn going by itself.
+never keeps a turn going by itself. What the hooks add from observing the session lives in
+:mod:`passdown.hosts._hook_observing`; the compaction each host counts, in
+:mod:`passdown.hosts._compactions`.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ from passdown.authoring import (CHECKPOINT_PATH, RESUME_NARRATIVE, checkpoint_su
 from passdown.engine._validate import validate_paths
 from passdown.formats import _clock, _fastjson, _loading
 from passdown.hosts import _compactions
-from passdown.hosts._claude_hooks import Reply
+from passdown.hosts._hooks import Reply
 from passdown.workspace import _git, _readback
 
 #: The longest checkpoint summary put into the context; the rest stays in the file.
@@ -52,7 +60,7 @@ _TRUTH = ("The checkpoint, not the conversation, is the source of truth for this
 PROJECT_VARIABLES = {"claude": "CLAUDE_PROJECT_DIR"}
 
 
-def folder_of(hook, options, host="claude"):
+def folder_of(hook, options, host):
     """The handoff folder: ``--folder``, else the host's project variable
     (``$CLAUDE_PROJECT_DIR``), else the session's working folder (the input's ``cwd``)."""
     cwd = hook.get("cwd") if isinstance(hook.get("cwd"), str) else None
@@ -69,6 +77,12 @@ class State:
             path, shown, document, errors, work)
         #: The findings that say something else is stale, not the checkpoint (STALE_CODES).
         self.stale = []
+        #: The file's modification time, read only when the checkpoint records no time of its
+        #: own (a plain one without ``updated``): the age is then judged by it (HST-313).
+        self.modified_at = None
+        #: The hint of the finding that a plain checkpoint lacks the block the restart files
+        #: beside it read (``crossfile.checkpoint_plain``): it names the command that adds it.
+        self.adopt_hint = None
 
     @property
     def block(self):
@@ -114,9 +128,22 @@ def read_state(folder):
     document = loaded.data if loaded is not None else None
     state = State(path, os.path.relpath(path, folder), document, errors, None)
     state.stale = stale
+    state.adopt_hint = next((finding.hint for finding in report.findings
+                             if finding.code == PLAIN_CODE), None)
     if not state.consumed:
-        state.work = _newer_work(folder, path, state.written_at)
+        written = state.written_at
+        if written is None:
+            state.modified_at = _modified_at(path)
+        state.work = _newer_work(folder, path, written or state.modified_at)
     return state
+
+
+def _modified_at(path):
+    """The file's modification time as a timestamp, or ``None`` when it cannot be read."""
+    try:
+        return _clock.format_ms(int(os.stat(path).st_mtime * 1000))
+    except (OSError, OverflowError, ValueError):
+        return None
 
 
 # -- the last completed work ---------------------------------------------------------------
@@ -168,16 +195,34 @@ def _newer_work(folder, checkpoint, written_at):
 def instruction(state, event):
     """The short instruction to update the checkpoint, or ``None`` when it is current."""
     when = _WHEN[event]
+    others = [code for code in state.errors if code != PLAIN_CODE]
+    if state.adopt_hint and all(code.startswith(_FOLDER_PREFIXES) for code in others):
+        # The block comes first: the other folder findings compare against it (the
+        # checkpoint's own errors come before it: `passdown init` adopts a valid one only).
+        then = (f" Then `passdown validate {state.shown}` names what else to fix "
+                f"({', '.join(others)})." if others else "")
+        return (f"Passdown: the checkpoint {state.shown} is a plain xBRIEF continue checkpoint, "
+                f"but the restart files beside it read its x-passdown/checkpoint block "
+                f"({PLAIN_CODE}). Fix it {when}: {state.adopt_hint}.{then}")
     if state.errors:
         return (f"Passdown: the checkpoint {state.shown} is not valid ({', '.join(state.errors)}). "
                 f"Fix it {when}: `passdown validate {state.shown}` names each finding and how to "
                 f"fix it.")
     if state.work is not None:
+        written = (f"the checkpoint was written {state.written_at}" if state.written_at else
+                   f"the checkpoint records no time it was written, so its file's modification "
+                   f"time stands in: {state.modified_at}")
         return (f"Passdown: the checkpoint {state.shown} is older than the last completed work "
-                f"({state.work.describe()}; the checkpoint was written "
-                f"{state.written_at}). Update it {when}: {_HOW_TO_UPDATE[state.plain]}")
+                f"({state.work.describe()}; {written}). Update it {when}: "
+                f"{_HOW_TO_UPDATE[state.plain]}")
     return None
 
+
+#: The finding of a plain checkpoint beside the restart files (CKP-027), whose hint names the
+#: one command that fixes it (CKP-035).
+PLAIN_CODE = "crossfile.checkpoint_plain"
+#: Codes of findings about the folder around the checkpoint, not the checkpoint on its own.
+_FOLDER_PREFIXES = ("crossfile.", "ack.")
 
 #: How to update a checkpoint, with Passdown's commands or, for a plain one, by hand.
 _HOW_TO_UPDATE = {
@@ -325,7 +370,7 @@ _EVENTS = {"SessionStart": session_start, "PreCompact": pre_compact, "PostCompac
 
 
 def _with_line(event, reply, line):
-    """``reply`` with the observer's ``line`` (passdown.hosts._claude_observing) added in the
+    """``reply`` with the observer's ``line`` (passdown.hosts._hook_observing) added in the
     event's form: SessionStart's context, Stop's ``reason`` to continue with."""
     if not line:
         return reply
@@ -342,21 +387,20 @@ def _with_line(event, reply, line):
     return Reply(_fastjson.dumps(output) + "\n")
 
 
-def run(event, hook, options, host="claude"):
-    """The reply to ``event`` of ``host`` (``claude``, or ``codex``, whose hooks read and answer
-    the same JSON for these events)."""
+def run(event, hook, options, host):
+    """The reply to ``event`` of ``host``'s hook (``claude`` or ``codex``)."""
     if event == "Stop" and hook.get("stop_hook_active") is True:
         return Reply()  # already continued once: never keep the turn going by itself
-    from passdown.hosts import _claude_observing
+    from passdown.hosts import _hook_observing
 
     folder = folder_of(hook, options, host)
     if event == _compactions.EVENTS.get(host):
-        _claude_observing.pre_compact(hook, folder, host)
+        _hook_observing.count_compaction(hook, folder, host)
     state = read_state(folder)
     reply = _EVENTS[event](state, hook, folder)
     if event == "SessionStart":
         return _with_line(event, reply,
-                          _claude_observing.session_start(hook, folder, options, state, host))
+                          _hook_observing.session_start(hook, folder, options, state, host))
     if event == "Stop":
-        return _with_line(event, reply, _claude_observing.stop(hook, folder, options, state, host))
+        return _with_line(event, reply, _hook_observing.stop(hook, folder, options, state, host))
     return reply

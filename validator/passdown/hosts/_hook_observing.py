@@ -1,19 +1,22 @@
-"""What Claude Code's SessionStart, PreCompact and Stop hooks add to the checkpoint hooks of
-:mod:`passdown.hosts._claude_context` (spec/hosts.md HST-116 to HST-119): the seed's START,
-AFTER_COMPACTION and MATERIAL_TRANSITION moments.
+"""What the SessionStart, compaction and Stop hooks of every host add to the checkpoint hooks
+of :mod:`passdown.hosts._hook_context` (spec/hosts.md HST-116 to HST-119, HST-304): the seed's
+START, AFTER_COMPACTION and MATERIAL_TRANSITION moments.
 
 - SessionStart assesses the session (:mod:`passdown.hosts._assess`) and records the
   observation and the decision; its line goes into the context;
-- PreCompact counts the compaction for the session in ``.passdown/compactions.json``, so
-  ``compactions`` is measured without reading the transcript;
+- the host's compaction hook (:data:`passdown.hosts._compactions.EVENTS`: Claude Code's
+  PreCompact, Codex CLI's PostCompact) counts the compaction for the session in
+  ``.passdown/compactions.json``, so ``compactions`` is measured without reading the
+  transcript;
 - Stop assesses from the transcript's tail and says its line (as the ``reason`` the model
   continues with) only when a restart is recommended for the first time, or the decision
   changed to one that asks for a step (:data:`QUIET` never does: those leave the work as it
   is).
 
-The hook input's ``transcript_path`` and ``session_id`` name the session. Nothing is said when
-the handoff folder has no registry, the session is not the one that owns the work, or the
-transcript cannot be read: a hook never fails a turn for an observation.
+The hook input's ``transcript_path`` and ``session_id`` name the session; ``host`` names whose
+transcript it is. Nothing is said when the handoff folder has no registry, the session is not
+the one that owns the work, or the transcript cannot be read: a hook never fails a turn for an
+observation.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from passdown.hosts import _assess, _compactions, _observe
 QUIET = ("CONTINUE", "CHECKPOINT_ONLY", "FINISH", "COMPLETE")
 
 
-def _assessed(hook, folder, options, state, *, safe_boundary, host="claude"):
+def _assessed(hook, folder, options, state, *, safe_boundary, host):
     path = hook.get("transcript_path")
     registry = _assess.registry_of(folder)
     if not isinstance(path, str) or not path or registry is None:
@@ -38,14 +41,14 @@ def _assessed(hook, folder, options, state, *, safe_boundary, host="claude"):
         return None
 
 
-def session_start(hook, folder, options, state, host="claude"):
+def session_start(hook, folder, options, state, host):
     """The line SessionStart adds to the context, or None; ``state`` is the hook's own
-    readback of the checkpoint (:func:`passdown.hosts._claude_context.read_state`)."""
+    readback of the checkpoint (:func:`passdown.hosts._hook_context.read_state`)."""
     found = _assessed(hook, folder, options, state, safe_boundary=True, host=host)
     return found["line"] if found else None
 
 
-def pre_compact(hook, folder, host="claude"):
+def count_compaction(hook, folder, host):
     """Count the compaction of the hook's session."""
     session = hook.get("session_id")
     if isinstance(session, str) and session.strip():
@@ -55,7 +58,7 @@ def pre_compact(hook, folder, host="claude"):
             pass
 
 
-def stop(hook, folder, options, state, host="claude"):
+def stop(hook, folder, options, state, host):
     """The line Stop says, only when the decision changed or a first recommendation is due."""
     found = _assessed(hook, folder, options, state, safe_boundary=True, host=host)
     if found is None:
