@@ -21,12 +21,12 @@ PYTHON = [sys.executable, str(ADAPTERS / "python" / "passdown_adapter.py")]
 NODE = [shutil.which("node") or "node", str(ADAPTERS / "node" / "adapter.mjs")]
 EXAMPLE = toy.REPO / "conformance" / "examples" / "fixture.json"
 MIDNIGHT = "title.example.crosses_midnight"
-#: What each adapter says it implements: the Node.js one also the ACK check (ack.mjs) and the
-#: digest gate (digest.mjs), with the packages `npm ci` installs from the committed
-#: package-lock.json (scripts/test-setup installs them).
+#: What each adapter says it implements: the Node.js one also the ACK check (ack.mjs), the
+#: digest gate (digest.mjs) and the validate gate (validate.mjs), with the packages `npm ci`
+#: installs from the committed package-lock.json (scripts/test-setup installs them).
 IMPLEMENTS = {"python": ({"restart": "2.2.1", "title": "1.0.0"}, "1.1.0"),
               "node": ({"restart": "2.2.1", "title": "1.0.0", "ack": "1.0.0", "digest": "1.0.0", "recovery": "1.0.0",
-                        "observe": "1.0.0"},
+                        "observe": "1.0.0", "validate": "1.0.0"},
                        "1.3.0")}
 
 
@@ -76,17 +76,19 @@ def test_the_real_suite_passes_for_the_gates_the_adapters_implement(adapter):
 
 def test_the_node_adapter_conforms_to_the_profiles_it_declares():
     """The second implementation, written from the spec alone, run by the profiles a host
-    states: it conforms to recovery, observe and python-helper-compat, and core stays incomplete
-    without failing the run (its validate gate is not implemented)."""
+    states: it conforms to core (every case of its five gates, validate's included), recovery,
+    observe and python-helper-compat, which it declares, so a case of them skipped or failed
+    would fail the run."""
     result = CliRunner().invoke(cli, ["conformance", "run", "--profile", "core", "--profile", "recovery",
                                       "--profile", "observe", "--profile", "python-helper-compat",
                                       "--harness", " ".join(NODE), "-q"])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[-1].split(", ")[1:3] == ["0 failed", "0 errored"]
+    assert result.output.splitlines()[-1].split(", ")[1:] == ["0 failed", "0 errored", "0 skipped"]
     full = CliRunner().invoke(cli, ["conformance", "run", "--profile", "core", "--profile", "recovery",
                                     "--profile", "observe", "--profile", "python-helper-compat",
                                     "--harness", " ".join(NODE)])
-    assert "conforms to recovery + observe + python-helper-compat" in full.output
+    assert "conforms to core + recovery + observe + python-helper-compat (declares core, recovery, observe, " \
+           "python-helper-compat)" in full.output
 
 
 def test_the_node_adapter_without_its_packages_keeps_the_gates_that_need_none(tmp_path, example_cases):

@@ -5,31 +5,26 @@ turn, each in the output form the host documents for the event; fed the JSON the
 
 from __future__ import annotations
 
+import calendar
+import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
+import time
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
-from hosts_support import DATA, documented_output, hook_input, run_hook
+from passdown.cli import cli
+from passdown.hosts import _claude_hooks, _hook_context, _hooks
+
+from hosts_support import DATA, RESUME, documented_output, hook_input, new_project, run_hook
 
 CHECKPOINT = os.path.join("xbrief", "continue.xbrief.json")
 WRITTEN = "2026-10-14T09:00:00Z"
-
-RESUME = (
-    "Passdown: this project has a continue checkpoint, xbrief/continue.xbrief.json (revision 6, "
-    "written 2026-10-14T09:00:00Z). The checkpoint, not the conversation, is the source of "
-    "truth for this work: where the conversation (or a summary of it) disagrees with the "
-    "checkpoint, trust the checkpoint, and read the file itself before you act.\n\n"
-    "Move the CSV parser [running] goal goal-parser\n"
-    "  [completed] extract-the-parser-into-ledger-parsing-csv-py: Extract the parser into "
-    "ledger/parsing/csv.py\n"
-    "  [pending] migrate: Migrate the callers\n"
-    "next: migrate: Open reports/monthly.py and replace the parse_rows import\n\n"
-    "Resume point (migrate): Open reports/monthly.py and replace the parse_rows import\n"
-    "First safe action: Open reports/monthly.py and replace the parse_rows import\n"
-    "Required inputs: reports/monthly.py")
 
 
 @pytest.fixture
@@ -267,7 +262,6 @@ def test_a_failure_is_a_non_blocking_error_the_host_shows(event, project):
 
 
 def test_a_crash_while_reading_the_checkpoint_is_reported_not_swallowed(project, monkeypatch):
-    from passdown.hosts import _claude_hooks, _hook_context, _hooks
 
     def broken(folder):
         raise OSError("disk gone")
@@ -347,8 +341,6 @@ def plain_repository(plain):
 def _untimed(folder, modified):
     """The plain checkpoint without any time of its own (xBRIEF's ``updated`` is optional),
     its file last modified at ``modified`` (an RFC 3339 time in UTC)."""
-    import calendar
-    import time
 
     path = folder / CHECKPOINT
     document = json.loads(path.read_text())
@@ -409,7 +401,6 @@ def test_the_block_comes_before_the_folder_findings_and_after_the_checkpoints_ow
     """Beside a packet, a registry and an ACK, the ACK's findings compare against the block:
     the command that adds it comes first. An error of the checkpoint itself comes before it,
     since `passdown init` adopts a valid checkpoint only."""
-    from pathlib import Path
 
     folder = tmp_path / "handoff"
     shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "handoff", folder)
@@ -465,9 +456,7 @@ def test_the_command_the_legacy_hint_names_migrates_the_real_file(tmp_path):
     """The hint's command, run as it says (with the identity migrate asks for and `--fix`),
     turns a real legacy continue file into the checkpoint; naming the file as an argument
     was a usage error."""
-    from click.testing import CliRunner
 
-    from passdown.cli import cli
 
     (tmp_path / "vbrief").mkdir()
     shutil.copyfile(DATA.parent / "real" / "deft-spec-stale-0.5.vbrief.json",
@@ -498,14 +487,6 @@ def test_a_current_checkpoint_whose_open_attempt_registered_an_earlier_version_i
     """The commands permit changing the checkpoint while an attempt is open; SessionStart then
     gives the checkpoint and says what is stale (the attempt's digest), instead of calling
     the checkpoint not valid (HST-205)."""
-    import contextlib
-
-    from click.testing import CliRunner
-    from hosts_support import new_project
-
-    from passdown.cli import cli
-    from passdown.hosts import _claude_hooks, _hooks
-
     folder = new_project(tmp_path / "project")
     with contextlib.chdir(folder):
         for args in (["packet", "render", "--source-id", "sess-main-1", "--restart-id", "r1"],
@@ -536,7 +517,6 @@ REAL_PAYLOADS = json.loads((REAL / "MANIFEST.json").read_text())["files"]
 def test_the_payload_manifest_names_every_file_and_where_it_came_from():
     """Every real payload is listed once with its repository and either the path and commit
     it was taken from or the thread of that repository that shows it."""
-    import re
 
     assert sorted(entry["file"] for entry in REAL_PAYLOADS) == sorted(
         path.name for path in REAL.iterdir() if path.name != "MANIFEST.json")

@@ -9,6 +9,7 @@ to the command as they were captured."""
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -21,7 +22,7 @@ from click.testing import CliRunner
 
 from passdown.cli import cli
 from passdown.hosts import _claude_settings, _codex_hooks, _compactions, _hooks
-from hosts_support import DATA as CLAUDE_DATA, run_as_host
+from hosts_support import DATA as CLAUDE_DATA, RESUME, run_as_host
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "data" / "codex_hooks"
 SCHEMA_OF = {"PreToolUse": "pre-tool-use", "SessionStart": "session-start", "Stop": "stop",
@@ -317,20 +318,6 @@ def test_the_codex_pre_tool_use_path_loads_nothing_heavy(tmp_path):
 
 REAL = SCHEMAS / "real"
 REAL_PAYLOADS = json.loads((REAL / "MANIFEST.json").read_text())["files"]
-#: The SessionStart context of the project in tests/data/claude_hooks/project.
-RESUME = (
-    "Passdown: this project has a continue checkpoint, xbrief/continue.xbrief.json (revision 6, "
-    "written 2026-10-14T09:00:00Z). The checkpoint, not the conversation, is the source of "
-    "truth for this work: where the conversation (or a summary of it) disagrees with the "
-    "checkpoint, trust the checkpoint, and read the file itself before you act.\n\n"
-    "Move the CSV parser [running] goal goal-parser\n"
-    "  [completed] extract-the-parser-into-ledger-parsing-csv-py: Extract the parser into "
-    "ledger/parsing/csv.py\n"
-    "  [pending] migrate: Migrate the callers\n"
-    "next: migrate: Open reports/monthly.py and replace the parse_rows import\n\n"
-    "Resume point (migrate): Open reports/monthly.py and replace the parse_rows import\n"
-    "First safe action: Open reports/monthly.py and replace the parse_rows import\n"
-    "Required inputs: reports/monthly.py")
 
 
 def _real(event):
@@ -368,7 +355,6 @@ def _answered(event, done):
 def test_the_real_payload_manifest_names_every_file_and_where_it_came_from():
     """Every captured payload is listed once, with the repository, path and commit it was
     taken from and the Codex release that sent it; its event is the one the payload names."""
-    import re
 
     assert sorted(entry["file"] for entry in REAL_PAYLOADS) == sorted(
         path.name for path in REAL.iterdir() if path.name != "MANIFEST.json")

@@ -20,6 +20,22 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "claude_hooks"
 #: The MAIN session of :func:`new_project`.
 MAIN = "sess-main-1"
 
+#: The SessionStart context of the project in ``DATA / "project"`` (its checkpoint at revision 6),
+#: as every host's hook gives it.
+RESUME = (
+    "Passdown: this project has a continue checkpoint, xbrief/continue.xbrief.json (revision 6, "
+    "written 2026-10-14T09:00:00Z). The checkpoint, not the conversation, is the source of "
+    "truth for this work: where the conversation (or a summary of it) disagrees with the "
+    "checkpoint, trust the checkpoint, and read the file itself before you act.\n\n"
+    "Move the CSV parser [running] goal goal-parser\n"
+    "  [completed] extract-the-parser-into-ledger-parsing-csv-py: Extract the parser into "
+    "ledger/parsing/csv.py\n"
+    "  [pending] migrate: Migrate the callers\n"
+    "next: migrate: Open reports/monthly.py and replace the parse_rows import\n\n"
+    "Resume point (migrate): Open reports/monthly.py and replace the parse_rows import\n"
+    "First safe action: Open reports/monthly.py and replace the parse_rows import\n"
+    "Required inputs: reports/monthly.py")
+
 
 def new_project(folder: Path) -> Path:
     """``passdown init`` in ``folder``: a checkpoint with one pending step, and a registry."""

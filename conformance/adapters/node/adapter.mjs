@@ -1,18 +1,22 @@
 #!/usr/bin/env node
-// An example Passdown conformance adapter for Node.js (18 or later), with no dependencies.
+// An example Passdown conformance adapter for Node.js (20 or later), with no dependencies.
 //
 // It implements gates from their spec pages alone: `restart` (spec/gates/restart.md) and
 // `title` (spec/gates/title.md) in this file, with no dependencies; `recovery`
 // (spec/gates/recovery.md) in recovery.mjs and `observe` (spec/gates/observe.md) in
-// observe.mjs, with none either; `ack` (spec/ack.md) in ack.mjs
-// and `digest` (spec/digest.md) in digest.mjs, which need the packages of the repository's
-// package.json (`npm ci` at the root: a pure-JS blake3, and the YAML parser load.mjs reads
-// artifacts' text with). Without them those gates are not listed, so their cases are
-// skipped. Beside it: load.mjs (an artifact's text to a value, or its load.* code; and the
-// gates' JSON reader) and digests.mjs (digest strings, hashing and canonical forms). It
-// conforms to the recovery, observe and python-helper-compat profiles, which it declares; of the core
-// profile it lacks `validate`. Copy it as the starting point for your own adapter and replace
-// the gate functions with calls into your implementation.
+// observe.mjs, with none either; `ack` (spec/ack.md) in ack.mjs, `digest` (spec/digest.md) in
+// digest.mjs and `validate` (spec/gates/validate.md) in validate.mjs, which need the packages of
+// the repository's package.json (`npm ci` at the root: a pure-JS blake3, the YAML parser
+// load.mjs reads artifacts' text with, and ajv, which validate.mjs compiles the repository's
+// schemas/v1 with). Without them those gates are not listed, so their cases are skipped.
+// Beside it: load.mjs (an artifact's text to a value, or its load.* code; and the gates' JSON
+// reader), digests.mjs (digest strings, hashing and canonical forms), json-python.mjs (JSON
+// as Python writes it), and the artifacts' semantic rules for validate: rules.mjs (the table
+// by kind, with the ACK, handoff record, pending confirmation, receipt and registry rules),
+// rules-shared.mjs, rules-checkpoint.mjs, rules-packet.mjs and rules-members.mjs. It conforms
+// to the core, recovery, observe and python-helper-compat profiles, which it declares. Copy it
+// as the starting point for your own adapter and replace the gate functions with calls into
+// your implementation.
 //
 // `passdown conformance adapters` prints both commands with this file's full path, in a
 // checkout or an installed package:
@@ -47,14 +51,17 @@ const GATE_VERSIONS = { restart: "2.2.1", title: "1.0.0" };
 const MODULES = {};
 // The conformance profiles it passes whole (spec/conformance.md, "Profiles"), declared when the
 // gates they need are there.
-const PROFILES = ["recovery", "observe", "python-helper-compat"];
-const PROFILE_GATES = { recovery: ["recovery"], observe: ["observe"], "python-helper-compat": ["restart", "title"] };
-for (const [gate, file] of [["ack", "./ack.mjs"], ["digest", "./digest.mjs"], ["recovery", "./recovery.mjs"], ["observe", "./observe.mjs"]]) {
+// Core first (CNF-049).
+const PROFILES = ["core", "recovery", "observe", "python-helper-compat"];
+const PROFILE_GATES = { core: ["validate", "digest", "ack", "restart", "title"], recovery: ["recovery"], observe: ["observe"],
+  "python-helper-compat": ["restart", "title"] };
+for (const [gate, file] of [["ack", "./ack.mjs"], ["digest", "./digest.mjs"], ["recovery", "./recovery.mjs"], ["observe", "./observe.mjs"], ["validate", "./validate.mjs"]]) {
   try {
     MODULES[gate] = await import(file);
     GATE_VERSIONS[gate] = MODULES[gate].VERSION;
   } catch (error) {
-    if (error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
+    // a package not installed (`npm ci`), or no schemas beside it (validate): not offered
+    if (error?.code !== "ERR_MODULE_NOT_FOUND" && error?.code !== "PASSDOWN_NO_SCHEMAS") throw error;
   }
 }
 // The exit status that tells the runner, in program mode, that a case is skipped.

@@ -1,0 +1,44 @@
+// JSON text as Python's json.dumps writes it (ASCII only, ", " and ": " separators, floats as
+// repr): the validate gate checks a `document` as this text (CNF-101), and messages show values
+// in it. Values are load.mjs's (Map, BigInt, Float) or JSON.parse's.
+
+import { isFloat, isInt } from "./load.mjs";
+
+
+function floatRepr(x) {
+  if (Number.isNaN(x)) return "NaN";
+  if (x === Infinity) return "Infinity";
+  if (x === -Infinity) return "-Infinity";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const sign = x < 0 ? "-" : "";
+  const [mantissa, exponentText] = Math.abs(x).toExponential().split("e");
+  const digits = mantissa.replace(".", "");
+  const exponent = Number(exponentText);
+  if (exponent < -4 || exponent >= 16) {
+    const body = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    const e = Math.abs(exponent);
+    return `${sign}${body}e${exponent < 0 ? "-" : "+"}${e < 10 ? "0" : ""}${e}`;
+  }
+  const point = exponent + 1;
+  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}.0`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+const asciiString = (s) => `"${s.replace(/[\x00-\x1f"\\\u007f-\uffff]/g, (c) => {
+  const named = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" }[c];
+  return named ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+})}"`;
+
+export function pythonJSON(value) {
+  if (value === null) return "null";
+  if (value === true) return "true";
+  if (value === false) return "false";
+  if (isInt(value)) return value.toString();
+  if (isFloat(value)) return floatRepr(value.value);
+  if (typeof value === "number") return Number.isInteger(value) ? String(value) : floatRepr(value);
+  if (typeof value === "string") return asciiString(value);
+  if (Array.isArray(value)) return `[${value.map(pythonJSON).join(", ")}]`;
+  if (value instanceof Map) return `{${[...value].map(([k, v]) => `${asciiString(k)}: ${pythonJSON(v)}`).join(", ")}}`;
+  return `{${Object.entries(value).map(([k, v]) => `${asciiString(k)}: ${pythonJSON(v)}`).join(", ")}}`;
+}
