@@ -8,7 +8,8 @@ moment slows all alike), each fed its input on stdin:
 - ``passdown hook claude PreToolUse`` on every input shape a host sends: a plain Bash call, one
   that mentions ``kill``, a kill of a pid, a kill by a name (``pkill -f``), a kill by a pattern
   with regular-expression operators, an interpreter given code, a here-document fed to a shell,
-  a PowerShell ``Stop-Process``, a denied restart, and a data tool (a Write);
+  a process substitution fed to a shell, a wrapper whose options are read both ways, a
+  PowerShell ``Stop-Process``, a denied restart, and a data tool (a Write);
 - ``passdown gate guard`` on the plain call, for what the hook adds (observing the host, the
   reply).
 
@@ -53,6 +54,8 @@ SHAPES = {
     "kill by a pattern": ("pkill -f 'py.*test'", "Bash"),
     "interpreter given code": ("python3 -c 'import subprocess; subprocess.run([\"make\"])'", "Bash"),
     "here-document to a shell": ("bash <<'EOF'\nmake test\nEOF", "Bash"),
+    "process substitution to a shell": ("bash <(echo make test)", "Bash"),
+    "wrapper options read both ways": ("sudo -E nsenter -t 1 -m -- make test", "Bash"),
     "PowerShell Stop-Process": ("Stop-Process -Name notepad", "PowerShell"),
     "denied restart": ("sudo systemctl --user restart dsh.service", "Bash"),
     "data tool (Write)": ({"file_path": "/home/user/project/notes.md",

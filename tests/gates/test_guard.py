@@ -13,7 +13,8 @@ import pytest
 from passdown.gates import guard
 from passdown.gates._guard_code import MAX_CALLS, executor_calls
 from passdown.gates._guard_signal import self_signal
-from passdown.gates._guard_judge import VERBS, Host, Judge, glob_match, printed, program_name
+from passdown.gates._guard_judge import (MAX_READINGS, VERBS, Host, Judge, _other_readings, glob_match,
+                                        printed, program_name)
 from passdown.gates._guard_read import MAX_DEPTH, Unreadable, decode_escapes, read
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,6 +57,12 @@ def test_substitutions_pipes_and_here_documents_are_kept_with_their_command():
     assert (quoted.fed, quoted.nested) == (["$(id)\n"], [])
     (command,) = read("echo b > /proc/sysrq-trigger")
     assert command.writes == ["/proc/sysrq-trigger"]
+
+
+def test_a_process_substitution_read_as_input_is_the_command_s_source():
+    (shell,) = read("bash < <(echo reboot)")
+    (diff,) = read("diff <(sort a) <(sort b)")
+    assert ([[str(w) for w in c.words] for c in shell.sources[0]], diff.sources) == ([["echo", "reboot"]], [])
 
 
 def test_nesting_past_the_bound_is_too_deep():
@@ -133,6 +140,25 @@ def test_units_and_windows_names_match_as_globs(pattern, name, fold, found):
     assert glob_match(pattern, name, fold) is found
 
 
+@pytest.mark.parametrize(("words", "stated", "readings"), [
+    (["-t", "1", "-m", "reboot"], (), [["reboot"], []]),
+    (["-u", "root", "reboot"], ("-u",), []),
+    (["--user=root", "reboot"], (), []),
+    (["-E", "kill", "-9", "1"], (), [["1"], []]),
+])
+def test_an_option_the_table_does_not_state_is_read_both_ways(words, stated, readings):
+    assert _other_readings(words, frozenset(stated)) == readings
+
+
+def test_nested_wrappers_share_their_readings_within_a_budget():
+    judge = Judge(Host(4242, names=("claude",)))
+    assert judge.shell("sudo -E " * 60 + "ls") is None and len(judge.readings) < 64
+    options = " ".join(f"-a {n}" for n in range(MAX_READINGS + 1))
+    with pytest.raises(Unreadable) as raised:
+        Judge(Host(4242)).shell(f"nsenter {options} ls")
+    assert raised.value.code == "too_deep"
+
+
 def test_program_names_drop_paths_and_exe():
     assert [program_name(w) for w in ("/usr/bin/kill", "C:\\Windows\\taskkill.exe", "kill")] == ["kill", "taskkill", "kill"]
 
@@ -157,6 +183,7 @@ def test_every_verb_the_spec_names_has_a_rule():
                     "condstop", "reload-or-try-restart", "condreload", "freeze", "disable",
                     "mask", "reboot", "poweroff", "halt", "kexec",
                     "soft-reboot", "rescue", "emergency", "setsid", "command", "exec", "nohup",
-                    "ps", "pgrep", "pidof", "get-process", "systemd-reboot"):  # peeled keywords, pid sources, units
+                    "ps", "pgrep", "pidof", "get-process", "get-service",
+                    "systemd-reboot"):  # peeled keywords, pid and service sources, units
                 named.add(verb)
     assert named and named - set(VERBS) == set()

@@ -5,15 +5,20 @@ turn (spec/gates/guard.md).
 Judging answers ``None`` (nothing here stops the host) or an outcome code: ``host_kill``,
 ``process_kill``, ``service_restart`` or ``host_shutdown``; a piece it cannot read raises
 :class:`~passdown.gates._guard_read.Unreadable`. The tables below are the whole catalogue:
-verbs that stop something, wrappers and the few of their options that take a value, shells,
-and interpreters' code options. Every other verb is allowed whatever its arguments say.
+verbs that stop something, wrappers and the few of their options that take a value (an option
+a wrapper's table does not state is read both as a flag and as taking the next word, so an
+unlisted option never hides the command), shells, and interpreters' code options. Every other
+verb is allowed whatever its arguments say.
 """
 
-from passdown.gates._guard_read import MAX_DEPTH, Unreadable, decode_escapes, read
+from passdown.gates._guard_read import MAX_DEPTH, Unreadable, Word, decode_escapes, read
 
 
 #: The most wrappers peeled off one command.
 MAX_WRAPPERS = 64
+#: The most other readings of wrappers' options (an option the table does not state read as
+#: taking a value) judged in one call.
+MAX_READINGS = 256
 
 
 class Host:
@@ -87,6 +92,21 @@ class Judge:
 
     def __init__(self, host):
         self.host, self.unit = host, None
+        self.readings = {}
+
+    def other_reading(self, words, depth, context):
+        """Judge another reading of a wrapper's options, each distinct one once (nested
+        wrappers share their readings), within the call's budget of them."""
+        if not words:
+            return None
+        key = (tuple(str(word) for word in words), id(context))
+        if key not in self.readings:
+            if len(self.readings) >= MAX_READINGS:
+                raise Unreadable("too_deep", f"more than {MAX_READINGS} readings of wrappers' options")
+            # the context is kept with its verdict so that its id is not reused in this call
+            self.readings[key] = (context, None)
+            self.readings[key] = (context, self.argv(words, depth, context))
+        return self.readings[key][1]
 
     # -- programs ------------------------------------------------------------------------------
 
@@ -156,10 +176,28 @@ class Judge:
         """What a shell or interpreter reading its standard input is fed: here-documents,
         here-strings, and what the command piped into it prints."""
         texts = list(context.command.fed) if context.command else []
+        for program in context.command.sources if context.command else ():
+            texts.extend(self.substituted(program))
         previous = context.previous if context.command and context.command.piped else None
         if previous is not None:
             texts.extend(printed(previous, self))
         return texts
+
+    def substituted(self, program):
+        """What a process substitution's program prints (``<(echo reboot)``), read as a file."""
+        return [text for command in program for text in printed(command, self)]
+
+    def script_operand(self, word, depth):
+        """A shell's or ``source``'s script operand: a process substitution runs what its
+        program prints; a file is content the text does not hold."""
+        if not isinstance(word, Word) or not word.raw.startswith("<("):
+            return None
+        for program in word.nested:
+            for text in self.substituted(program):
+                verdict = self.shell(text, "posix", depth + 1)
+                if verdict:
+                    return verdict
+        return None
 
     # -- targets -------------------------------------------------------------------------------
 
@@ -300,30 +338,54 @@ def _peel_syntax(words, dialect):
     return words[i:] if i else words
 
 
-def _skip_options(words, takes_value, stop_at_operand=True):
+def _skip_options(words, takes_value):
     """Words after a wrapper's options: short letters grouped, ``--name=value``, the stated
     options that take a value skipping it, ``--`` ending them."""
-    i = 0
+    return words[_scan_options(words, takes_value)[0]:]
+
+
+def _scan_options(words, takes_value, i=0):
+    """From ``i``, skip options by the generic rule -> (the index where the command starts,
+    the indices where it would start if an option the table does not state took the next
+    word as its value: ``nsenter -t 1 -m reboot``)."""
+    others = []
     while i < len(words):
         word = words[i]
         if word == "--":
-            return words[i + 1:]
-        if not word.startswith("-") or (word == "-" and stop_at_operand):
-            if word == "-":
-                i += 1
-                continue
-            return words[i:]
-        if word.startswith("--"):
-            i += 2 if ("=" not in word and word in takes_value) else 1
+            return i + 1, others
+        if word == "-":
+            i += 1
             continue
-        letters = word[1:]
-        i += 1
-        for index, letter in enumerate(letters):
-            if "-" + letter in takes_value:
-                if index == len(letters) - 1:
-                    i += 1
-                break
-    return []
+        if not word.startswith("-"):
+            return i, others
+        stated = "=" in word if word.startswith("--") else False
+        if word.startswith("--"):
+            stated = stated or word in takes_value
+            i += 2 if word in takes_value and "=" not in word else 1
+        else:
+            i += 1
+            for index, letter in enumerate(word[1:], 2):
+                if "-" + letter in takes_value:
+                    stated = True
+                    i += 1 if index == len(word) else 0
+                    break
+        if not stated and i < len(words) and not words[i].startswith("-"):
+            others.append(i + 1)
+    return len(words), others
+
+
+def _other_readings(words, takes_value):
+    """The commands a wrapper may run besides its first reading: one for each option the
+    table does not state, read as taking the next word as its value."""
+    first, pending = _scan_options(words, takes_value)
+    seen, readings = {first}, []
+    while pending:
+        start, more = _scan_options(words, takes_value, pending.pop())
+        pending.extend(more)
+        if start not in seen:
+            seen.add(start)
+            readings.append(words[start:])
+    return readings
 
 
 def _option_values(words, names):
@@ -362,6 +424,12 @@ def _wrapper(takes_value=(), positionals=0, payload=(), shell_options=(), rest_i
     when no command follows; ``rest_is_text`` joins the command's words as shell text."""
     takes = frozenset(takes_value) | frozenset(payload)
 
+    def command_of(words):
+        skip = 0
+        while skip < len(words) and "=" in words[skip] and words[skip].split("=", 1)[0].isidentifier():
+            skip += 1
+        return words[skip + positionals:]
+
     def rule(judge, args, context, depth):
         rest = _skip_options(args, takes)
         own = args[:len(args) - len(rest)]  # the wrapper's own options, up to its command
@@ -370,10 +438,12 @@ def _wrapper(takes_value=(), positionals=0, payload=(), shell_options=(), rest_i
             verdict = judge.shell(text, "posix", depth + 1)
             if verdict:
                 return verdict
-        skip = 0
-        while skip < len(rest) and "=" in rest[skip] and rest[skip].split("=", 1)[0].isidentifier():
-            skip += 1
-        rest = rest[skip + positionals:]
+        if not rest_is_text:
+            for other in _other_readings(args, takes):
+                verdict = judge.other_reading(command_of(other), depth, context)
+                if verdict:
+                    return verdict
+        rest = command_of(rest)
         if not rest:
             if _has_option(own, shell_options) and not texts:
                 return _stdin_shell(judge, context, depth)
@@ -463,8 +533,14 @@ def _posix_shell(judge, args, context, depth):
     if has_c:
         return judge.shell(args[i], "posix", depth + 1) if i < len(args) else None
     if i < len(args):
-        return None
+        return judge.script_operand(args[i], depth)
     return _stdin_shell(judge, context, depth)
+
+
+def _source(judge, args, context, depth):
+    """``source FILE`` and ``. FILE`` run the file in this shell: a process substitution's
+    output, where the text holds it."""
+    return judge.script_operand(args[0], depth) if args else None
 
 
 def _at(judge, args, context, depth):
@@ -531,6 +607,39 @@ def _xargs(judge, args, context, depth):
             fed.extend(text.split())
     inner = _Context(None, None, "posix", stdin=source, chain=context.chain)
     return judge.argv(list(rest) + fed, depth, inner)
+
+
+_PARALLEL_SOURCES = frozenset({":::", ":::+", "::::", "::::+"})
+
+
+def _parallel(judge, args, context, depth):
+    """GNU ``parallel [OPTIONS] [COMMAND] ::: ARGS``: the command runs once per argument (its
+    ``{}`` replaced, else the argument appended); without a command each argument is a
+    command. Arguments come after ``:::``, else from the lines it is fed; ``::::`` names
+    files the text does not hold."""
+    cut = next((i for i, word in enumerate(args) if word in _PARALLEL_SOURCES), len(args))
+    inputs = [w for w in args[cut + 1:] if w not in _PARALLEL_SOURCES] \
+        if cut < len(args) and args[cut] in (":::", ":::+") else []
+    if cut == len(args):
+        inputs = [line for text in judge.fed(context) for line in text.splitlines() if line.strip()]
+    head = args[:cut]
+    if "--dry-run" in head:  # prints the commands only
+        return None
+    readings = [_skip_options(head, frozenset())] + _other_readings(head, frozenset())
+    for template in readings:
+        for item in inputs or [None]:
+            if not template:
+                verdict = judge.shell(item, "posix", depth + 1) if item else None
+            elif item is None:
+                verdict = judge.other_reading(template, depth, context)
+            elif any("{}" in word for word in template):
+                verdict = judge.shell(" ".join(w.replace("{}", item) for w in template), "posix",
+                                      depth + 1)
+            else:
+                verdict = judge.other_reading(template + [item], depth, context)
+            if verdict:
+                return verdict
+    return None
 
 
 _GIT_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
@@ -916,9 +1025,14 @@ def _dd(judge, args, context, depth):
     return "host_shutdown" if any(a.startswith("of=") and _is_sysrq(a[3:]) for a in args) else None
 
 
+#: Wrappers whose options the generic rule alone reads: an option it does not know is read
+#: both as a flag and as taking the next word.
+_GENERIC_WRAPPERS = ("toybox", "nsenter", "unshare", "setpriv", "firejail", "fakeroot", "numactl",
+                     "prlimit", "cgexec", "chpst", "setuidgid", "dbus-run-session", "ltrace",
+                     "valgrind", "proxychains", "proxychains4", "torsocks", "catchsegv")
 _WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0", "nice", "ionice", "timeout", "stdbuf",
                        "chrt", "taskset", "chroot", "xvfb-run", "strace", "systemd-run", "busybox",
-                       "time", "env", "flock"})
+                       "time", "env", "flock", *_GENERIC_WRAPPERS})
 
 def _windows(name):
     """A rule of :mod:`passdown.gates._guard_windows`, loaded when first used."""
@@ -965,6 +1079,7 @@ VERBS = {
                              "--on-active", "--on-boot", "--on-calendar", "--timer-property",
                              "--path-property", "--socket-property", "--service-type")),
     "busybox": _wrapper(()),
+    **dict.fromkeys(_GENERIC_WRAPPERS, _wrapper(())),
     "time": _wrapper(("-f", "-o", "--format", "--output")),
     "watch": _wrapper(("-n", "-d", "--interval", "--differences", "-q", "--equexit"),
                       rest_is_text=True),
@@ -981,6 +1096,7 @@ VERBS = {
     # shells and interpreters
     **dict.fromkeys(("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh",
                      "rbash", "yash", "posh"), _posix_shell),
+    "source": _source, ".": _source,
     "at": _at, "batch": _at,
     "pwsh": _windows("_powershell"), "powershell": _windows("_powershell"), "cmd": _windows("_cmd_shell"),
     "python": _interpreter("-c"),
@@ -996,12 +1112,12 @@ VERBS = {
     "rscript": _interpreter("-e"), "Rscript": _interpreter("-e"),
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _interpreter("--source", program_first=True)),
     # what runs other commands
-    "eval": _eval, "trap": _trap, "xargs": _xargs, "find": _find, "git": _git,
+    "eval": _eval, "trap": _trap, "xargs": _xargs, "parallel": _parallel, "find": _find, "git": _git,
     "invoke-expression": _windows("_iex"), "start-process": _windows("_start_process"),
     "foreach-object": _windows("_foreach_kill"),
     # what stops the host
     "kill": _kill, "pkill": _by_pattern, "killall": _killall, "skill": _skill,
-    "taskkill": _windows("_taskkill"), "tskill": _skill,
+    "taskkill": _windows("_taskkill"), "tskill": _skill, "wmic": _windows("_wmic"),
     "stop-process": _windows("_stop_process"),
     "systemctl": _systemctl, "service": _service, "rc-service": _service, "invoke-rc.d": _service,
     "restart-service": _windows("_windows_service"), "stop-service": _windows("_windows_service"),

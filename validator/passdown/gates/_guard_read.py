@@ -41,12 +41,14 @@ class Word(str):
 
 
 class Command:
-    """One simple command of a program, as read."""
+    """One simple command of a program, as read; ``sources`` are the programs whose output
+    is its standard input (``< <(...)``)."""
 
-    __slots__ = ("words", "piped", "fed", "writes", "nested")
+    __slots__ = ("words", "piped", "fed", "writes", "nested", "sources")
 
     def __init__(self, piped):
         self.words, self.piped, self.fed, self.writes, self.nested = [], piped, [], [], []
+        self.sources = []
 
 
 def read(text, dialect="posix", depth=0):
@@ -122,6 +124,8 @@ class _Reader:
                     command.fed.append(str(value))
                 elif ">" in kind:
                     command.writes.append(str(value))
+                elif value.raw.startswith("<("):  # input read from a process substitution
+                    command.sources.extend(value.nested)
             elif self.cmd and not command.words and value.startswith("@"):
                 if len(value) > 1:
                     stripped = Word(value[1:])

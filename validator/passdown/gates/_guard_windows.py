@@ -1,7 +1,8 @@
 """The guard's rules for Windows shells and their commands (spec/gates/guard.md): PowerShell's
-``Stop-Process`` (by name, by id, or of what ``Get-Process`` pipes into it, its ``.Kill()``),
-``Restart-Service``/``Stop-Service``, ``Restart-Computer``/``Stop-Computer``,
-``Invoke-Expression`` and ``Start-Process``; ``taskkill``, ``sc`` and ``net``; the payloads of
+``Stop-Process`` (by name, by id, or of what ``Get-Process`` or .NET's process lookups hand it,
+their ``.Kill()``), ``Restart-Service``/``Stop-Service`` (named, or of what ``Get-Service``
+pipes into them), ``Restart-Computer``/``Stop-Computer``, ``Invoke-Expression`` and
+``Start-Process``; ``taskkill``, ``wmic``, ``sc`` and ``net``; the payloads of
 ``pwsh -Command``/``-EncodedCommand`` and ``cmd /c``.
 
 The kernel (:mod:`passdown.gates._guard_judge`) loads this module only when a command names
@@ -9,7 +10,7 @@ one of these verbs, so that judging a POSIX command never pays for them.
 """
 
 from passdown.gates._guard_judge import _ALIASES, _before, _Context, _Dynamic, glob_match, program_name
-from passdown.gates._guard_read import Command, Unreadable
+from passdown.gates._guard_read import Command, Unreadable, Word
 
 
 _PS_VALUES = frozenset({"executionpolicy", "ep", "ex", "windowstyle", "w", "configurationname",
@@ -176,7 +177,7 @@ def _ps_piped(judge, context):
     ids; every process when it names none; a filter between them cannot be read."""
     command, previous, filtered = context.command, context.previous, False
     while command is not None and command.piped and previous is not None:
-        words = previous.words
+        words = (previous.words and _dotnet_lookup(previous.words[0])) or previous.words
         verb = program_name(words[0]).lower() if words else ""
         verb = _ALIASES.get(("powershell", verb), verb)
         if verb == "get-process":
@@ -198,9 +199,40 @@ def _ps_piped(judge, context):
     return None
 
 
+def _dotnet_lookup(word):
+    """``[Diagnostics.Process]::GetProcessById(ID)`` and ``::GetProcessesByName(NAME)``, read as
+    the ``Get-Process`` they stand for; ``None`` for any other word."""
+    text = str(word)
+    lowered = text.lower()
+    for method, parameter in (("::getprocessbyid(", "-Id"), ("::getprocessesbyname(", "-Name"),
+                              ("::getprocesses(", None)):
+        at = lowered.find(method)
+        if at < 0 or "process]" not in lowered[:at]:
+            continue
+        close = text.find(")", at)
+        argument = text[at + len(method):close if close >= 0 else len(text)].strip().strip("'\"")
+        if parameter is None:
+            return [Word("Get-Process")]
+        if argument.lower() == "$pid":  # PowerShell's own process, as Stop-Process -Id $PID
+            argument = "$PID"
+        elif not argument or argument.startswith("$") or "(" in argument:
+            raise Unreadable("unreadable", "a process lookup takes its target from a variable")
+        return [Word("Get-Process"), Word(parameter), Word(argument.split(",")[0].strip())]
+    return None
+
+
 def _ps_method_kill(judge, words):
-    """``(Get-Process NAME).Kill()``: a stop of the processes the parenthesis gets."""
+    """``(Get-Process NAME).Kill()``: a stop of the processes the parenthesis gets, and
+    ``[Diagnostics.Process]::GetProcessById(ID).Kill()``: of the process it looks up."""
     for word in words:
+        lookup = _dotnet_lookup(word) if ").kill(" in word.lower() else None
+        if lookup is not None:
+            source, stop = Command(False), Command(True)
+            source.words = lookup
+            verdict = _ps_piped(judge, _Context(stop, source, "powershell", chain=[source, stop]))
+            if verdict:
+                return verdict
+            continue
         for program in getattr(word, "nested", ()):
             if program:
                 stop = Command(True)
@@ -225,7 +257,36 @@ def _windows_service(judge, args, context, depth):
     if "whatif" in values:
         return None
     names = values.get("name", []) + values.get("displayname", []) + values.get("", [])
+    if not names and "inputobject" not in values:
+        return _services_piped(judge, context)
     return "service_restart" if any(judge.matches_unit(n, fold=True) for n in names) else None
+
+
+def _services_piped(judge, context):
+    """The services a pipeline hands to ``Restart-Service``/``Stop-Service``: ``Get-Service``'s
+    names; every service (the host's among them) when it names none; a filter between them
+    cannot be read while the host's units are known."""
+    command, previous, filtered = context.command, context.previous, False
+    while command is not None and command.piped and previous is not None:
+        words = previous.words
+        verb = program_name(words[0]).lower() if words else ""
+        if verb in ("get-service", "gsv"):
+            values = _ps_params(words[1:], {"name": 1, "displayname": 1, "computername": 1,
+                                            "include": 1, "exclude": 1, "inputobject": 1})
+            if "computername" in values or not judge.host.units:
+                return None
+            names = values.get("name", []) + values.get("displayname", []) + values.get("", [])
+            if not names and filtered:
+                raise Unreadable("unreadable", "which services a filter passes to a stop cannot be read")
+            if not names:
+                judge.unit = judge.host.units[0]
+                return "service_restart"
+            return "service_restart" if any(judge.matches_unit(n, fold=True) for n in names) else None
+        if verb not in _PS_FILTERS:
+            return None
+        filtered = True
+        command, previous = previous, _before(context, previous)
+    return None
 
 
 def _sc_net(judge, args, context, depth):
@@ -249,3 +310,63 @@ def _iex(judge, args, context, depth):
     values = _ps_params(args, {"command": 1})
     text = " ".join(values.get("command", []) + values.get("", []))
     return judge.shell(text, "powershell", depth + 1) if text else None
+
+
+def _wmic(judge, args, context, depth):
+    """``wmic process where CLAUSE delete`` (or ``call terminate``, or a handle instead of a
+    clause), ``wmic service ... call stopservice``, ``wmic os call reboot|shutdown|
+    win32shutdown``; ``/node:`` another computer is out of reach."""
+    lowered = [a.lower() for a in args]
+    if any(w.startswith("/node:") and w[6:].strip("'\"") not in ("localhost", ".", "127.0.0.1")
+           for w in lowered):
+        return None
+    words = [w for w in args if not w.startswith("/")]
+    low = [w.lower() for w in words]
+    if not low:
+        return None
+    alias, rest = low[0], low[1:]
+    ends = [i for i, w in enumerate(rest) if w in ("delete", "call")]
+    if not ends:
+        return None
+    end = ends[0]
+    action = rest[end + 1] if rest[end] == "call" and end + 1 < len(rest) else rest[end]
+    if alias == "os" and action in ("reboot", "shutdown", "win32shutdown", "win32shutdowntracker"):
+        return "host_shutdown"
+    if alias == "service" and action in ("stopservice", "delete", "pauseservice"):
+        names = _wql_values(words[1:end + 1], ("name", "displayname"))
+        if any(judge.matches_unit(n, fold=True) for n in names if not n.startswith("%")):
+            return "service_restart"
+        return None
+    if alias != "process" or action not in ("delete", "terminate"):
+        return None
+    clause = words[1:end + 1]
+    if not clause:
+        return "host_kill"  # every process
+    if clause[0].lower() != "where":  # a handle: the process id
+        return "host_kill" if judge.hits_pid(clause[0]) else None
+    ids = _wql_values(clause[1:], ("processid", "handle", "parentprocessid"))
+    names = _wql_values(clause[1:], ("name", "caption", "commandline", "executablepath"))
+    if any(judge.hits_pid(i) for i in ids):
+        return "host_kill"
+    lines = judge.host.names + judge.host.command_lines
+    for name in names:
+        pattern = name.replace("%", "*").replace("_", "?")
+        if any(glob_match(pattern, line, fold=True) or glob_match(program_name(pattern),
+                                                                  program_name(line), fold=True)
+               for line in lines):
+            return "process_kill"
+    if not ids and not names and judge.host.names:
+        raise Unreadable("unreadable", "which processes a WMI filter passes to a stop cannot be read")
+    return None
+
+
+def _wql_values(words, keys):
+    """The values a WQL clause compares ``keys`` to with ``=`` or ``like`` (quotes and
+    parentheses dropped)."""
+    text = " ".join(str(w) for w in words).replace("(", " ").replace(")", " ")
+    tokens = text.replace("=", " = ").replace("! =", "!=").replace("< >", "<>").split()
+    values = []
+    for i, token in enumerate(tokens[:-2]):
+        if token.lower().strip("'\"") in keys and tokens[i + 1].lower() in ("=", "like"):
+            values.append(tokens[i + 2].strip("'\""))
+    return values
