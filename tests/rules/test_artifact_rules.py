@@ -288,6 +288,25 @@ def test_unknown_zones_are_none(zone):
     assert registry_rules.format_title("T", "2026-01-01T00:00:00Z", zone) is None
 
 
+def test_a_zone_name_in_another_letter_case_is_unknown_even_where_the_database_opens_it(monkeypatch):
+    """REG-022 matches names exactly: on a file system that ignores letter case ZoneInfo opens
+    EUROPE/WARSAW, which this stands in for; the registry still refuses it."""
+    import zoneinfo
+
+    real = zoneinfo.ZoneInfo
+
+    def open_ignoring_case(name):
+        return real("Europe/Warsaw" if name.lower() == "europe/warsaw" else name)
+
+    monkeypatch.setattr(zoneinfo, "ZoneInfo", open_ignoring_case)
+    document = _registry()
+    document["policy"]["timezone"] = "EUROPE/WARSAW"
+    assert title_form.zone("EUROPE/WARSAW") is not None
+    assert ("registry.timezone", ("policy", "timezone")) in _hits("registry", document)
+    document["policy"]["timezone"] = "Europe/Warsaw"
+    assert "registry.timezone" not in {code for code, _ in _hits("registry", document)}
+
+
 def test_utc_needs_no_time_zone_database(monkeypatch):
     import zoneinfo
 

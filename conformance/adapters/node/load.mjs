@@ -1,7 +1,8 @@
 // Reading an artifact's text for the Node.js adapter: bytes to a value, or the `load.*` code of
 // the loading rule the bytes break (spec/input-safety.md, INP-001 to INP-007, INP-013 and
-// INP-014; the YAML reading of spec/input-safety.md, "Reading YAML"), and the reader of the gates'
-// JSON input, which reads JSON as Python's json module does.
+// INP-014; the YAML reading of spec/input-safety.md, "Reading YAML", with which code wins when
+// a text breaks several rules, INP-028), and the reader of the gates' JSON input, which reads
+// JSON as Python's json module does.
 //
 // API (every gate module of this adapter reads artifacts through it):
 //   load(bytes, syntax, options?)   -> { value, text } or { error: "load.<code>", message }
@@ -226,13 +227,17 @@ function yamlInt(text) {
   return value;
 }
 
-function yamlFloat(text) {
+function yamlFloat(text, onNonFinite = null) {
   const s = text.replace(/_/g, "").toLowerCase();
   let value;
   if (s.endsWith(".inf")) value = s[0] === "-" ? -Infinity : Infinity;
   else if (s === ".nan") value = NaN;
   else value = Number(s.endsWith(".") ? s + "0" : s.replace(/\.e/, ".0e"));
-  if (!Number.isFinite(value)) throw new LoadError("load.non_finite", "a NaN or infinite number (.nan, .inf, or one beyond the largest double)");
+  if (!Number.isFinite(value)) {
+    const problem = new LoadError("load.non_finite", "a NaN or infinite number (.nan, .inf, or one beyond the largest double)");
+    if (onNonFinite === null) throw problem;
+    onNonFinite(problem); // a problem of the built data, reported after building (INP-028)
+  }
   return new Float(value);
 }
 
@@ -247,7 +252,10 @@ const TAGGED = {
   [`${TAG}str`]: (s) => s,
   [`${TAG}timestamp`]: (s) => s, // timestamps stay the strings they were written as (INP-007)
   [`${TAG}int`]: (s) => { if (!INT.test(s)) throw new LoadError("load.syntax", `${JSON.stringify(s)} is not an integer`); return yamlInt(s); },
-  [`${TAG}float`]: (s) => yamlFloat(s),
+  [`${TAG}float`]: (s, later) => {
+    if (!FLOAT.test(s) && !INT.test(s)) throw new LoadError("load.syntax", `${JSON.stringify(s)} is not a number`);
+    return yamlFloat(s, later);
+  },
   [`${TAG}bool`]: (s) => {
     const value = EXPLICIT_BOOL[s.toLowerCase()];
     if (value === undefined) throw new LoadError("load.syntax", `${JSON.stringify(s)} is not a boolean`);
@@ -264,62 +272,91 @@ const NOT_JSON = new Set([`${TAG}binary`, `${TAG}set`, `${TAG}pairs`]);
 
 const isMergeKey = (node) => isScalar(node) && node.tag === undefined && node.type === "PLAIN" && node.value === "<<";
 
-function plainScalar(text) {
-  for (const [form, read] of SCALARS) if (form.test(text)) return read(text);
+function plainScalar(text, later) {
+  for (const [form, read] of SCALARS) if (form.test(text)) return form === FLOAT ? yamlFloat(text, later) : read(text);
   return text;
 }
 
+// How deep building goes before it stops: past the depth bound (INP-006) the text is still
+// built, for the problems building finds (INP-028), up to this far.
+const BUILD_DEPTH = 2000;
+
+// INP-028: one code for a text that breaks several rules, by step: the first document's syntax
+// (an alias naming no anchor included), then building its values (duplicate keys, tags, integer
+// digits), then the rest of the text (its syntax, a second document), then the built data
+// (aliases expanding it, depth, keys that are not strings, values JSON cannot hold, NaN and
+// infinities, string length): a problem of the data is kept in `later` while building goes on.
 function parseYAML(text) {
   if (!YAML_AVAILABLE) throw new Error("YAML needs the package yaml: run npm ci at the repository's root");
   const documents = parseAllDocuments(text, YAML_OPTIONS);
   const docs = Array.isArray(documents) ? documents : [documents];
-  for (const doc of docs) {
-    if (doc.errors.length) throw new LoadError("load.syntax", `not valid YAML: ${doc.errors[0].message.split("\n")[0]}`);
-  }
-  if (docs.length !== 1) throw new LoadError("load.syntax", `expected one YAML document, found ${docs.length}`);
+  const syntaxOf = (doc) => {
+    if (doc.errors.length) {
+      // nesting the parser's own stack cannot hold is too deep (INP-006), not a syntax error
+      if (doc.errors[0].code === "RESOURCE_EXHAUSTION") throw new LoadError("load.too_deep", "the document nests too deeply to read");
+      throw new LoadError("load.syntax", `not valid YAML: ${doc.errors[0].message.split("\n")[0]}`);
+    }
+    const version = doc.directives?.yaml;
+    if (version?.explicit && version.version !== "1.2") throw new LoadError("load.syntax", `a %YAML ${version.version} directive: Passdown reads YAML 1.2`);
+    yaml.visit(doc, { Alias(_, node) { if (!node.resolve(doc)) throw new LoadError("load.syntax", `the alias *${node.source} names no anchor`); } });
+  };
+  if (!docs.length) throw new LoadError("load.syntax", "expected one YAML document, found 0");
   const doc = docs[0];
-  const version = doc.directives?.yaml;
-  if (version?.explicit && version.version !== "1.2") throw new LoadError("load.syntax", `a %YAML ${version.version} directive: Passdown reads YAML 1.2`);
+  syntaxOf(doc);
+  let deferred = null;
+  const later = (problem) => { deferred ??= problem; };
   let budget = 2 * characters(text) + 10000; // INP-002: aliases expanding the document
+  let expanding = true;
   const anchors = new Map();
   const convert = (node, level) => {
-    if (--budget < 0) throw new LoadError("load.too_large", "YAML aliases expand the document far beyond its size");
-    if (level > LIMITS.depth) throw new LoadError("load.too_deep", `the document nests deeper than ${LIMITS.depth} levels`);
+    if (--budget < 0 && expanding) {
+      later(new LoadError("load.too_large", "YAML aliases expand the document far beyond its size"));
+      expanding = false; // no alias is expanded any more: what is left is still built once
+    }
+    if (level > LIMITS.depth) {
+      later(new LoadError("load.too_deep", `the document nests deeper than ${LIMITS.depth} levels`));
+      if (level > BUILD_DEPTH) throw deferred;
+    }
     if (node === null || node === undefined) return null;
     if (isAlias(node)) {
+      if (!expanding) return null;
       let target = anchors.get(node);
       if (target === undefined) { target = node.resolve(doc); anchors.set(node, target); }
-      if (!target) throw new LoadError("load.syntax", `the alias *${node.source} names no anchor`);
       budget++; // the alias stands for its target: one value, not two
       return convert(target, level);
     }
     const tag = node.tag === "!" ? undefined : node.tag; // `!` alone: the node is read as if untagged
+    let json = true;
     if (tag !== undefined) {
       if (!Object.hasOwn(TAG_NODES, tag)) throw new LoadError("load.yaml_tag", `an unsafe or unknown YAML tag: ${tag}`);
       const kind = isScalar(node) ? "scalar" : isMap(node) ? "map" : "seq";
       if (TAG_NODES[tag] !== kind) throw new LoadError("load.syntax", `the tag ${tag} does not apply to a ${kind}`);
-      if (NOT_JSON.has(tag)) throw new LoadError("load.yaml_type", `a YAML ${tag.slice(TAG.length)} value is not JSON data`);
+      if (NOT_JSON.has(tag)) {
+        later(new LoadError("load.yaml_type", `a YAML ${tag.slice(TAG.length)} value is not JSON data`));
+        json = false;
+      }
     }
     if (isScalar(node)) {
-      if (tag === undefined) {
-        const s = node.value;
-        const value = node.type === "PLAIN" ? plainScalar(s) : s;
-        if (typeof value === "string" && tooLong(value)) throw new LoadError("load.string_too_long", "a string is too long");
-        return value;
-      }
-      const value = TAGGED[tag](String(node.value));
-      if (typeof value === "string" && tooLong(value)) throw new LoadError("load.string_too_long", "a string is too long");
+      if (!json) return null;
+      const value = tag === undefined ? (node.type === "PLAIN" ? plainScalar(node.value, later) : node.value)
+        : TAGGED[tag](String(node.value), later);
+      if (typeof value === "string" && tooLong(value)) later(new LoadError("load.string_too_long", "a string is too long"));
       return value;
     }
-    if (isSeq(node) && tag === `${TAG}omap`) return omap(node, level);
-    if (isSeq(node)) return node.items.map((item) => convert(item, level + 1));
-    if (isMap(node)) return mapping(node, level);
-    throw new LoadError("load.syntax", "not valid YAML");
+    let built;
+    if (isSeq(node) && tag === `${TAG}omap`) built = omap(node, level);
+    else if (isSeq(node)) built = node.items.map((item) => convert(item, level + 1));
+    else if (isMap(node)) built = mapping(node, level);
+    else throw new LoadError("load.syntax", "not valid YAML");
+    return json ? built : null;
   };
+  // A key as the mapping holds it: its string, or for a key that is not a string (a problem of
+  // the data) a stand-in that only an equal key shares, so that duplicates are still found.
   const key = (node, level) => {
     const value = convert(node, level + 1);
-    if (typeof value !== "string") throw new LoadError("load.yaml_type", "a mapping key is not a string");
-    return value;
+    if (typeof value === "string") return value;
+    later(new LoadError("load.yaml_type", "a mapping key is not a string"));
+    return `\u0000${typeof value}:${isFloat(value) ? value.value : String(value)}`;
   };
   const mapping = (node, level) => {
     const out = new Map();
@@ -340,6 +377,7 @@ function parseYAML(text) {
     const merged = convert(merges, level + 1);
     const sources = merged instanceof Map ? [merged] : merged;
     if (!Array.isArray(sources) || !sources.every((source) => source instanceof Map)) {
+      if (merged === null && deferred !== null) return out; // an alias no longer expanded
       throw new LoadError("load.syntax", "the merge key << takes a mapping or a list of mappings");
     }
     for (const source of sources) for (const [name, item] of source) if (!out.has(name)) out.set(name, item);
@@ -355,7 +393,11 @@ function parseYAML(text) {
     }
     return out;
   };
-  return convert(doc.contents, 1);
+  const value = convert(doc.contents, 1);
+  for (const other of docs.slice(1)) syntaxOf(other);
+  if (docs.length !== 1) throw new LoadError("load.syntax", `expected one YAML document, found ${docs.length}`);
+  if (deferred !== null) throw deferred;
+  return value;
 }
 
 // -- bytes -------------------------------------------------------------------------------------

@@ -283,7 +283,7 @@ function numericLess(a, b) { // a < b, for a value or a schema's number on eithe
 }
 
 // The failure that says best what is wrong (CNF-105): inside an `anyOf` or `oneOf`, the failure
-// of the branch that comes closest: the deepest, then the earliest, preferring a nested
+// of the branch that comes closest: the deepest, then the earliest (names by code point), preferring a nested
 // `anyOf`/`oneOf` and a subschema whose type the value has; when the two best tie, the
 // `anyOf`/`oneOf` itself.
 const WEAK = new Set(["anyOf", "oneOf"]);
@@ -306,6 +306,9 @@ function compareItem(x, y) {
     return x.length - y.length;
   }
   if (typeof x === "boolean") return Number(x) - Number(y);
+  if (typeof x === "string" && typeof y === "string") { // member names by code point, not UTF-16 unit
+    return compareItem([...x].map((c) => c.codePointAt(0)), [...y].map((c) => c.codePointAt(0)));
+  }
   return x < y ? -1 : x > y ? 1 : 0;
 }
 function closest(found) {

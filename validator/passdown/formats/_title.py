@@ -60,6 +60,38 @@ def zone(name):
         return None
 
 
+def spelt_as_listed(name):
+    """Whether ``name`` is spelt exactly as the zone database lists it, letter case included
+    (REG-022). On a file system that ignores case, ``ZoneInfo`` also opens ``EUROPE/WARSAW``;
+    the title gate keeps that reading (the published helper's), the registry's rule does not.
+    True for a name no listing was found for (nothing to compare with)."""
+    if name == "UTC":
+        return True
+    import os
+    from zoneinfo import TZPATH
+
+    parts = name.split("/")
+    for root in TZPATH:
+        if os.path.isfile(os.path.join(root, *parts)):
+            folder = root
+            for part in parts:
+                if part not in os.listdir(folder):
+                    return False
+                folder = os.path.join(folder, part)
+            return True
+    try:  # no system database: the zones of the `tzdata` package, where ZoneInfo looks next
+        from importlib import resources
+
+        node = resources.files("tzdata").joinpath("zoneinfo")
+        for part in parts:
+            if part not in {entry.name for entry in node.iterdir()}:
+                return False
+            node = node.joinpath(part)
+    except (ImportError, OSError):
+        pass
+    return True
+
+
 def formatted(title, started_at, zone_name):
     """The title gate's ``TITLE_FORMATTED`` output for these values (``title_base``,
     ``started_at``, ``timezone``, ``display_title``), or None where the gate answers

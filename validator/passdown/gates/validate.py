@@ -41,7 +41,8 @@ def decide(value):
     kind, name = value.get("kind"), value.get("name")
     if kind not in _detect.kind_names() or ("document" in value) == ("text" in value):
         return _bad_input()
-    if name is not None and (not isinstance(name, str) or not name.strip()):
+    # a `name` given is a non-blank string: `null` is not "absent" (CNF-102)
+    if "name" in value and (not isinstance(name, str) or not name.strip()):
         return _bad_input()
     if "text" in value:
         if not isinstance(value["text"], str):
@@ -60,8 +61,14 @@ def decide_bytes(raw, kind, name=None, syntax=None):
 
     if name is None:
         names = _detect.get(kind).names
-        name = next((n for n in names if syntax != "json" or n.endswith(".json")), names[0])
-    outcome = check_bytes(raw, file=name, filename=name, kind=kind, syntax=syntax)
+        name = next((n for n in names if syntax != "json" or n.endswith(".json")), None)
+        if name is None and names:
+            name = names[0]
+    if name is None:
+        # a kind with no file name of its own (`xbrief`, CNF-113): its text is JSON
+        outcome = check_bytes(raw, file="-", filename=None, kind=kind, syntax=syntax or "json")
+    else:
+        outcome = check_bytes(raw, file=name, filename=name, kind=kind, syntax=syntax)
     errors = sorted({f.code for f in outcome.findings if f.is_error})
     warnings = sorted({f.code for f in outcome.findings if not f.is_error})
     output = {"valid": not errors, "errors": errors, "warnings": warnings}

@@ -318,7 +318,7 @@ def _timezone(artifact: Artifact):
     places += [(("titles", i, "timezone"), r.get("timezone"))
                for i, r in enumerate(_list(data, "titles")) if isinstance(r, dict)]
     for path, zone in places:
-        if isinstance(zone, str) and _title.zone(zone) is None:
+        if isinstance(zone, str) and (_title.zone(zone) is None or not _title.spelt_as_listed(zone)):
             yield Hit(path, f"{quoted(zone)} is not a known time zone")
 
 
