@@ -12,9 +12,11 @@ bytes (half modified tracked files, half untracked), a handoff folder (``passdow
 ``packet render``, ``attempt created``) and the target's ACK (``passdown ack write``), then
 times, interleaved, ``--runs`` times each: the floor's two processes, ``passdown ack verify
 ack.json --workspace .`` and ``passdown ack write --target-id sess-b`` (which replaces its own
-untracked ACK). Each row gives the median wall time, the median CPU time of the process
-(``os.wait4``: user plus system, children included for the floor's ``git``), and both ratios
-to the floor. The load average, interpreter and versions are printed first.
+untracked ACK), and what ``ack write``'s click route costs before the command runs
+(``python -c "import click"`` and ``"import click, passdown.cli._ack"`` against ``python -c
+pass``, as a share of ``ack write``'s CPU: what a fast path without click could save). Each
+row gives the median wall time, the median CPU time of the process (``os.wait4``: user plus
+system, children included for the floor's ``git``), and both ratios to the floor. The load average, interpreter and versions are printed first.
 
 Usage: ``python bench/ack_bench.py [--dirty 10 10000] [--size 2048] [--runs 15]``
 """
@@ -39,6 +41,11 @@ HASHER = ("import sys\nfrom blake3 import blake3\n"
           "    with open(name, 'rb') as handle:\n"
           "        print(blake3(handle.read()).hexdigest(), name)\n")
 TARGETS = {10: 3.0, 10_000: 1.5}
+#: What ``ack write`` pays before its own work, on the click route it takes: the interpreter,
+#: then click, then the command's module. A fast path without click saves at most the second.
+IMPORTS = {"bare": [sys.executable, "-c", "pass"],
+           "click": [sys.executable, "-c", "import click"],
+           "route": [sys.executable, "-c", "import click, passdown.cli._ack"]}
 
 
 def launcher() -> list[str]:
@@ -103,7 +110,8 @@ def measure(dirty: int, size: int, runs: int) -> None:
         hasher = [sys.executable, "-c", HASHER]
         verify = [*launcher(), "ack", "verify", "ack.json", "--workspace", "."]
         write = [*launcher(), "ack", "write", "--target-id", "sess-b"]
-        rows: dict[str, list[tuple[float, float]]] = {"floor": [], "verify": [], "write": []}
+        rows: dict[str, list[tuple[float, float]]] = {"floor": [], "verify": [], "write": [],
+                                                      "bare": [], "click": [], "route": []}
         loads = []
         for _ in range(runs):  # interleaved: a busy spell slows every row alike
             loads.append(os.getloadavg()[0])
@@ -117,6 +125,10 @@ def measure(dirty: int, size: int, runs: int) -> None:
             wall, cpu, out, code = timed_child(write, repo)
             assert code == 0, out
             rows["write"].append((wall, cpu))
+            for key, argv in IMPORTS.items():
+                wall, cpu, out, code = timed_child(argv, repo)
+                assert code == 0, out
+                rows[key].append((wall, cpu))
         floor_wall = statistics.median(w for w, _ in rows["floor"])
         floor_cpu = statistics.median(c for _, c in rows["floor"])
         print(f"\n{dirty:,} dirty files of {size} bytes, {runs} runs, load average "
@@ -130,6 +142,13 @@ def measure(dirty: int, size: int, runs: int) -> None:
             cpu = statistics.median(c for _, c in rows[key])
             print(f"  {name:<46} {wall * 1000:7.1f}ms {cpu * 1000:7.1f}ms "
                   f"{wall / floor_wall:6.2f}x {cpu / floor_cpu:6.2f}x")
+        bare = statistics.median(c for _, c in rows["bare"])
+        write_cpu = statistics.median(c for _, c in rows["write"])
+        for key, name in (("click", "importing click"),
+                          ("route", "importing the click command (click, passdown.cli._ack)")):
+            cost = statistics.median(c for _, c in rows[key]) - bare
+            print(f"  {name:<58} {cost * 1000:7.1f}ms CPU over `python -c pass` "
+                  f"({bare * 1000:.1f}ms): {cost / write_cpu:.0%} of ack write's CPU")
         target = TARGETS.get(dirty)
         if target:
             ratio = statistics.median(w for w, _ in rows["verify"]) / floor_wall

@@ -14,7 +14,9 @@ lint       ``passdown validate one/xbrief/continue.xbrief.json``          ``chec
                                                                        0.8> <same file>``: <= 0.40
 infolder   ``passdown validate handoff/xbrief/continue.xbrief.json``      the same, <= 0.33
            inside a copy of ``examples/handoff`` (packet, registry, ACK
-           beside it: the cross-file rules run)
+           beside it: the cross-file rules run); beside it the same
+           command with the block YAML reader off (ruamel.yaml reads
+           the registry, as before) and the checkpoint alone
 bulk       ``passdown validate DIR`` (2,000 ``sN/xbrief/continue...``)    ``check-jsonschema ...``
                                                                        on the 2,000 files: >= 5x
                                                                        faster
@@ -26,8 +28,9 @@ memory     peak RSS of ``passdown digest`` on 1 GiB (<= 64 MiB) and of    -
            ``passdown validate`` on the 2,000 folders (<= 200 MiB)
 registry   ``passdown validate registry.yaml`` (10,000 attempts, the      ``check-jsonschema
            example's completed attempt repeated); beside it the same      --schemafile <registry
-           command with libyaml's parser hidden (the pure loader, as      schema, its shared defs
-           before), and peak RSS (<= 100 MiB)                             inlined>``: >= 3x faster
+           command with the block YAML reader off (libyaml's events,      schema, its shared defs
+           as before) and with libyaml's parser hidden too (the pure      inlined>``: >= 3x faster
+           loader), and peak RSS of both readers (<= 100 MiB)
 =========  ==========================================================  ==========================
 
 The baseline schema is the upstream, self-contained xBRIEF core 0.8 schema
@@ -200,15 +203,25 @@ def infolder(args, work: Path) -> None:
     if not folder.exists():
         shutil.copytree(ROOT / "examples" / "handoff", folder)
     one = folder / "xbrief" / "continue.xbrief.json"
+    alone = work / "alone" / "continue.xbrief.json"
+    alone.parent.mkdir(exist_ok=True)
+    shutil.copyfile(one, alone)
     passdown = "passdown validate handoff/xbrief/continue.xbrief.json"
+    before = "the same, block reader off (the registry read by ruamel.yaml)"
+    lone = "passdown validate alone/continue.xbrief.json (no folder)"
     check = "check-jsonschema --schemafile xbrief-core-0.8 (same file)"
     times = _section("infolder", "one checkpoint inside a full handoff folder (its cross-file rules run)", {
         passdown: ([_bin("passdown"), "validate", str(one)], None),
+        before: ([_bin("python"), "-c", _EVENTS_YAML, "validate", str(one)], None),
+        lone: ([_bin("passdown"), "validate", str(alone)], None),
         check: ([_bin("check-jsonschema"), "--schemafile", str(args.schema), str(one)], None),
     }, args.runs)
     ratio = _median(times[passdown]) / _median(times[check])
     print(f"  passdown / check-jsonschema (medians): {ratio:.2f}  target <= 0.33: {_verdict(ratio <= 0.33)}  "
           f"{_cpu_note(times[passdown], times[check])}")
+    for name in (before, lone):
+        print(f"  {name.split(' (')[0]} / check-jsonschema (medians): "
+              f"{_median(times[name]) / _median(times[check]):.2f}  {_cpu_note(times[name], times[check])}")
 
 
 def bulk(args, work: Path) -> None:
@@ -355,8 +368,16 @@ def memory(args, work: Path) -> None:
 
 REGISTRY = ROOT / "examples" / "handoff" / "registry.yaml"
 REGISTRY_SCHEMA = ROOT / "schemas" / "v1" / "registry.schema.json"
-#: Runs the command with libyaml's parser hidden: the loader as it was before it took the C path.
-_PURE_YAML = ("import sys; from passdown.formats import _loading; "
+#: Runs the command with the block reader off (``formats._yamlblock``): libyaml's events, as
+#: the registry was read before that reader.
+_NO_BLOCK_READER = ("from passdown.formats import _yamlblock\n"
+                    "def _off(text):\n    raise _yamlblock.NotPlain\n"
+                    "_yamlblock.read = _off\n")
+_EVENTS_YAML = (_NO_BLOCK_READER + "import sys; from passdown._entry import run; "
+                "sys.argv[0] = 'passdown'; run()")
+#: Runs the command with the block reader off and libyaml's parser hidden: the loader as it
+#: was before it took the C path.
+_PURE_YAML = (_NO_BLOCK_READER + "import sys; from passdown.formats import _loading; "
               "_loading.c_yaml_available = lambda: False; from passdown._entry import main; "
               "sys.argv[0] = 'passdown'; sys.exit(main())")
 
@@ -398,23 +419,28 @@ def registry(args, work: Path) -> None:
     path.parent.mkdir(exist_ok=True)
     _large_registry(path, args.attempts)
     passdown = f"passdown validate registry.yaml ({args.attempts:,} attempts)"
-    pure = "the same, libyaml's parser hidden (pure loader)"
+    events = "the same, block reader off (libyaml's events)"
+    pure = "the same, libyaml's parser hidden too (pure loader)"
     check = "check-jsonschema --schemafile registry.schema.json"
     clean = subprocess.run([_bin("passdown"), "validate", "-q", str(path)], capture_output=True, text=True)
     if clean.returncode != 0:
         sys.exit(f"speed_bench: the large registry is not clean: {clean.stdout[-500:]}")
     times = _section("registry", f"one registry of {path.stat().st_size / MIB:.1f} MiB", {
         passdown: ([_bin("passdown"), "validate", str(path)], None),
+        events: ([_bin("python"), "-c", _EVENTS_YAML, "validate", str(path)], None),
         pure: ([_bin("python"), "-c", _PURE_YAML, "validate", str(path)], None),
         check: ([_bin("check-jsonschema"), "--schemafile", str(schema), str(path)], None),
     }, args.bulk_runs)
     speedup = _median(times[check]) / _median(times[passdown])
     print(f"  check-jsonschema / passdown (medians): {speedup:.2f}x faster  target >= 3x: "
           f"{_verdict(speedup >= 3)}  {_cpu_note(times[passdown], times[check])}")
+    print(f"  libyaml's events / passdown (medians): {_median(times[events]) / _median(times[passdown]):.2f}x")
     print(f"  pure loader / passdown (medians): {_median(times[pure]) / _median(times[passdown]):.2f}x")
     maxrss, tree = peak_memory([_bin("passdown"), "validate", str(path)])
     print(f"  peak memory of passdown validate: {max(maxrss, tree) / 1024:.1f} MiB  target <= 100 MiB: "
           f"{_verdict(max(maxrss, tree) <= 100 * 1024)}")
+    maxrss, tree = peak_memory([_bin("python"), "-c", _EVENTS_YAML, "validate", str(path)])
+    print(f"  peak memory, block reader off (libyaml's events): {max(maxrss, tree) / 1024:.1f} MiB")
 
 
 HANDOFF = ROOT / "examples" / "handoff"

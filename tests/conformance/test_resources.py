@@ -149,3 +149,23 @@ def test_a_sweep_ends_one_implementation_s_processes_and_no_other_s():
         for child in children:
             child.kill()
     assert wait_dead([child.pid for child in children]) == []
+
+
+def test_a_child_that_closes_stdout_before_it_exits_is_reaped_as_it_ends(monkeypatch):
+    """Its exit is waited for on its pidfd, not polled with sleeps (each sleep of a poll held
+    a case's slot after its program had ended)."""
+    from passdown.conformance import _process
+
+    closing = [sys.executable, "-c", "import os, time; os.close(1); time.sleep(0.2); raise SystemExit(3)"]
+    child = _process.Child(closing, out_limit=1024)
+    if child._pidfd is None:
+        child.kill()
+        pytest.skip("no pidfd on this system: the exit is polled")
+    slept = []
+    monkeypatch.setattr(_process.subprocess.time, "sleep", lambda seconds: slept.append(seconds))
+    try:
+        assert child.communicate(b"", time.monotonic() + 5) == b""
+        assert child.wait(5) == 3
+    finally:
+        child.kill()
+    assert slept == []

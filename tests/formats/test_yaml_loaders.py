@@ -1,9 +1,11 @@
-"""The two YAML loaders agree: libyaml's parser (the fast path, ``ruamel.yaml.clib``) and
-ruamel's own give the same data, or the same refusal with the same code, line and message,
-on every YAML text of the suite and examples, on hostile texts, and on generated ones."""
+"""The YAML readers agree: the plain block reader (:mod:`passdown.formats._yamlblock`, the
+first path), libyaml's parser (the fast path, ``ruamel.yaml.clib``) and ruamel's own give the
+same data, or the same refusal with the same code, line and message, on every YAML text of
+the suite and examples, on hostile texts, and on generated ones."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -11,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from passdown.formats import _loading
+from passdown.formats import _loading, _yamlblock
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,17 +21,24 @@ pytestmark = pytest.mark.skipif(not _loading.c_yaml_available(),
                                 reason="ruamel.yaml.clib is not installed: there is one loader only")
 
 
-def _outcome(text, *, pure):
-    """What a reader gets from the whole load (parse, then the data checks): the data, or
-    each finding's code, line and message."""
-    real = _loading.c_yaml_available
-    _loading.c_yaml_available = (lambda: False) if pure else real
+def _not_plain(text):
+    raise _yamlblock.NotPlain
+
+
+def _outcome(text, *, pure=False, block=False):
+    """What a reader gets from the whole load (parse, then the data checks): the data (as its
+    repr, so that ``1``, ``1.0`` and ``True`` differ), or each finding's code, line and
+    message. ``block``: the plain block reader may answer; ``pure``: only ruamel's own loader
+    reads (else libyaml's parser reads first)."""
+    real_c, real_block = _loading.c_yaml_available, _yamlblock.read
+    _loading.c_yaml_available = (lambda: False) if pure else real_c
+    _yamlblock.read = real_block if block else _not_plain
     try:
         loaded, findings = _loading.load_bytes(text.encode("utf-8", "surrogatepass"),
                                                source="registry.yaml", syntax="yaml")
     finally:
-        _loading.c_yaml_available = real
-    return (loaded.data if loaded is not None else None,
+        _loading.c_yaml_available, _yamlblock.read = real_c, real_block
+    return (repr(loaded.data) if loaded is not None else None,
             [(finding.code, finding.line, finding.message) for finding in findings])
 
 
@@ -76,14 +85,89 @@ HOSTILE = [
     "", "\n", "# only a comment\n", "-", ":", "a: [", "a: 'b", 'a: "b',
 ]
 
+#: Texts at each edge of the plain block form: the block reader must read each as the
+#: loaders do, or leave it to them.
+BLOCK_EDGES = [
+    "a: 00\n", "a: 010\nb: 0019\n", "a: 0\nb: -0\nc: -12\n", "a: 1.\n", "a: +1\n", "a: 1.5\nb: -0.25\nc: 00.5\n",
+    "a: 1e5\n", "a: 1_0\n", "a: 0x1f\n", "a: 0o7\n", "a: 0b1\n", "a: .5\n", "a: .inf\n", "a: .nan\n",
+    "a: 12:30\n", "a: 2026-10-12\n", "a: 2026-10-12T09:38:00+02:00\n", "a: 9a8b7c\n",
+    "a: 'x'y\n", "a: \"x\" # c\n", "a: \"x\"# c\n", "a: 'x' #c\n", "a: x #c\n", "a: x# c\n",
+    "a: 'it''s'\n", "a: \"x\\\"\"\n", "a: \"b: c\"\n", "a: 'b # c'\n", "a: \"x\": y\n",
+    "a:\n- b\n- c\nd: e\n", "a:\n  - b\n  -\n  - c: d\n    e: f\n", "- a\n", "- a: b\n",
+    "a: b\n  c\n", "a:\n  b\n", "a:\n  b\nc: d\n", "a:\n  b\n  c\n", "a: b:\n", "a: b: c\n",
+    "a b: c\n", "a : b\n", "true: x\n", "1: x\n", "null: x\n", "2026-01-01: x\n", "a: <<\n",
+    "<<: x\n", "a: =\n", "=: a\n", "a: .\n", "a: ...\n", "---\na: b\n", "a: b\n...\n",
+    "a:\n    b: 1\n  c: 2\n", "a:\n  b: 1\n c: 2\n", "a: b\x7f\n", "a: b\r\nc: d\r\n",
+    "a: x]\n", "a: x,y\n", "a: x:y\n", "a:b: c\n", "a: ~\n", "a: ~x\n", "a: nULL\n",
+    "a: NULL\nb: Null\nc: TRUE\nd: False\ne: yes\n", "a: -\n", "- - a\n", "a:\n  - - b\n",
+    "a: # c\n  b: 1\n", "a: # c\nb: 1\n", "a:\n  # c\n  b: 1\n", "a:\n# c\n- b\n",
+    "a:\n  -   b: 1\n      c: 2\n", "a:\n  - b: 1\n   c: 2\n", "a:\n  - b\n  c: 1\n",
+    "a: 1\na: 1\n", "a:\n  b: 1\n  b: 2\n", "  a: b\n", "a: b\n  # c\n", "a:  x  \n",
+    "a: x\n- b\n", "a: ?x\n", "a: @x\n", "a: `x\n", "a: %x\n", "a: &x y\n", "a: *x\n",
+    "a: !x y\n", "a: |\n  x\n", "a: >-\n  x\n", "a: [b]\n", "a: {b: c}\n", "-x: 1\n", "x-: 1\n",
+    "a: " + "9" * 4301 + "\n", "a: " + "9" * 30 + "\n", "a: " + "x" * 2000 + "\n",
+    "k" * 129 + ": v\n", "k" * 128 + ": v\n", "a: b\n" + "  " * 70 + "c: d\n",
+    "".join("  " * depth + f"k{depth}:\n" for depth in range(70)),
+    "".join("  " * depth + f"k{depth}:\n" for depth in range(60)),
+    "a: \"\"\nb: ''\n", "a: é\n", "\"a\": b\n", "'a': b\n", "? a\n: b\n", "a: b\n\n\n",
+    "a:\n", "a:", "a: b", "#x\na: 1\n#y", "%YAML 1.2\n---\na: b\n",
+    "a: []\nb: {}\nc: [] # c\nd:\n- []\n- {}\n", "a: [ ]\nb: { }\nc: []x\nd: [],\n",
+]
+
 
 def test_the_suite_has_yaml_texts_to_compare():
     assert len(SUITE) > 100
 
 
-@pytest.mark.parametrize("text", SUITE + HOSTILE)
+@pytest.mark.parametrize("text", SUITE + HOSTILE + BLOCK_EDGES)
 def test_both_loaders_give_the_same_outcome(text):
     assert _outcome(text, pure=False) == _outcome(text, pure=True)
+
+
+@pytest.mark.parametrize("text", SUITE + HOSTILE + BLOCK_EDGES)
+def test_the_block_reader_gives_the_loaders_outcome(text):
+    assert _outcome(text, block=True) == _outcome(text, pure=True)
+
+
+def test_the_block_reader_reads_the_registries_passdown_writes():
+    """The example registry, and registries written by Passdown's own writer (a new file,
+    and an edit keeping the example's layout), are read by the block reader itself, to the
+    loaders' data."""
+    from passdown.workspace import _editing
+
+    raw = (ROOT / "examples" / "handoff" / "registry.yaml").read_bytes()
+    data = _loading.load_bytes(raw, source="registry.yaml", syntax="yaml")[0].data
+    more = [dict(copy.deepcopy(attempt), restart_id=f"{attempt['restart_id']}-{n}")
+            for n in range(3) for attempt in data["attempts"]]
+    grown = dict(data, attempts=data["attempts"] + more, revision=data["revision"] + 1, titles=[],
+                 observation={})
+    written = [raw.decode("utf-8"),
+               _editing.render(data, syntax="yaml").decode("utf-8"),
+               _editing.render(grown, syntax="yaml", original=raw).decode("utf-8")]
+    for text in written:
+        assert repr(_yamlblock.read(text)) == _outcome(text, pure=True)[0]
+
+
+def test_the_block_reader_resolves_plain_scalars_by_ruamels_table():
+    """The copied YAML 1.2 resolver table is ruamel's own, key by key and in order."""
+    theirs = {first: [(tag, pattern.pattern) for tag, pattern in entries]
+              for first, entries in _loading._plain_scalar_tags().items()}
+    ours = {first: [(tag, pattern.pattern) for tag, pattern in entries]
+            for first, entries in _yamlblock._resolver_table().items()}
+    assert ours == theirs
+
+
+def test_a_registry_written_by_passdown_is_read_without_a_yaml_library():
+    import subprocess
+    import sys
+
+    example = ROOT / "examples" / "handoff" / "registry.yaml"
+    code = ("import sys; from passdown.formats._loading import load_path; "
+            f"loaded, findings = load_path({str(example)!r}, syntax='yaml'); "
+            "assert loaded is not None and not findings; "
+            "print(sorted(m for m in sys.modules if m.startswith(('ruamel', '_ruamel'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 YAML_CHARACTERS = st.sampled_from(list("ab1 :-\n\"'#&*![]{},?|>%@`\\.~") + ["\t", "\r", "\x85", "\u2028", "\u2029", "\x00", "\x1f",
@@ -95,3 +179,18 @@ YAML_CHARACTERS = st.sampled_from(list("ab1 :-\n\"'#&*![]{},?|>%@`\\.~") + ["\t"
                  st.lists(YAML_CHARACTERS, max_size=40).map("".join)).map("".join))
 def test_generated_texts_get_the_same_outcome(text):
     assert _outcome(text, pure=False) == _outcome(text, pure=True)
+    assert _outcome(text, block=True) == _outcome(text, pure=True)
+
+
+BLOCK_LINE = st.tuples(
+    st.sampled_from(["", " ", "  ", "    ", "      "]),
+    st.sampled_from(["", "- ", "-", "a:", "a: ", "b: ", "- a: ", "- b:", "#", "a b: "]),
+    st.lists(st.sampled_from(list("ab01 :-#'\".~+") + ["true", "null", "1.5", "00", "\t", "é", "\r"]),
+             max_size=6).map("".join),
+).map("".join)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(BLOCK_LINE, min_size=1, max_size=8).map("\n".join))
+def test_generated_block_texts_get_the_same_outcome(text):
+    assert _outcome(text, block=True) == _outcome(text, pure=True)

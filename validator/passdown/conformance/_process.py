@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import os
 import secrets
+import select
 import selectors
 import signal
 import subprocess
@@ -242,7 +243,16 @@ class Child:
     # -- ending --------------------------------------------------------------------------
 
     def wait(self, timeout: float) -> int | None:
-        """The exit status, or ``None`` if the child is still running after ``timeout``."""
+        """The exit status, or ``None`` if the child is still running after ``timeout``. With a
+        pidfd the exit is waited for on it, not polled: a program that closes its stdout just
+        before it exits (most do) is reaped as it ends, not after the next sleep of a poll."""
+        if self._pidfd is not None and not self._closed and not self._exited \
+                and self._proc.returncode is None:
+            waiting = select.poll()  # not select(): a pidfd may be numbered past FD_SETSIZE
+            waiting.register(self._pidfd, select.POLLIN)
+            if not waiting.poll(max(0.0, timeout) * 1000):
+                return None
+            self._mark_exited()
         try:
             return self._proc.wait(timeout=max(0.0, timeout))
         except subprocess.TimeoutExpired:

@@ -86,10 +86,14 @@ class _Outcome:
     syntax: str | None = None
     text_lines: dict | None = None  # {path: line} of a text document, from its kind
     skipped: str | None = None  # why a file found by an artifact's name is another tool's
+    lines_later: bool = False  # a text document read without its projection: lines on demand
 
     def lines(self, paths) -> dict[tuple, int]:
         from passdown.engine._locate import lines_for
 
+        if self.lines_later:
+            self.lines_later = False
+            self.text_lines = _parse_text(_detect.get(self.kind), self.artifact.text, self.file)[2]
         return lines_for(self.artifact.text, self.syntax, paths, self.text_lines)
 
 
@@ -169,7 +173,11 @@ def check_document(raw: bytes, *, file: str, filename: str | None, kind: str | N
             return outcome
     data, readable, text_lines = loaded.data, True, None
     located: list[tuple[tuple, Finding]] = []
-    if is_text:
+    if is_text and not checks:
+        # A partner the cross-file rules read: they parse its text themselves, once for the
+        # folder, so no projection is made; its lines are worked out if a finding needs them.
+        data, outcome.lines_later = None, True
+    elif is_text:
         data, parse_findings, text_lines = _parse_text(placed, loaded.text, file)
         outcome.findings.extend(parse_findings)
         readable = not any(f.code in _UNPARSED for f in parse_findings)

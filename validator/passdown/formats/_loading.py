@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass
 
 from passdown._text import cut
-from passdown.formats import _fastjson, _files
+from passdown.formats import _fastjson, _files, _yamlblock
 from passdown.formats._files import syntax_for  # noqa: F401 - where readers have found it
 from passdown._findings import ERROR, Finding
 
@@ -301,8 +301,46 @@ def _yaml_constructor():
     # Timestamps stay the strings they were written as: schemas check their form.
     _Constructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
     _Constructor.add_constructor("tag:yaml.org,2002:int", _bounded_yaml_integer)
+    _Constructor.add_constructor("tag:yaml.org,2002:float", _tagged_float)
+    _Constructor.add_constructor("tag:yaml.org,2002:bool", _tagged_bool)
+    _Constructor.add_constructor("tag:yaml.org,2002:null", _tagged_null)
     _Constructor.add_constructor("tag:yaml.org,2002:omap", _yaml_omap)
     return _Constructor
+
+
+def _not_of_its_tag(node, tag: str):
+    """INP-026: a text given a tag whose forms it has none of (``!!float x``) is ``load.syntax``."""
+    return _Reject("load.syntax", f"the text {cut(repr(node.value), 40)} is no {tag}, as its "
+                   f"!!{tag} tag says", f"write a {tag} in one of its YAML forms, or remove the tag",
+                   node.start_mark.line + 1, requirement="INP-026")
+
+
+def _tagged_float(constructor, node) -> float:
+    from ruamel.yaml.constructor import SafeConstructor
+
+    try:
+        return SafeConstructor.construct_yaml_float(constructor, node)
+    except ValueError:
+        raise _not_of_its_tag(node, "float") from None
+
+
+def _tagged_bool(constructor, node) -> bool:
+    from ruamel.yaml.constructor import SafeConstructor
+
+    try:
+        return SafeConstructor.construct_yaml_bool(constructor, node)
+    except KeyError:
+        raise _not_of_its_tag(node, "bool") from None
+
+
+#: The texts of YAML 1.2's null (the core schema), the empty text included.
+_NULL_FORMS = frozenset({"", "~", "null", "Null", "NULL"})
+
+
+def _tagged_null(constructor, node) -> None:
+    if constructor.construct_scalar(node) not in _NULL_FORMS:
+        raise _not_of_its_tag(node, "null")
+    return None
 
 
 def _yaml_omap(constructor, node):
@@ -525,8 +563,10 @@ def _bounded_yaml_integer(constructor, node) -> int:
         raise _too_many_digits(line=line)
     try:
         value = SafeConstructor.construct_yaml_int(constructor, node)
-    except ValueError:  # the interpreter's own conversion limit, set lower than ours
-        raise _too_many_digits(line=line) from None
+    except ValueError as error:
+        if "limit" in str(error):  # the interpreter's own conversion limit, set lower than ours
+            raise _too_many_digits(line=line) from None
+        raise _not_of_its_tag(node, "int") from None  # `!!int x`: a text of no integer form
     if isinstance(value, int) and not -_INTEGER_BOUND < value < _INTEGER_BOUND:
         raise _too_many_digits(line=line)
     return value
@@ -535,10 +575,16 @@ def _bounded_yaml_integer(constructor, node) -> int:
 def parse_yaml(text: str, *, pure: bool = False):
     """Safe YAML: one document, no custom tags, no duplicate keys.
 
-    The C parser reads first; whatever it refuses, or a text it reads differently, is read
+    A text in the plain block form Passdown writes is read by :mod:`passdown.formats._yamlblock`,
+    which answers only where it gives the loaders' own data. Otherwise the C parser reads first; whatever it refuses, or a text it reads differently, is read
     again by the pure loader, whose finding is the one reported: both loaders give the same
     findings, lines and refusals, and only valid documents take the fast path."""
     _refuse_other_yaml_versions(text)
+    if not pure:
+        try:  # the form Passdown writes its registries in, read without a YAML library
+            return _yamlblock.read(text)
+        except _yamlblock.NotPlain:
+            pass
     if pure or not c_yaml_available() or _may_read_differently(text):
         return _parse_yaml_with(text, _yaml_loader(True))
     from ruamel.yaml.error import YAMLError
