@@ -130,7 +130,7 @@ def test_the_comparison_is_in_every_format(report_page):
     # each implementation's part names the profiles it conforms to; a part below 100% says so
     assert badge["message"].split(" | ") == [
         "reference core + handoff + recovery + relaunch + lifecycle + guard + observe + python-helper-compat",
-        "python python-helper-compat, 94% passing", "node recovery + observe + python-helper-compat"]
+        "python python-helper-compat, 94% passing", "node core + recovery + observe + python-helper-compat"]
     assert badge["color"] != "brightgreen"
     assert json.loads(rendered("json"))["kind"] == "conformance_comparison"
     assert rendered("html") == report_page.read_text(encoding="utf-8")

@@ -65,6 +65,8 @@ def _case_files(folder: Path) -> list[Path]:
                 continue
             name = value.get("name")
             kind = _detect.get(value["kind"])
+            if not kind.names:  # a kind found only with --kind (xbrief), never by its file's name
+                continue
             if not isinstance(name, str) or "/" in name or "*" in name or not kind.matches_name(name):
                 name = kind.names[0]
             path = folder / f"{cases_file.stem}-{number}" / name

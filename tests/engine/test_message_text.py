@@ -31,14 +31,16 @@ def _validate_texts(value):
     if not isinstance(value, dict) or value.get("kind") not in _detect.kind_names():
         return []
     kind = value["kind"]
-    name = value.get("name") if isinstance(value.get("name"), str) else _detect.get(kind).names[0]
+    # a kind with no file name of its own (xbrief) is read as JSON, as the gate reads it (CNF-102)
+    names = _detect.get(kind).names
+    name = value.get("name") if isinstance(value.get("name"), str) else next(iter(names), None)
     if isinstance(value.get("text"), str):
-        raw, syntax = value["text"].encode("utf-8", "surrogatepass"), None
+        raw, syntax = value["text"].encode("utf-8", "surrogatepass"), None if name else "json"
     elif "document" in value:
         raw, syntax = dumps(value["document"]).encode("utf-8", "surrogatepass"), "json"
     else:
         return []
-    outcome = check_bytes(raw, file=name, filename=name, kind=kind, syntax=syntax)
+    outcome = check_bytes(raw, file=name or "-", filename=name, kind=kind, syntax=syntax)
     return [text for finding in outcome.findings for text in (finding.message, finding.hint or "")]
 
 

@@ -261,7 +261,10 @@ const TAGGED = {
     if (value === undefined) throw new LoadError("load.syntax", `${JSON.stringify(s)} is not a boolean`);
     return value;
   },
-  [`${TAG}null`]: () => null,
+  [`${TAG}null`]: (s) => {
+    if (!NULL.test(s)) throw new LoadError("load.syntax", `${JSON.stringify(s)} is not null`);
+    return null;
+  },
 };
 // The node each standard tag applies to (INP-026): another node is load.syntax.
 const TAG_NODES = Object.fromEntries([["str", "scalar"], ["int", "scalar"], ["float", "scalar"], ["bool", "scalar"],
