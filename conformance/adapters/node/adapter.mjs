@@ -41,6 +41,7 @@
 import { existsSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { Float, LIMITS, PYTHON, isFloat, isInt, parseJSON as readJSON, plain, readGateInput } from "./load.mjs";
+import { pythonJSON } from "./json-python.mjs";
 
 const NAME = "passdown-adapter-node";
 const VERSION = "1.3.0";
@@ -114,58 +115,10 @@ function trueDivide(a, b) {
 
 function pyMin(a, b) { return num(b) < num(a) ? b : a; } // min(a, b): the first of equals
 
-// -- JSON as Python writes it ------------------------------------------------------------------
+// -- JSON as Python writes it: json-python.mjs -----------------------------------------------
 
-function floatRepr(x) {
-  if (Number.isNaN(x)) return "NaN";
-  if (x === Infinity) return "Infinity";
-  if (x === -Infinity) return "-Infinity";
-  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
-  const sign = x < 0 ? "-" : "";
-  const [mantissa, exponent] = Math.abs(x).toExponential().split("e"); // shortest round-trip digits
-  const digits = mantissa.replace(".", "");
-  const point = Number(exponent) + 1; // where the decimal point goes in digits
-  if (point > -4 && point <= 16) {
-    if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
-    if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}.0`;
-    return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
-  }
-  const e = point - 1;
-  const tail = digits.length > 1 ? `.${digits.slice(1)}` : "";
-  return `${sign}${digits[0]}${tail}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
-}
-
-function stringRepr(s) {
-  let out = '"';
-  for (let k = 0; k < s.length; k++) {
-    const c = s[k];
-    const code = s.charCodeAt(k);
-    const short = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" }[c];
-    if (short) out += short;
-    else if (code < 0x20 || code > 0x7e) out += "\\u" + code.toString(16).padStart(4, "0");
-    else out += c;
-  }
-  return out + '"';
-}
-
-// json.dumps(value, sort_keys=...) with the default separators; ints longer than Python
-// prints raise, as Python does.
-function dumps(value, sortKeys = false) {
-  if (value === null) return "null";
-  if (value === true) return "true";
-  if (value === false) return "false";
-  if (isInt(value)) {
-    const text = value.toString();
-    if (text.replace("-", "").length > LIMITS.digits) throw new Error("int too long to print");
-    return text;
-  }
-  if (isFloat(value)) return floatRepr(value.value);
-  if (typeof value === "string") return stringRepr(value);
-  if (Array.isArray(value)) return "[" + value.map((v) => dumps(v, sortKeys)).join(", ") + "]";
-  const entries = [...(value instanceof Map ? value.entries() : Object.entries(value))];
-  if (sortKeys) entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)); // UTF-16 order = code point order for BMP
-  return "{" + entries.map(([k, v]) => `${stringRepr(k)}: ${dumps(v, sortKeys)}`).join(", ") + "}";
-}
+// json.dumps(value, sort_keys=...); ints longer than Python prints raise, as Python does.
+const dumps = (value, sortKeys = false) => pythonJSON(value, { sortKeys, maxDigits: LIMITS.digits });
 
 // -- the restart gate --------------------------------------------------------------------------
 

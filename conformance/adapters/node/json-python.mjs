@@ -5,7 +5,7 @@
 import { isFloat, isInt } from "./load.mjs";
 
 
-function floatRepr(x) {
+export function floatRepr(x) {
   if (Number.isNaN(x)) return "NaN";
   if (x === Infinity) return "Infinity";
   if (x === -Infinity) return "-Infinity";
@@ -25,20 +25,28 @@ function floatRepr(x) {
   return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
-const asciiString = (s) => `"${s.replace(/[\x00-\x1f"\\\u007f-\uffff]/g, (c) => {
+export const asciiString = (s) => `"${s.replace(/[\x00-\x1f"\\\u007f-\uffff]/g, (c) => {
   const named = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" }[c];
   return named ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 })}"`;
 
-export function pythonJSON(value) {
+// json.dumps(value) with the default separators: `sortKeys` sorts members (UTF-16 order, which
+// is code point order for the BMP), `maxDigits` refuses an integer longer than Python prints.
+export function pythonJSON(value, { sortKeys = false, maxDigits = null } = {}) {
+  const write = (v) => pythonJSON(v, { sortKeys, maxDigits });
   if (value === null) return "null";
   if (value === true) return "true";
   if (value === false) return "false";
-  if (isInt(value)) return value.toString();
+  if (isInt(value)) {
+    const text = value.toString();
+    if (maxDigits !== null && text.replace("-", "").length > maxDigits) throw new Error("int too long to print");
+    return text;
+  }
   if (isFloat(value)) return floatRepr(value.value);
   if (typeof value === "number") return Number.isInteger(value) ? String(value) : floatRepr(value);
   if (typeof value === "string") return asciiString(value);
-  if (Array.isArray(value)) return `[${value.map(pythonJSON).join(", ")}]`;
-  if (value instanceof Map) return `{${[...value].map(([k, v]) => `${asciiString(k)}: ${pythonJSON(v)}`).join(", ")}}`;
-  return `{${Object.entries(value).map(([k, v]) => `${asciiString(k)}: ${pythonJSON(v)}`).join(", ")}}`;
+  if (Array.isArray(value)) return `[${value.map(write).join(", ")}]`;
+  const entries = [...(value instanceof Map ? value.entries() : Object.entries(value))];
+  if (sortKeys) entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${asciiString(k)}: ${write(v)}`).join(", ")}}`;
 }
