@@ -139,13 +139,19 @@ def test_progress_leaves_the_output_unchanged(handoff, monkeypatch):
 
 # -- attempt: the next step, show, takeover (AUT-089, AUT-090, AUT-092) -------------------------
 
-def test_each_attempt_step_ends_with_the_next_command_and_takeover_reads_the_epoch(tmp_path, monkeypatch):
+def _committed_project_with_a_packet(tmp_path, monkeypatch):
+    """A checkout whose handoff files are committed, the working folder, and packet r1 rendered."""
     project = new_checkout(tmp_path / "project", {"README": "work\n"})
     make_project(project)
     git(project, "add", "-A")
     git(project, "commit", "-q", "-m", "handoff files")
     monkeypatch.chdir(project)
     assert passdown("packet", "render", "--source-id", "sess-a", "--restart-id", "r1").exit_code == 0
+    return project
+
+
+def test_each_attempt_step_ends_with_the_next_command_and_takeover_reads_the_epoch(tmp_path, monkeypatch):
+    project = _committed_project_with_a_packet(tmp_path, monkeypatch)
     created = passdown("attempt", "created", "r1", "--target-id", "sess-b")
     assert created.stdout.splitlines()[-1] == (
         "  next: passdown ack write --target-id sess-b (the target), then passdown attempt ack r1 ack.json")
@@ -172,12 +178,7 @@ def test_each_attempt_step_ends_with_the_next_command_and_takeover_reads_the_epo
 
 def test_takeover_refuses_when_the_ownership_record_holds_no_epoch(tmp_path, monkeypatch):
     """Without --fencing-epoch and with no committed epoch to read, nothing is taken over (AUT-090)."""
-    project = new_checkout(tmp_path / "project", {"README": "work\n"})
-    make_project(project)
-    git(project, "add", "-A")
-    git(project, "commit", "-q", "-m", "handoff files")
-    monkeypatch.chdir(project)
-    assert passdown("packet", "render", "--source-id", "sess-a", "--restart-id", "r1").exit_code == 0
+    project = _committed_project_with_a_packet(tmp_path, monkeypatch)
     assert passdown("attempt", "created", "r1", "--target-id", "sess-b").exit_code == 0
     assert passdown("ack", "write", "--target-id", "sess-b").exit_code == 0
     assert passdown("attempt", "ack", "r1", "ack.json").exit_code == 0
