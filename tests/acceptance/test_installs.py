@@ -102,11 +102,9 @@ def test_every_install_line_of_the_docs_is_tested():
 
 
 def test_without_the_cache_the_install_tests_skip_and_in_ci_they_fail(monkeypatch):
-    import wheel_support
-
     monkeypatch.delenv("CI", raising=False)
     with pytest.raises(pytest.skip.Exception, match=r"has no wheel of no-such-dist: fill it with"):
-        wheel_support.wheelhouse("click", "no-such-dist")
+        wheelhouse("click", "no-such-dist")
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match=r"no-such-dist.*CI is set, so this fails instead of skipping"):
-        wheel_support.wheelhouse("no-such-dist")
+        wheelhouse("no-such-dist")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import shared_reference
 from docs_support import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -65,8 +66,6 @@ def test_the_readme_names_exactly_the_test_modules_that_can_skip():
 
 
 def test_without_the_reference_material_its_tests_skip_and_in_ci_they_fail(monkeypatch):
-    import shared_reference
-
     monkeypatch.delenv("CI", raising=False)
     with pytest.raises(pytest.skip.Exception, match=r"not at \.\./shared/reference/no-such-material/"):
         shared_reference.require("no-such-material", "marker.txt")

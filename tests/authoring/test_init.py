@@ -4,9 +4,15 @@ not at all, valid from the start; an existing file is never replaced."""
 from __future__ import annotations
 
 import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
 
 import pytest
-from authoring_support import errors_in, load, run, run_json, subprocess_passdown
+from authoring_support import REPO, errors_in, load, run, run_json, subprocess_passdown
 
 from passdown.errors import UsageError
 from passdown.authoring import Identity, Policy, init
@@ -207,19 +213,12 @@ def _rewritten_as_plain(folder):
 
 def _named_command(hint):
     """The one `passdown init` command a hint names (CKP-036), as its words."""
-    import re
-    import shlex
-
     [command] = re.findall(r"`(passdown init[^`]*)`", hint)
     return shlex.split(command)[1:]
 
 
 def _stop_instruction(folder):
     """What the Claude Code Stop hook continues the turn with (None: it lets the turn end)."""
-    import os
-    import subprocess
-    import sys
-
     hook = {"session_id": "sess-a", "transcript_path": "", "cwd": str(folder),
             "hook_event_name": "Stop", "stop_hook_active": False}
     done = subprocess.run([sys.executable, "-m", "passdown", "hook", "claude", "Stop"],
@@ -270,10 +269,6 @@ def test_the_hints_lead_out_of_a_plain_checkpoint_beside_a_registry_in_one_comma
 def test_the_adopted_block_takes_the_owner_and_the_fencing_epoch_from_the_registry(tmp_path):
     """After an ownership commit the session that owns the goal's writes is the commit's
     target, and the checkpoint writes at the registry's fencing epoch."""
-    import shutil
-
-    from authoring_support import REPO
-
     folder = tmp_path / "handoff"
     shutil.copytree(REPO / "examples" / "handoff", folder)
     for name in ("continuation.packet.txt", "ack.json"):

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from passdown.conformance import Program, load_suite, run
+from passdown.conformance import Program, _process, load_suite, run
 from passdown.conformance._process import TOKEN_VARIABLE
 from conformance_toy import toy
 
@@ -154,8 +154,6 @@ def test_a_sweep_ends_one_implementation_s_processes_and_no_other_s():
 def test_a_child_that_closes_stdout_before_it_exits_is_reaped_as_it_ends(monkeypatch):
     """Its exit is waited for on its pidfd, not polled with sleeps (each sleep of a poll held
     a case's slot after its program had ended)."""
-    from passdown.conformance import _process
-
     closing = [sys.executable, "-c", "import os, time; os.close(1); time.sleep(0.2); raise SystemExit(3)"]
     child = _process.Child(closing, out_limit=1024)
     if child._pidfd is None:

@@ -8,9 +8,9 @@ import pytest
 
 from passdown.conformance._suite import load_suite
 from passdown.formats import _detect
-from passdown.engine._validate import check_bytes
 from passdown.formats import _ackcheck
 from passdown.formats._fastjson import loads
+from passdown.gates import validate as validate_gate
 from passdown.gates._table import dumps
 
 #: Text only Python writes for a value: reprs of None, booleans, lists and dicts of strings.
@@ -30,17 +30,14 @@ def _value(case):
 def _validate_texts(value):
     if not isinstance(value, dict) or value.get("kind") not in _detect.kind_names():
         return []
-    kind = value["kind"]
-    # a kind with no file name of its own (xbrief) is read as JSON, as the gate reads it (CNF-102)
-    names = _detect.get(kind).names
-    name = value.get("name") if isinstance(value.get("name"), str) else next(iter(names), None)
+    name = value.get("name") if isinstance(value.get("name"), str) else None
     if isinstance(value.get("text"), str):
-        raw, syntax = value["text"].encode("utf-8", "surrogatepass"), None if name else "json"
+        raw, syntax = value["text"].encode("utf-8", "surrogatepass"), None
     elif "document" in value:
         raw, syntax = dumps(value["document"]).encode("utf-8", "surrogatepass"), "json"
     else:
         return []
-    outcome = check_bytes(raw, file=name or "-", filename=name, kind=kind, syntax=syntax)
+    outcome = validate_gate.check(raw, value["kind"], name, syntax)
     return [text for finding in outcome.findings for text in (finding.message, finding.hint or "")]
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from passdown.formats import _loading, _yamlblock
+from passdown.workspace import _editing
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -133,8 +136,6 @@ def test_the_block_reader_reads_the_registries_passdown_writes():
     """The example registry, and registries written by Passdown's own writer (a new file,
     and an edit keeping the example's layout), are read by the block reader itself, to the
     loaders' data."""
-    from passdown.workspace import _editing
-
     raw = (ROOT / "examples" / "handoff" / "registry.yaml").read_bytes()
     data = _loading.load_bytes(raw, source="registry.yaml", syntax="yaml")[0].data
     more = [dict(copy.deepcopy(attempt), restart_id=f"{attempt['restart_id']}-{n}")
@@ -158,9 +159,6 @@ def test_the_block_reader_resolves_plain_scalars_by_ruamels_table():
 
 
 def test_a_registry_written_by_passdown_is_read_without_a_yaml_library():
-    import subprocess
-    import sys
-
     example = ROOT / "examples" / "handoff" / "registry.yaml"
     code = ("import sys; from passdown.formats._loading import load_path; "
             f"loaded, findings = load_path({str(example)!r}, syntax='yaml'); "

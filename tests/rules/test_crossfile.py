@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from blake3 import blake3
 
-from passdown.formats import _ackcheck
+from passdown.formats import _ackcheck, _packet
 from passdown import validate_paths
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "handoff"
@@ -245,8 +245,6 @@ def test_one_named_checkpoint_gets_the_walks_cross_file_findings_and_lines(folde
 def test_a_packet_beside_a_named_checkpoint_is_read_for_the_rules_only(folder, monkeypatch):
     """Its grammar's projection (the packet's own checks) is not made: the rules parse its
     text, as they do in a folder walk, which checks the packet too."""
-    from passdown.formats import _packet
-
     parsed, projected = [], []
     real_parse, real_projection = _packet.parse, _packet.projection
     monkeypatch.setattr(_packet, "parse", lambda text: parsed.append(1) or real_parse(text))

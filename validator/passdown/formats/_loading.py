@@ -576,9 +576,10 @@ def parse_yaml(text: str, *, pure: bool = False):
     """Safe YAML: one document, no custom tags, no duplicate keys.
 
     A text in the plain block form Passdown writes is read by :mod:`passdown.formats._yamlblock`,
-    which answers only where it gives the loaders' own data. Otherwise the C parser reads first; whatever it refuses, or a text it reads differently, is read
-    again by the pure loader, whose finding is the one reported: both loaders give the same
-    findings, lines and refusals, and only valid documents take the fast path."""
+    which answers only where it gives the loaders' own data. Otherwise the C parser reads
+    first; whatever it refuses, or a text it reads differently, is read again by the pure
+    loader, whose finding is the one reported: both loaders give the same findings, lines and
+    refusals, and only valid documents take the fast path."""
     _refuse_other_yaml_versions(text)
     if not pure:
         try:  # the form Passdown writes its registries in, read without a YAML library

@@ -54,21 +54,25 @@ def decide(value):
     return decide_bytes(raw, kind, name, syntax)
 
 
-def decide_bytes(raw, kind, name=None, syntax=None):
-    """The decision on one document's bytes."""
+def check(raw, kind, name=None, syntax=None):
+    """The validation outcome of one document's bytes, read as the gate reads them: under
+    ``name``, else the kind's first file name (its first ``.json`` one for JSON); a kind with
+    no file name of its own (``xbrief``, CNF-113) is read as JSON."""
     from passdown.formats import _detect
     from passdown.engine._validate import check_bytes
 
     if name is None:
         names = _detect.get(kind).names
-        name = next((n for n in names if syntax != "json" or n.endswith(".json")), None)
-        if name is None and names:
-            name = names[0]
+        name = next((n for n in names if syntax != "json" or n.endswith(".json")),
+                    names[0] if names else None)
     if name is None:
-        # a kind with no file name of its own (`xbrief`, CNF-113): its text is JSON
-        outcome = check_bytes(raw, file="-", filename=None, kind=kind, syntax=syntax or "json")
-    else:
-        outcome = check_bytes(raw, file=name, filename=name, kind=kind, syntax=syntax)
+        syntax = syntax or "json"
+    return check_bytes(raw, file=name or "-", filename=name, kind=kind, syntax=syntax)
+
+
+def decide_bytes(raw, kind, name=None, syntax=None):
+    """The decision on one document's bytes."""
+    outcome = check(raw, kind, name, syntax)
     errors = sorted({f.code for f in outcome.findings if f.is_error})
     warnings = sorted({f.code for f in outcome.findings if not f.is_error})
     output = {"valid": not errors, "errors": errors, "warnings": warnings}
