@@ -4,20 +4,17 @@ turn (spec/gates/guard.md).
 
 Judging answers ``None`` (nothing here stops the host) or an outcome code: ``host_kill``,
 ``process_kill``, ``service_restart`` or ``host_shutdown``; a piece it cannot read raises
-:class:`~passdown.gates._guard_read.Unreadable`. The tables below are the whole catalogue:
-verbs that stop something, wrappers and the few of their options that take a value (an option
-a wrapper's table does not state is read both as a flag and as taking the next word, so an
-unlisted option never hides the command), shells, and interpreters' code options. Every other
-verb is allowed whatever its arguments say.
+:class:`~passdown.gates._guard_read.Unreadable`. :data:`VERBS` is the whole catalogue; every
+other verb is allowed whatever its arguments say. Options are read by one getopt-like rule
+(:func:`_options`); a wrapper's option its table does not state as taking a value is read both
+as a flag and as taking the next word, so an unlisted option never hides the command.
 """
 
 from passdown.gates._guard_read import MAX_DEPTH, Unreadable, Word, decode_escapes, read
 
-
 #: The most wrappers peeled off one command.
 MAX_WRAPPERS = 64
-#: The most other readings of wrappers' options (an option the table does not state read as
-#: taking a value) judged in one call.
+#: The most other readings of wrappers' options judged in one call.
 MAX_READINGS = 256
 
 
@@ -32,8 +29,7 @@ class Host:
         self.names, self.command_lines, self.units = tuple(names), tuple(command_lines), tuple(units)
 
     def pids(self):
-        """Numbers that, signalled, stop the host: its pid, its parent, its group and session
-        leaders."""
+        """Numbers that, signalled, stop the host: its pid, parent, group and session leaders."""
         return {n for n in (self.pid, self.parent, self.group, self.session) if n}
 
     def groups(self):
@@ -59,8 +55,7 @@ def glob_match(pattern, name, fold=False):
             if close > 0:
                 members, negate = pattern[p + 1:close], pattern[p + 1] in "!^"
                 members = members[1:] if negate else members
-                hit = any(a <= name[n] <= b for a, b in _ranges(members))
-                if hit != negate:
+                if any(a <= name[n] <= b for a, b in _ranges(members)) != negate:
                     p, n = close + 1, n + 1
                     continue
         elif p < len(pattern) and pattern[p] in ("?", name[n]):
@@ -94,38 +89,20 @@ class Judge:
         self.host, self.unit = host, None
         self.readings = {}
 
-    def other_reading(self, words, depth, context):
-        """Judge another reading of a wrapper's options, each distinct one once (nested
-        wrappers share their readings), within the call's budget of them."""
-        if not words:
-            return None
-        key = (tuple(str(word) for word in words), id(context))
-        if key not in self.readings:
-            if len(self.readings) >= MAX_READINGS:
-                raise Unreadable("too_deep", f"more than {MAX_READINGS} readings of wrappers' options")
-            # the context is kept with its verdict so that its id is not reused in this call
-            self.readings[key] = (context, None)
-            self.readings[key] = (context, self.argv(words, depth, context))
-        return self.readings[key][1]
-
-    # -- programs ------------------------------------------------------------------------------
-
     def shell(self, text, dialect="posix", depth=0):
         """Shell text -> an outcome code or ``None``."""
-        commands = read(text, dialect, depth)
-        return self.commands(commands, dialect, depth)
+        return self.commands(read(text, dialect, depth), dialect, depth)
 
     def commands(self, commands, dialect, depth):
         previous = None
         for command in commands:
-            context = _Context(command, previous, dialect, chain=commands)
             for nested in command.nested:
                 verdict = self.commands(nested, dialect, depth + 1)
                 if verdict:
                     return verdict
             if any(_is_sysrq(path) for path in command.writes):
                 return "host_shutdown"
-            verdict = self.argv(command.words, depth, context)
+            verdict = self.argv(command.words, depth, _Context(command, previous, dialect, chain=commands))
             if verdict:
                 return verdict
             previous = command
@@ -141,23 +118,28 @@ class Judge:
             verb = program_name(words[0])
             key = verb.lower() if context.dialect != "posix" or verb[:1].isupper() else verb
             key = _ALIASES.get((context.dialect, key), key)
-            if key not in VERBS and (key.startswith("python") or key.startswith("pypy")):
+            if key not in VERBS and key.startswith(("python", "pypy")):
                 key = "python"
             if key not in VERBS and "/init.d/" in words[0]:
-                return _init_script(self, words, context, depth)
+                return _service(self, [verb] + words[1:], context, depth)
             if context.dialect == "powershell" and any(").kill(" in w.lower() for w in words):
                 from passdown.gates._guard_windows import _ps_method_kill  # Windows rules load on use
 
                 return _ps_method_kill(self, words)
             rule = VERBS.get(key)
-            if rule is None:
-                return None
-            outcome = rule(self, words[1:], context, depth)
-            if isinstance(outcome, list):  # a wrapper: judge the command it runs
-                words = _peel_syntax(outcome, context.dialect)
-                continue
-            return outcome
+            outcome = rule(self, words[1:], context, depth) if rule else None
+            if not isinstance(outcome, list):
+                return outcome
+            words = _peel_syntax(outcome, context.dialect)  # a wrapper: judge what it runs
         raise Unreadable("too_deep", f"more than {MAX_WRAPPERS} wrappers around one command")
+
+    def texts(self, texts, depth, dialect="posix"):
+        """The first verdict of shell texts, each read one level deeper."""
+        for text in texts:
+            verdict = self.shell(text, dialect, depth + 1)
+            if verdict:
+                return verdict
+        return None
 
     def code(self, text, depth):
         """Program source of any language: its executor calls and command forms."""
@@ -172,15 +154,29 @@ class Judge:
                 return verdict
         return None
 
+    def other_reading(self, words, depth, context):
+        """Judge another reading of a wrapper's options, each distinct one once (nested
+        wrappers share their readings), within the call's budget of them."""
+        if not words:
+            return None
+        key = (tuple(str(word) for word in words), id(context))
+        if key not in self.readings:
+            if len(self.readings) >= MAX_READINGS:
+                raise Unreadable("too_deep", f"more than {MAX_READINGS} readings of wrappers' options")
+            # the context is kept with its verdict so that its id is not reused in this call
+            self.readings[key] = (context, None)
+            self.readings[key] = (context, self.argv(words, depth, context))
+        return self.readings[key][1]
+
     def fed(self, context):
-        """What a shell or interpreter reading its standard input is fed: here-documents,
-        here-strings, and what the command piped into it prints."""
-        texts = list(context.command.fed) if context.command else []
-        for program in context.command.sources if context.command else ():
-            texts.extend(self.substituted(program))
-        previous = context.previous if context.command and context.command.piped else None
-        if previous is not None:
-            texts.extend(printed(previous, self))
+        """What a command reading its standard input is fed: here-documents, here-strings,
+        process substitutions read as input, and what the command piped into it prints."""
+        command = context.command
+        if command is None:
+            return []
+        texts = list(command.fed) + [t for program in command.sources for t in self.substituted(program)]
+        if command.piped and context.previous is not None:
+            texts.extend(printed(context.previous, self))
         return texts
 
     def substituted(self, program):
@@ -192,12 +188,11 @@ class Judge:
         program prints; a file is content the text does not hold."""
         if not isinstance(word, Word) or not word.raw.startswith("<("):
             return None
-        for program in word.nested:
-            for text in self.substituted(program):
-                verdict = self.shell(text, "posix", depth + 1)
-                if verdict:
-                    return verdict
-        return None
+        return self.texts([t for program in word.nested for t in self.substituted(program)], depth)
+
+    def fed_shell(self, context, depth):
+        """A shell reading its standard input runs what it is fed."""
+        return self.texts(self.fed(context), depth)
 
     # -- targets -------------------------------------------------------------------------------
 
@@ -206,19 +201,15 @@ class Judge:
         if isinstance(pattern, _Dynamic):
             raise Unreadable("unreadable", "a kill by name takes its pattern from a variable")
         texts = self.host.names + (self.host.command_lines if full else ())
-        for text in texts:
-            if _pattern_hits(pattern, text, exact, fold, regex):
-                return True
-        return False
+        return any(_pattern_hits(pattern, text, exact, fold, regex) for text in texts)
 
     def matches_unit(self, word, fold=False):
         """Whether a unit or service name names one of the host's units; the matched unit is
         kept for the message."""
         if getattr(word, "dynamic", False) and self.host.units:
             raise Unreadable("unreadable", "a stop or restart takes its unit from a variable")
-        asked = _unit_base(word)
         for unit in self.host.units:
-            if glob_match(asked, _unit_base(unit), fold) or glob_match(word, unit, fold):
+            if glob_match(_unit_base(word), _unit_base(unit), fold) or glob_match(word, unit, fold):
                 self.unit = unit
                 return True
         return False
@@ -231,8 +222,7 @@ class Judge:
         number = text[1:] if text.startswith("-") else text
         if not number.isdigit():
             return False
-        value = int(number)
-        return value in (self.host.groups() if text.startswith("-") else self.host.pids())
+        return int(number) in (self.host.groups() if text.startswith("-") else self.host.pids())
 
 
 class _Dynamic(str):
@@ -240,7 +230,8 @@ class _Dynamic(str):
 
 
 class _Context:
-    """Where a command stands: its parsed command, the one before it, the dialect."""
+    """Where a command stands: its parsed command, the one before it, the dialect, what is
+    piped into it (for ``xargs``' command) and the commands of its program."""
 
     __slots__ = ("command", "previous", "dialect", "stdin", "chain")
 
@@ -249,15 +240,23 @@ class _Context:
         self.chain = chain
 
 
+def _before(context, command):
+    """The command before ``command`` in its program, or ``None``."""
+    chain = context.chain
+    index = chain.index(command) if command in chain else 0
+    return chain[index - 1] if index > 0 else None
+
+
 def _is_sysrq(path):
-    return path.replace("//", "/").rstrip("/") in ("/proc/sysrq-trigger",)
+    return path.replace("//", "/").rstrip("/") == "/proc/sysrq-trigger"
 
 
 def _unit_base(word):
-    for suffix in (".service",):
-        if word.endswith(suffix):
-            return word[:-len(suffix)]
-    return word
+    return word[:-len(".service")] if word.endswith(".service") else word
+
+
+_REGEX_CHARS = frozenset(".[]()*+?{}|^$\\")
+_PATTERNS = {}
 
 
 def _pattern_hits(pattern, text, exact, fold, regex):
@@ -274,40 +273,55 @@ def _pattern_hits(pattern, text, exact, fold, regex):
     return search(program, text, fold, whole=exact)
 
 
-_PATTERNS = {}
-_REGEX_CHARS = frozenset(".[]()*+?{}|^$\\")
-
-
 def printed(command, judge):
     """What a command prints, where the text says it: ``echo`` and ``printf`` of their
-    arguments, ``cat`` of a here-document; else nothing."""
-    words = _peel_wrappers(judge, command.words)
-    if not words:
-        return list(command.fed)
-    verb = program_name(words[0])
-    args = words[1:]
-    if verb == "echo":
-        while args and args[0][:1] == "-" and set(args[0][1:]) <= set("neE") and len(args[0]) > 1:
-            args = args[1:]
-        return [decode_escapes(" ".join(args))]
-    if verb == "printf" and args:
-        text, rest = decode_escapes(args[0]), list(args[1:])
-        for spec in ("%s", "%b", "%d"):
-            while spec in text and rest:
-                text = text.replace(spec, rest.pop(0), 1)
-        return [text + "".join(" " + r for r in rest)]
-    if verb == "cat" and not args:
-        return list(command.fed)
-    return []
+    arguments, ``cat`` of a here-document (in each reading of its wrappers); else nothing."""
+    texts = []
+    for words in _peeled(judge, command.words):
+        verb, args = (program_name(words[0]), words[1:]) if words else ("cat", [])
+        if verb == "echo":
+            while args and len(args[0]) > 1 and args[0][0] == "-" and set(args[0][1:]) <= set("neE"):
+                args = args[1:]
+            texts.append(decode_escapes(" ".join(args)))
+        elif verb == "printf" and args:
+            text, rest = decode_escapes(args[0]), list(args[1:])
+            for spec in ("%s", "%b", "%d"):
+                while spec in text and rest:
+                    text = text.replace(spec, rest.pop(0), 1)
+            texts.append(text + "".join(" " + r for r in rest))
+        elif verb == "cat" and not args:
+            texts.extend(command.fed)
+    return texts
 
 
-# -- syntax and wrappers ---------------------------------------------------------------------
+def _peeled(judge, words):
+    """Each reading of a command's words with its syntax and wrappers peeled (a wrapper's
+    option its table does not state read both ways), without judging the command."""
+    pending, readings = [_peel_syntax(list(words), "posix")], []
+    for _ in range(MAX_READINGS):
+        if not pending:
+            break
+        words = pending.pop(0)
+        if not words or program_name(words[0]) not in _WRAPPERS:
+            readings.append(words)
+            continue
+        rule = VERBS[program_name(words[0])]
+        if hasattr(rule, "readings"):
+            inner = rule.readings(words[1:])
+        else:
+            inner = [rule(judge, words[1:], _Context(None, None, "posix"), 0)]
+        pending[:0] = [_peel_syntax(w, "posix") for w in inner if isinstance(w, list)]
+    return readings
 
-_KEYWORDS = frozenset({"!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while",
-                       "until", "time", "exec", "command", "builtin", "nohup", "setsid", "[[",
-                       "unbuffer", "caffeinate", "noglob", "nocorrect"})
-_SKIPPED = frozenset({"for", "case", "select", "esac", "in", "return", "local",
-                      "export", "declare", "typeset", "readonly"})
+
+# -- syntax and options ----------------------------------------------------------------------
+
+_KEYWORDS = frozenset("! { } if then else elif fi do done while until time exec command builtin "
+                      "nohup setsid [[ unbuffer caffeinate noglob nocorrect".split())
+#: Keywords whose options come before the command (``exec -a NAME``: ``-a`` takes a value).
+_KEYWORDS_WITH_OPTIONS = frozenset("exec command time nohup setsid caffeinate".split())
+#: Words that start no command the guard judges: loops' heads, declarations.
+_SKIPPED = frozenset("for case select esac in return local export declare typeset readonly".split())
 
 
 def _peel_syntax(words, dialect):
@@ -317,18 +331,14 @@ def _peel_syntax(words, dialect):
         first = words[i]
         if dialect == "posix" and "=" in first and first.split("=", 1)[0].rstrip("+").isidentifier():
             i += 1
-        elif first in _KEYWORDS and not (first == "command" and i + 1 < n and
-                                         words[i + 1][:2] in ("-v", "-V")):
+        elif first in _KEYWORDS and not (first == "command" and words[i + 1:i + 2] in (["-v"], ["-V"])):
             i += 1
-            while i < n and words[i][:1] == "-" and first in ("exec", "command", "time", "nohup",
-                                                              "setsid", "caffeinate"):
+            while i < n and words[i][:1] == "-" and first in _KEYWORDS_WITH_OPTIONS:
                 i += 2 if words[i] == "-a" else 1
         elif first == "function":
             i += 2
         elif first == "coproc":
-            i += 1
-            if i + 1 < n and words[i + 1] in ("{", "("):
-                i += 1
+            i += 2 if i + 2 < n and words[i + 2] in ("{", "(") else 1
         elif first in _SKIPPED:
             return []
         else:
@@ -338,49 +348,78 @@ def _peel_syntax(words, dialect):
     return words[i:] if i else words
 
 
-def _skip_options(words, takes_value):
-    """Words after a wrapper's options: short letters grouped, ``--name=value``, the stated
-    options that take a value skipping it, ``--`` ending them."""
-    return words[_scan_options(words, takes_value)[0]:]
+def _options(words, takes_value=frozenset(), everywhere=False, start=0):
+    """Getopt's reading of words -> (the options as ``(name, value)`` pairs, the operands, the
+    index where the operands start, and the indices where they would start if an option not
+    in ``takes_value`` took the next word as its value: ``nsenter -t 1 -m reboot``).
 
-
-def _scan_options(words, takes_value, i=0):
-    """From ``i``, skip options by the generic rule -> (the index where the command starts,
-    the indices where it would start if an option the table does not state took the next
-    word as its value: ``nsenter -t 1 -m reboot``)."""
-    others = []
+    Short letters group (``-lc V``: a stated letter takes the rest of its group or the next
+    word), ``--name=value`` carries its value, ``--`` ends the options; ``everywhere`` reads
+    options after operands too (``systemctl restart x --now``)."""
+    found, operands, others, i = [], [], [], start
     while i < len(words):
         word = words[i]
         if word == "--":
-            return i + 1, others
-        if word == "-":
+            operands.extend(words[i + 1:])
+            i += 1
+            break
+        if word == "-" and not everywhere:
+            found.append(("-", None))
             i += 1
             continue
-        if not word.startswith("-"):
-            return i, others
-        stated = "=" in word if word.startswith("--") else False
-        if word.startswith("--"):
-            stated = stated or word in takes_value
-            i += 2 if word in takes_value and "=" not in word else 1
-        else:
+        if word[:1] != "-" or word == "-":
+            if not everywhere:
+                break
+            operands.append(word)
             i += 1
+            continue
+        i += 1
+        stated = False
+        if word.startswith("--"):
+            name, equals, value = word.partition("=")
+            stated = bool(equals) or name in takes_value
+            if not equals and name in takes_value:
+                value, i = (words[i] if i < len(words) else None), i + 1
+            found.append((name, value if stated else None))
+        else:
             for index, letter in enumerate(word[1:], 2):
-                if "-" + letter in takes_value:
-                    stated = True
-                    i += 1 if index == len(word) else 0
+                stated = "-" + letter in takes_value
+                if stated:
+                    value = word[index:] or (words[i] if i < len(words) else None)
+                    i += 0 if word[index:] else 1
+                    found.append(("-" + letter, value))
                     break
+                found.append(("-" + letter, None))
         if not stated and i < len(words) and not words[i].startswith("-"):
             others.append(i + 1)
-    return len(words), others
+    if not everywhere:
+        operands = list(words[i:]) if not operands else operands
+    return found, operands, min(i, len(words)), others
+
+
+def _values(words, names):
+    """Every value given to the options in ``names``, wherever they stand."""
+    return [value for name, value in _options(words, names, everywhere=True)[0]
+            if name in names and value is not None]
+
+
+def _given(words, names):
+    """Whether one of the options in ``names`` is given, alone or in a group of letters."""
+    return any(name in names for name, _ in _options(words, everywhere=True)[0])
+
+
+def _operands(words, takes_value=frozenset()):
+    """The words after the options, where the command or program starts."""
+    return _options(words, takes_value)[1]
 
 
 def _other_readings(words, takes_value):
     """The commands a wrapper may run besides its first reading: one for each option the
     table does not state, read as taking the next word as its value."""
-    first, pending = _scan_options(words, takes_value)
+    _, _, first, pending = _options(words, takes_value)
     seen, readings = {first}, []
     while pending:
-        start, more = _scan_options(words, takes_value, pending.pop())
+        _, _, start, more = _options(words, takes_value, start=pending.pop())
         pending.extend(more)
         if start not in seen:
             seen.add(start)
@@ -388,41 +427,20 @@ def _other_readings(words, takes_value):
     return readings
 
 
-def _option_values(words, names):
-    """Every value of the options in ``names`` (``-c V``, ``-cV``, ``--name=V``, ``--name V``,
-    and a short letter ending a group: ``-lc V``)."""
-    values, i = [], 0
-    while i < len(words):
-        word = words[i]
-        if word == "--":
-            break
-        if word.startswith("--"):
-            name, equals, value = word.partition("=")
-            if name in names:
-                if equals:
-                    values.append(value)
-                elif i + 1 < len(words):
-                    values.append(words[i + 1])
-                    i += 1
-        elif word.startswith("-") and len(word) > 1:
-            for index, letter in enumerate(word[1:], 1):
-                if "-" + letter in names:
-                    rest = word[index + 1:]
-                    if rest:
-                        values.append(rest)
-                    elif i + 1 < len(words):
-                        values.append(words[i + 1])
-                        i += 1
-                    break
-        i += 1
-    return values
+def _set(text):
+    return frozenset(text.split())
 
 
-def _wrapper(takes_value=(), positionals=0, payload=(), shell_options=(), rest_is_text=False):
-    """A wrapper rule: options skipped, ``positionals`` operands skipped, then the command it
-    runs. ``payload`` options carry shell text; ``shell_options`` make the wrapper a shell
-    when no command follows; ``rest_is_text`` joins the command's words as shell text."""
-    takes = frozenset(takes_value) | frozenset(payload)
+# -- wrappers, shells, interpreters, executors -----------------------------------------------
+
+
+def _wrapper(takes="", positionals=0, payload="", shell="", rest_is_text=False):
+    """A wrapper rule: options skipped (the stated ones taking a value), ``positionals``
+    operands skipped, then the command it runs. ``payload`` options carry shell text;
+    ``shell`` options make it a shell reading its input when no command follows;
+    ``rest_is_text`` joins the command's words as shell text (``watch``)."""
+    payload, shell = _set(payload), _set(shell)
+    takes = _set(takes) | payload
 
     def command_of(words):
         skip = 0
@@ -431,142 +449,103 @@ def _wrapper(takes_value=(), positionals=0, payload=(), shell_options=(), rest_i
         return words[skip + positionals:]
 
     def rule(judge, args, context, depth):
-        rest = _skip_options(args, takes)
-        own = args[:len(args) - len(rest)]  # the wrapper's own options, up to its command
-        texts = _option_values(own, frozenset(payload))
-        for text in texts:
-            verdict = judge.shell(text, "posix", depth + 1)
-            if verdict:
-                return verdict
-        if not rest_is_text:
-            for other in _other_readings(args, takes):
-                verdict = judge.other_reading(command_of(other), depth, context)
-                if verdict:
-                    return verdict
-        rest = command_of(rest)
+        found, _, start, _ = _options(args, takes)
+        texts = [value for name, value in found if name in payload and value is not None]
+        verdict = judge.texts(texts, depth)
+        for other in _other_readings(args, takes):
+            if rest_is_text:
+                verdict = verdict or judge.texts([" ".join(command_of(other))], depth)
+            else:
+                verdict = verdict or judge.other_reading(command_of(other), depth, context)
+        if verdict:
+            return verdict
+        rest = command_of(args[start:])
         if not rest:
-            if _has_option(own, shell_options) and not texts:
-                return _stdin_shell(judge, context, depth)
-            return None
-        if rest_is_text:
-            return judge.shell(" ".join(rest), "posix", depth + 1)
-        return rest
+            shell_given = any(name in shell for name, _ in found)
+            return judge.fed_shell(context, depth) if shell_given and not texts else None
+        return judge.shell(" ".join(rest), "posix", depth + 1) if rest_is_text else rest
 
+    def readings(args):
+        """The commands the wrapper may run, its first reading first."""
+        return [command_of(args[_options(args, takes)[2]:])] + \
+            [command_of(other) for other in _other_readings(args, takes)]
+
+    rule.readings = readings
     return rule
-
-
-def _has_option(args, options):
-    """Whether one of ``options`` is given, alone or in a group of short letters."""
-    for word in args:
-        if word in options:
-            return True
-        if word[:1] == "-" and word[1:2] not in ("-", "") and \
-                any("-" + letter in options for letter in word[1:]):
-            return True
-    return False
 
 
 def _su(judge, args, context, depth):
     """``su``: ``-c`` carries shell text; without it, a login shell reading its input."""
-    texts = _option_values(args, frozenset({"-c", "--command", "--session-command"}))
-    for text in texts:
-        verdict = judge.shell(text, "posix", depth + 1)
-        if verdict:
-            return verdict
-    return None if texts else _stdin_shell(judge, context, depth)
-
-
-def _stdin_shell(judge, context, depth):
-    for text in judge.fed(context):
-        verdict = judge.shell(text, "posix", depth + 1)
-        if verdict:
-            return verdict
-    return None
+    texts = _values(args, _set("-c --command --session-command"))
+    return judge.texts(texts, depth) if texts else judge.fed_shell(context, depth)
 
 
 def _env(judge, args, context, depth):
     """``env [OPTIONS] [NAME=VALUE]... COMMAND``; ``-S`` splits its value into the command."""
-    takes = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"})
-    rest = _skip_options(args, takes)
-    for text in _option_values(args[:len(args) - len(rest)], frozenset({"-S", "--split-string"})):
-        return judge.shell(text + " " + " ".join(rest), "posix", depth + 1)
-    i = 0
-    while i < len(rest) and "=" in rest[i]:
-        i += 1
-    return rest[i:] or None
+    found, rest, _, _ = _options(args, _set("-u --unset -C --chdir -S --split-string"))
+    for name, value in found:
+        if name in ("-S", "--split-string") and value is not None:
+            return judge.shell(value + " " + " ".join(rest), "posix", depth + 1)
+    while rest and "=" in rest[0]:
+        rest = rest[1:]
+    return rest or None
 
 
 def _flock(judge, args, context, depth):
     # ``flock [OPTIONS] FILE -c TEXT``: -c comes among the first words, before or after the file.
-    for text in _option_values(args[:6], frozenset({"-c", "--command"})):
+    for text in _values(args[:6], _set("-c --command")):
         return judge.shell(text, "posix", depth + 1)
-    rest = _skip_options(args, frozenset({"-w", "--timeout", "-E", "--conflict-exit-code"}))
-    return rest[1:] or None
+    return _operands(args, _set("-w --timeout -E --conflict-exit-code"))[1:] or None
 
 
-# -- shells, interpreters, executors ---------------------------------------------------------
-
-_POSIX_SHELL_VALUES = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
+_POSIX_SHELL_VALUES = _set("-o +o -O +O --rcfile --init-file")
 
 
 def _posix_shell(judge, args, context, depth):
     """``sh -c TEXT``: the text runs; a script file is content the text does not hold; with
     neither, the shell runs what it is fed."""
-    i = 0
-    has_c = False
+    i, has_c = 0, False
     while i < len(args):
         word = args[i]
         if word in _POSIX_SHELL_VALUES:
             i += 2
-            continue
-        if word == "--" or word == "-":
+        elif word in ("--", "-"):
             i += 1
             break
-        if word[:1] in "-+" and len(word) > 1 and not word.startswith("--"):
-            has_c = has_c or "c" in word[1:]
+        elif word[:1] in "-+" and len(word) > 1:
+            has_c = has_c or (not word.startswith("--") and "c" in word[1:])
             i += 1
-            continue
-        if word.startswith("--"):
-            i += 1
-            continue
-        break
+        else:
+            break
     if has_c:
         return judge.shell(args[i], "posix", depth + 1) if i < len(args) else None
-    if i < len(args):
-        return judge.script_operand(args[i], depth)
-    return _stdin_shell(judge, context, depth)
+    return judge.script_operand(args[i], depth) if i < len(args) else judge.fed_shell(context, depth)
 
 
 def _source(judge, args, context, depth):
-    """``source FILE`` and ``. FILE`` run the file in this shell: a process substitution's
-    output, where the text holds it."""
+    """``source FILE`` and ``. FILE``: a process substitution's output, where the text holds it."""
     return judge.script_operand(args[0], depth) if args else None
 
 
 def _at(judge, args, context, depth):
     """``at`` and ``batch`` run, later on this machine, the commands they are fed."""
-    if _option_values(args, frozenset({"-f"})) or _has_option(args, ("-l", "-r", "-d", "-c")):
+    if _values(args, _set("-f")) or _given(args, _set("-l -r -d -c")):
         return None
-    return _stdin_shell(judge, context, depth)
+    return judge.fed_shell(context, depth)
 
 
-def _interpreter(*code_options, program_first=False):
+def _interpreter(code_options, program_first=False):
     """An interpreter: the values of its code options are program source; ``program_first``
     (awk) takes the first operand as its program; with neither and no file, what it is fed."""
-    options = frozenset(code_options)
+    options = _set(code_options)
 
     def rule(judge, args, context, depth):
-        texts = _option_values(args, options)
-        if program_first and not texts and not _option_values(args, frozenset({"-f", "--file"})):
-            operands = _skip_options(args, frozenset({"-F", "-v", "--assign", "--field-separator"}))
-            texts = operands[:1]
+        texts = _values(args, options)
+        if program_first and not texts and not _values(args, _set("-f --file")):
+            texts = _operands(args, _set("-F -v --assign --field-separator"))[:1]
+        if not texts and not any(not a.startswith("-") for a in args):
+            texts = judge.fed(context)
         for text in texts:
-            verdict = judge.code(text, depth)
-            if verdict:
-                return verdict
-        if texts or any(not a.startswith("-") for a in args):
-            return None
-        for text in judge.fed(context):
             verdict = judge.code(text, depth)
             if verdict:
                 return verdict
@@ -576,10 +555,8 @@ def _interpreter(*code_options, program_first=False):
 
 
 def _deno(judge, args, context, depth):
-    if args[:1] == ["eval"]:
-        operands = _skip_options(args[1:], frozenset())
-        return judge.code(operands[0], depth) if operands else None
-    return None
+    operands = _operands(args[1:]) if args[:1] == ["eval"] else []
+    return judge.code(operands[0], depth) if operands else None
 
 
 def _eval(judge, args, context, depth):
@@ -595,21 +572,20 @@ def _trap(judge, args, context, depth):
 
 
 def _xargs(judge, args, context, depth):
-    """``xargs CMD ARGS``: the command runs with the words fed to xargs appended."""
-    from_file = _option_values(args, frozenset({"-a", "--arg-file"}))
-    rest = _skip_options(args, frozenset({"-I", "-L", "-n", "-P", "-s", "-d", "-E", "--delimiter",
-                                          "--max-args", "--max-procs", "--max-lines", "--max-chars",
-                                          "--replace", "--eof", "-a", "--arg-file"})) or ["echo"]
-    fed = []
+    """``xargs CMD ARGS``: the command runs with the words fed to xargs appended (with ``-a``
+    the words come from a file)."""
+    found, rest, _, _ = _options(args, _set("-I -L -n -P -s -d -E -a --delimiter --max-args "
+                                            "--max-procs --max-lines --max-chars --replace "
+                                            "--eof --arg-file"))
     source = context.previous if context.command and context.command.piped else None
-    if source is not None and not from_file:  # with -a, the words come from the file
-        for text in printed(source, judge):
-            fed.extend(text.split())
+    fed = []
+    if source is not None and not any(name in ("-a", "--arg-file") for name, _ in found):
+        fed = [word for text in printed(source, judge) for word in text.split()]
     inner = _Context(None, None, "posix", stdin=source, chain=context.chain)
-    return judge.argv(list(rest) + fed, depth, inner)
+    return judge.argv(list(rest or ["echo"]) + fed, depth, inner)
 
 
-_PARALLEL_SOURCES = frozenset({":::", ":::+", "::::", "::::+"})
+_PARALLEL_SOURCES = _set("::: :::+ :::: ::::+")
 
 
 def _parallel(judge, args, context, depth):
@@ -618,32 +594,29 @@ def _parallel(judge, args, context, depth):
     command. Arguments come after ``:::``, else from the lines it is fed; ``::::`` names
     files the text does not hold."""
     cut = next((i for i, word in enumerate(args) if word in _PARALLEL_SOURCES), len(args))
-    inputs = [w for w in args[cut + 1:] if w not in _PARALLEL_SOURCES] \
-        if cut < len(args) and args[cut] in (":::", ":::+") else []
+    head = args[:cut]
     if cut == len(args):
         inputs = [line for text in judge.fed(context) for line in text.splitlines() if line.strip()]
-    head = args[:cut]
+    else:
+        given = args[cut] in (":::", ":::+")
+        inputs = [w for w in args[cut + 1:] if w not in _PARALLEL_SOURCES] if given else []
     if "--dry-run" in head:  # prints the commands only
         return None
-    readings = [_skip_options(head, frozenset())] + _other_readings(head, frozenset())
-    for template in readings:
+    for template in [_operands(head)] + _other_readings(head, frozenset()):
         for item in inputs or [None]:
             if not template:
                 verdict = judge.shell(item, "posix", depth + 1) if item else None
-            elif item is None:
-                verdict = judge.other_reading(template, depth, context)
-            elif any("{}" in word for word in template):
-                verdict = judge.shell(" ".join(w.replace("{}", item) for w in template), "posix",
-                                      depth + 1)
+            elif item is not None and any("{}" in word for word in template):
+                verdict = judge.shell(" ".join(w.replace("{}", item) for w in template), "posix", depth + 1)
             else:
-                verdict = judge.other_reading(template + [item], depth, context)
+                verdict = judge.other_reading(template + ([item] if item is not None else []), depth, context)
             if verdict:
                 return verdict
     return None
 
 
-_GIT_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
-                         "--super-prefix", "--attr-source", "--list-cmds"})
+_GIT_VALUES = _set("-C -c --git-dir --work-tree --namespace --config-env --super-prefix "
+                   "--attr-source --list-cmds")
 
 
 def _git(judge, args, context, depth):
@@ -665,14 +638,11 @@ def _git(judge, args, context, depth):
         return judge.shell(" ".join([alias[1:]] + rest), "posix", depth + 1)
     if alias is not None:
         return ["git"] + args[:i] + alias.split() + rest
-    texts = _option_values(rest, frozenset({"-x", "--exec"})) if sub == "rebase" else []
+    texts = _values(rest, _set("-x --exec")) if sub == "rebase" else []
     if sub == "submodule" and rest[:1] == ["foreach"]:
-        texts = [" ".join(_skip_options(rest[1:], frozenset()))]
-    for text in texts:
-        verdict = judge.shell(text, "posix", depth + 1)
-        if verdict:
-            return verdict
-    return rest[1:] or None if sub == "bisect" and rest[:1] == ["run"] else None
+        texts = [" ".join(_operands(rest[1:]))]
+    verdict = judge.texts(texts, depth)
+    return verdict or (rest[1:] or None if sub == "bisect" and rest[:1] == ["run"] else None)
 
 
 def _find(judge, args, context, depth):
@@ -692,12 +662,10 @@ def _find(judge, args, context, depth):
 
 # -- what stops the host ---------------------------------------------------------------------
 
-_KILL_LIST = frozenset({"-l", "-L", "--list", "--table"})
-
 
 def _kill(judge, args, context, depth):
     """``kill [-SIG | -s SIG | -n SIG] TARGET...``: the targets against the host."""
-    if any(a in _KILL_LIST for a in args):
+    if any(a in ("-l", "-L", "--list", "--table") for a in args):
         return None
     targets, i, signal = [], 0, None
     while i < len(args):
@@ -722,121 +690,91 @@ def _kill(judge, args, context, depth):
     for word in targets:
         if judge.hits_pid(word):
             return "host_kill"
-        for nested in getattr(word, "nested", ()):
-            verdict = _pids_from(judge, nested)
-            if verdict:
-                return verdict
-    if not targets and context.stdin is not None:
-        return _pids_from_pipe(judge, context)
-    return None
+        verdict = _pids_from(judge, [c for nested in getattr(word, "nested", ()) for c in nested])
+        if verdict:
+            return verdict
+    return _pids_from_pipe(judge, context) if not targets and context.stdin is not None else None
 
 
-_PASS_THROUGH = frozenset({"ps", "awk", "gawk", "cut", "sed", "head", "tail", "sort", "uniq", "tr",
-                           "grep", "egrep", "xargs"})
+_PASS_THROUGH = _set("ps awk gawk cut sed head tail sort uniq tr grep egrep xargs")
 
 
 def _pids_from_pipe(judge, context):
     """Pids piped into a kill: from ``pgrep``/``pidof``, or from ``ps`` filtered by ``grep
     PATTERN`` (the pattern searched in the command lines ``ps`` prints)."""
-    command, chain = context.stdin, context.chain
+    command = context.stdin
     while command is not None:
         verdict = _pids_from(judge, [command])
         if verdict:
             return verdict
-        words = _peel_wrappers(judge, command.words)
-        verb = program_name(words[0]) if words else ""
-        if verb in ("grep", "egrep") and not _has_option(words[1:], ("-v", "--invert-match")):
-            patterns = _option_values(words[1:], frozenset({"-e", "--regexp"})) or \
-                _skip_options(words[1:], frozenset({"-e", "-f", "-m", "-A", "-B", "-C", "--regexp",
-                                                    "--file", "--max-count"}))[:1]
-            fold = _has_option(words[1:], ("-i", "--ignore-case"))
-            if any(judge.matches_name(_pattern(p), full=True, fold=fold) for p in patterns):
-                return "process_kill"
-        if verb not in _PASS_THROUGH or not command.piped or command not in chain:
+        verbs = set()
+        for words in _peeled(judge, command.words):
+            verb = program_name(words[0]) if words else ""
+            verbs.add(verb)
+            if verb in ("grep", "egrep") and not _given(words[1:], _set("-v --invert-match")):
+                patterns = _values(words[1:], _set("-e --regexp")) or \
+                    _operands(words[1:], _set("-e -f -m -A -B -C --regexp --file --max-count"))[:1]
+                fold = _given(words[1:], _set("-i --ignore-case"))
+                if any(judge.matches_name(_pattern(p), full=True, fold=fold) for p in patterns):
+                    return "process_kill"
+        if not verbs & _PASS_THROUGH or not command.piped or command not in context.chain:
             return None
         command = _before(context, command)
     return None
 
 
-def _peel_wrappers(judge, words):
-    """A command's words with its syntax and wrappers peeled, without judging the command."""
-    words = _peel_syntax(list(words), "posix")
-    for _ in range(len(words)):
-        rule = VERBS.get(program_name(words[0])) if words else None
-        if rule is None or program_name(words[0]) not in _WRAPPERS:
-            break
-        inner = rule(judge, words[1:], _Context(None, None, "posix"), 0)
-        if not isinstance(inner, list):
-            return []
-        words = _peel_syntax(inner, "posix")
-    return words
-
-
 def _pids_from(judge, commands):
     """Pids that come from ``pgrep`` or ``pidof`` are a kill by name."""
     for command in commands:
-        words = _peel_wrappers(judge, command.words)
-        if not words:
-            continue
-        verb = program_name(words[0])
-        if verb == "pgrep":
-            return _by_pattern(judge, words[1:])
-        if verb == "pidof":
-            names = [w for w in words[1:] if not w.startswith("-")]
-            if any(judge.matches_name(_pattern(n), exact=True, regex=False) for n in names):
+        for words in _peeled(judge, command.words):
+            verb = program_name(words[0]) if words else ""
+            if verb in ("pgrep", "pidof"):
+                return (_pkill if verb == "pgrep" else _killall)(judge, words[1:])
+    return None
+
+
+def _by_name(values, flags, selects=False):
+    """A kill by name: ``pkill``/``pgrep`` search a pattern in the process name (``-f``: the
+    command line), ``killall``, ``pidof``, ``skill`` and ``tskill`` match names whole (``-r``:
+    as patterns). ``flags`` maps options to how names are read; ``selects``: the process
+    group, session and parent options choose processes too. Without a name, a user's."""
+    values = _set(values)
+
+    def rule(judge, args, context=None, depth=0):
+        found, names, _, _ = _options([a for a in args if not _is_signal(a, values)], values,
+                                      everywhere=True)
+        given = dict(found)
+        read = {flags.get(name) for name in given} | ({"regex"} if selects else set())
+        regex, groups = "regex" in read, _as_text(judge.host.groups() | {0})
+        if selects and (given.get("-s", given.get("--session")) in groups or
+                        given.get("-g", given.get("--pgroup")) in groups or
+                        given.get("-P", given.get("--parent")) in _as_text({judge.host.parent})):
+            return "host_kill"
+        if not names:
+            return "process_kill" if _set("-u -U --euid --uid --user") & set(given) else None
+        for name in names:
+            name = program_name(name) if "/" in name and not regex else name
+            if judge.matches_name(_pattern(name), full="full" in read, exact="exact" in read or not regex,
+                                  fold="fold" in read, regex=regex):
                 return "process_kill"
-    return None
+        return None
+
+    return rule
 
 
-_PKILL_VALUES = frozenset({"-u", "-U", "-g", "-G", "-P", "-s", "-t", "-F", "--signal", "--euid",
-                           "--uid", "--pgroup", "--group", "--parent", "--session", "--terminal",
-                           "--pidfile", "--ns", "--nslist", "-r", "--runstates", "-q", "--queue"})
+def _is_signal(word, values):
+    """``-9``, ``-HUP``: a signal given as an option, not an option of the kill's own."""
+    letters = word[1:]
+    return word[:1] == "-" and (letters.isdigit() or letters.isupper() and word[:2] not in values
+                                and word != "-I")
 
 
-def _by_pattern(judge, args, context=None, depth=0):
-    """``pkill``/``pgrep``: a pattern searched in the process name (``-f``: the command
-    line), or the selection options alone."""
-    full = exact = fold = False
-    pattern, selected, i = None, {}, 0
-    while i < len(args):
-        word = args[i]
-        if word == "--":
-            pattern = args[i + 1] if i + 1 < len(args) else pattern
-            break
-        if word.startswith("--"):
-            name, equals, value = word.partition("=")
-            if name in _PKILL_VALUES and not equals:
-                value, i = (args[i + 1] if i + 1 < len(args) else ""), i + 1
-            selected[name] = value
-            full = full or name == "--full"
-            exact = exact or name == "--exact"
-            fold = fold or name == "--ignore-case"
-        elif word.startswith("-") and len(word) > 1 and not word[1:].isdigit() and \
-                (not word[1:].isupper() or word[:2] in _PKILL_VALUES):
-            for index, letter in enumerate(word[1:], 1):
-                if "-" + letter in _PKILL_VALUES:
-                    value = word[index + 1:] or (args[i + 1] if i + 1 < len(args) else "")
-                    i += 0 if word[index + 1:] else 1
-                    selected["-" + letter] = value
-                    break
-                full, exact, fold = full or letter == "f", exact or letter == "x", fold or letter == "i"
-        elif word.startswith("-") and len(word) > 1:
-            pass  # a signal
-        elif pattern is None:
-            pattern = word
-        i += 1
-    if selected.get("-s", selected.get("--session")) in _as_text(judge.host.groups() | {0}):
-        return "host_kill"
-    if selected.get("-g", selected.get("--pgroup")) in _as_text(judge.host.groups() | {0}):
-        return "host_kill"
-    if selected.get("-P", selected.get("--parent")) in _as_text({judge.host.parent} - {None}):
-        return "host_kill"
-    if pattern is None:
-        users = any(k in selected for k in ("-u", "-U", "--euid", "--uid"))
-        return "process_kill" if users else None
-    if judge.matches_name(_pattern(pattern), full=full, exact=exact, fold=fold):
-        return "process_kill"
-    return None
+_pkill = _by_name("-u -U -g -G -P -s -t -F -r -q --signal --euid --uid --pgroup --group --parent "
+                  "--session --terminal --pidfile --ns --nslist --runstates --queue",
+                  {"-f": "full", "--full": "full", "-x": "exact", "--exact": "exact", "-i": "fold",
+                   "--ignore-case": "fold"}, selects=True)
+_killall = _by_name("-s --signal -u --user -o --older-than -y --younger-than -n --ns -Z --context",
+                    {"-r": "regex", "--regexp": "regex", "-I": "fold", "--ignore-case": "fold"})
 
 
 def _pattern(word):
@@ -847,138 +785,63 @@ def _as_text(numbers):
     return {str(n) for n in numbers if n is not None}
 
 
-def _killall(judge, args, context, depth):
-    """``killall NAME...``: exact names (``-r``: patterns; ``-I``: any case), or ``-u USER``."""
-    values = frozenset({"-s", "--signal", "-u", "--user", "-o", "--older-than", "-y",
-                        "--younger-than", "-n", "--ns", "-Z", "--context"})
-    regex = fold = False
-    names, users, i = [], False, 0
-    while i < len(args):
-        word = args[i]
-        if word in values:
-            users = users or word in ("-u", "--user")
-            i += 2
-            continue
-        if word.startswith("--"):
-            regex = regex or word == "--regexp"
-            fold = fold or word == "--ignore-case"
-        elif word.startswith("-") and len(word) > 1:
-            letters = word[1:]
-            if not letters.isupper() or letters == "I":
-                regex, fold = regex or "r" in letters, fold or "I" in letters
-        else:
-            names.append(word)
-        i += 1
-    if not names:
-        return "process_kill" if users else None
-    for name in names:
-        name = _pattern(program_name(name)) if "/" in name else _pattern(name)
-        if judge.matches_name(name, exact=not regex, fold=fold, regex=regex):
-            return "process_kill"
-    return None
-
-
-def _skill(judge, args, context, depth):
-    names = [a for a in args if not a.startswith("-")]
-    return "process_kill" if any(judge.matches_name(_pattern(n), exact=True, regex=False)
-                                 for n in names) else None
-
-
-def _before(context, command):
-    chain = context.chain
-    if command in chain:
-        index = chain.index(command)
-        return chain[index - 1] if index > 0 else None
-    return None
-
-
-_SERVICE_VERBS = frozenset({"stop", "restart", "kill", "try-restart", "reload-or-restart",
-                            "try-reload-or-restart", "condrestart", "force-reload", "freeze",
-                            "force-stop", "zap", "condstop", "reload-or-try-restart",
-                            "condreload"})
-_MACHINE_VERBS = frozenset({"reboot", "poweroff", "halt", "kexec", "soft-reboot", "emergency",
-                            "rescue"})
-_MACHINE_TARGETS = frozenset({"reboot", "poweroff", "halt", "kexec", "soft-reboot", "emergency",
-                              "rescue", "shutdown", "runlevel0", "runlevel1", "runlevel6",
-                              "ctrl-alt-del", "exit"})
-_SYSTEMCTL_VALUES = frozenset({"-H", "--host", "-M", "--machine", "-s", "--signal", "-t",
-                               "--type", "-p", "--property", "--state", "-n", "--lines", "-o",
-                               "--output", "--job-mode", "--root", "--image", "--what",
-                               "--kill-whom", "--kill-value", "--timestamp", "--boot-loader-entry",
-                               "--boot-loader-menu", "--message", "--reboot-argument",
-                               "--when", "--drop-in", "--timeout"})
+_SERVICE_VERBS = _set("stop restart kill try-restart reload-or-restart try-reload-or-restart "
+                      "condrestart force-reload freeze force-stop zap condstop "
+                      "reload-or-try-restart condreload")
+_MACHINE_VERBS = _set("reboot poweroff halt kexec soft-reboot emergency rescue")
+_MACHINE_TARGETS = _MACHINE_VERBS | _set("shutdown runlevel0 runlevel1 runlevel6 ctrl-alt-del")
+_REMOTE = _set("-H --host -M --machine")
+_SYSTEMCTL_VALUES = _REMOTE | _set(
+    "-s --signal -t --type -p --property --state -n --lines -o --output --job-mode --root --image "
+    "--what --kill-whom --kill-value --timestamp --boot-loader-entry --boot-loader-menu "
+    "--message --reboot-argument --when --drop-in --timeout")
 
 
 def _systemctl(judge, args, context, depth):
-    """``systemctl VERB UNIT...``: a stop or restart of a host unit, or the machine's."""
-    if _option_values(args, frozenset({"-H", "--host", "-M", "--machine"})):
-        return None
-    words = _skip_options_everywhere(args, _SYSTEMCTL_VALUES)
-    if not words:
+    """``systemctl VERB UNIT...``: a stop or restart of a host unit, or the machine's; and
+    ``loginctl``'s end of a session or a user's processes."""
+    found, words, _, _ = _options(args, _SYSTEMCTL_VALUES, everywhere=True)
+    options = dict(found)
+    if not words or _REMOTE & set(options):
         return None
     verb, units = words[0], words[1:]
-    now = "--now" in args
+    if verb in ("terminate-session", "kill-session", "terminate-user", "kill-user"):  # loginctl
+        return "host_kill"
     if verb in _MACHINE_VERBS:
-        when = _option_values(args, frozenset({"--when"}))
-        return None if any(w in ("cancel", "show", "") for w in when) else "host_shutdown"
+        return None if options.get("--when", "now") in ("cancel", "show", "") else "host_shutdown"
     targets = [_unit_base(u).removesuffix(".target").removeprefix("systemd-") for u in units]
     if verb in ("isolate", "start", "restart", "reload-or-restart", "try-restart") and \
-            any(t in _MACHINE_TARGETS and t != "exit" for t in targets):
+            _MACHINE_TARGETS & set(targets):
         return "host_shutdown"
-    if verb in _SERVICE_VERBS or (verb in ("disable", "mask") and now):
+    if verb in _SERVICE_VERBS or (verb in ("disable", "mask") and "--now" in options):
         if any(judge.matches_unit(u) for u in units):
             return "service_restart"
     return None
 
 
-def _skip_options_everywhere(args, takes_value):
-    """Operands of a command whose options may follow them (``systemctl restart x --now``)."""
-    words, i = [], 0
-    while i < len(args):
-        word = args[i]
-        if word == "--":
-            words.extend(args[i + 1:])
-            break
-        if word.startswith("-") and len(word) > 1:
-            if "=" not in word and word in takes_value:
-                i += 1
-        else:
-            words.append(word)
-        i += 1
-    return words
-
-
 def _service(judge, args, context, depth):
     """``service UNIT VERB``, ``rc-service``, ``invoke-rc.d``, ``/etc/init.d/UNIT VERB``."""
-    words = _skip_options_everywhere(args, frozenset({"-R", "--runlevel"}))
-    if len(words) >= 2 and words[1] in _SERVICE_VERBS and judge.matches_unit(words[0]):
-        return "service_restart"
-    if words and "--full-restart" in args and judge.matches_unit(words[0]):
-        return "service_restart"
-    return None
+    found, words, _, _ = _options(args, _set("-R --runlevel"), everywhere=True)
+    restart = len(words) >= 2 and words[1] in _SERVICE_VERBS or "--full-restart" in dict(found)
+    return "service_restart" if words and restart and judge.matches_unit(words[0]) else None
 
 
-def _init_script(judge, words, context, depth):
-    name, args = program_name(words[0]), words[1:]
-    if args and args[0] in _SERVICE_VERBS and name and judge.matches_unit(name):
-        return "service_restart"
-    return None
-
-
-def _machine(*quiet, fold=False, prefix=None):
+def _machine(quiet, fold=False, prefix=None):
     """A command that stops the machine unless one of the ``quiet`` options (help, a record
     only, a cancel, a load without a jump) is given, or one starting with ``prefix``;
     ``fold``: in any case."""
+    quiet = _set(quiet)
+
     def rule(judge, args, context, depth):
         given = [a.lower() for a in args] if fold else args
-        return None if any(a in quiet or (prefix and a.startswith(prefix)) for a in given) \
-            else "host_shutdown"
+        quieted = any(a in quiet or (prefix and a.startswith(prefix)) for a in given)
+        return None if quieted else "host_shutdown"
 
     return rule
 
 
-_shutdown_here = _machine("-c", "--show", "--help", "--version", "-k", "/a", "-a", "/?", "/h",
-                          fold=True)
+# POSIX (-c cancels, -k only warns, --show prints) and Windows (/a aborts, /h hibernates)
+_shutdown_here = _machine("-c --show --help --version -k /a -a /? /h", fold=True)
 
 
 def _shutdown(judge, args, context, depth):
@@ -994,45 +857,16 @@ def _init(judge, args, context, depth):
     return "host_shutdown" if args[:1] and args[0] in ("0", "1", "6", "s", "S") else None
 
 
-def _loginctl(judge, args, context, depth):
-    words = _skip_options_everywhere(args, frozenset({"-H", "--host", "-M", "--machine", "-s",
-                                                      "--signal", "--kill-whom", "-p", "--property",
-                                                      "-o", "--output", "-n", "--lines"}))
-    if _option_values(args, frozenset({"-H", "--host", "-M", "--machine"})) or not words:
-        return None
-    if words[0] in ("terminate-session", "kill-session", "terminate-user", "kill-user"):
-        return "host_kill"
-    if words[0] in ("reboot", "poweroff", "halt", "kexec", "soft-reboot"):
-        return "host_shutdown"
-    return None
-
-
 def _dbus(judge, args, context, depth):
     """A D-Bus call to a power method of the system (``Reboot``, ``PowerOff``...)."""
-    for word in args:
-        method = word.rsplit(".", 1)[-1]
-        if method.removesuffix("WithFlags") in ("Reboot", "PowerOff", "Halt", "KExec",
-                                                "SoftReboot"):
-            return "host_shutdown"
-    return None
+    methods = {word.rsplit(".", 1)[-1].removesuffix("WithFlags") for word in args}
+    return "host_shutdown" if methods & {"Reboot", "PowerOff", "Halt", "KExec", "SoftReboot"} else None
 
 
-def _tee(judge, args, context, depth):
-    return "host_shutdown" if any(_is_sysrq(a) for a in args) else None
+def _sysrq_write(judge, args, context, depth):
+    """``tee`` or ``dd of=`` writing the kernel's SysRq trigger."""
+    return "host_shutdown" if any(_is_sysrq(a.removeprefix("of=")) for a in args) else None
 
-
-def _dd(judge, args, context, depth):
-    return "host_shutdown" if any(a.startswith("of=") and _is_sysrq(a[3:]) for a in args) else None
-
-
-#: Wrappers whose options the generic rule alone reads: an option it does not know is read
-#: both as a flag and as taking the next word.
-_GENERIC_WRAPPERS = ("toybox", "nsenter", "unshare", "setpriv", "firejail", "fakeroot", "numactl",
-                     "prlimit", "cgexec", "chpst", "setuidgid", "dbus-run-session", "ltrace",
-                     "valgrind", "proxychains", "proxychains4", "torsocks", "catchsegv")
-_WRAPPERS = frozenset({"sudo", "doas", "pkexec", "run0", "nice", "ionice", "timeout", "stdbuf",
-                       "chrt", "taskset", "chroot", "xvfb-run", "strace", "systemd-run", "busybox",
-                       "time", "env", "flock", *_GENERIC_WRAPPERS})
 
 def _windows(name):
     """A rule of :mod:`passdown.gates._guard_windows`, loaded when first used."""
@@ -1044,94 +878,58 @@ def _windows(name):
     return rule
 
 
-_ALIASES = {
-    ("powershell", "kill"): "stop-process", ("powershell", "spps"): "stop-process",
-    ("powershell", "gps"): "get-process", ("powershell", "ps"): "get-process",
-    ("powershell", "spsv"): "stop-service", ("powershell", "%"): "foreach-object",
-    ("powershell", "foreach"): "foreach-object", ("powershell", "start"): "start-process",
-    ("powershell", "saps"): "start-process", ("powershell", "iex"): "invoke-expression",
-    ("powershell", "&"): "&",
-}
+_ALIASES = {("powershell", alias): verb for verb, aliases in (
+    ("stop-process", "kill spps"), ("get-process", "gps ps"), ("stop-service", "spsv"),
+    ("foreach-object", "% foreach"), ("start-process", "start saps"),
+    ("invoke-expression", "iex")) for alias in aliases.split()}
+
+#: Commands that run the command after their options and operands, peeled as the shell runs them.
+_WRAPPERS = _set("sudo doas pkexec run0 nice ionice timeout stdbuf chrt taskset chroot xvfb-run strace "
+                 "systemd-run time env flock busybox toybox nsenter unshare setpriv firejail "
+                 "fakeroot numactl prlimit cgexec chpst setuidgid dbus-run-session ltrace valgrind "
+                 "proxychains proxychains4 torsocks catchsegv")
 
 #: verb -> rule. A rule returns an outcome code, ``None``, or (a wrapper) the words it runs.
 VERBS = {
-    # wrappers: options skipped by the generic rule, the stated ones taking a value
-    "sudo": _wrapper(("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user",
-                      "--group", "--close-from", "--chdir", "--host", "--prompt", "--role",
-                      "--type", "--other-user", "--command-timeout"),
-                     shell_options=("-i", "-s", "--login", "--shell")),
-    "doas": _wrapper(("-u", "-C"), shell_options=("-s",)),
-    "pkexec": _wrapper(("--user",)),
-    "run0": _wrapper(("-u", "--user", "-g", "--group", "-D", "--chdir", "--unit", "--property",
-                      "--description", "--slice", "--nice", "--setenv"),
-                     shell_options=()),
-    "nice": _wrapper(("-n", "--adjustment")),
-    "ionice": _wrapper(("-c", "-n", "-p", "--class", "--classdata", "--pid")),
-    "timeout": _wrapper(("-s", "-k", "--signal", "--kill-after"), positionals=1),
-    "stdbuf": _wrapper(("-i", "-o", "-e", "--input", "--output", "--error")),
-    "chrt": _wrapper((), positionals=1),
-    "taskset": _wrapper((), positionals=1),
-    "chroot": _wrapper(("--userspec", "--groups"), positionals=1),
-    "xvfb-run": _wrapper(("-n", "-s", "-f", "-e", "-p", "--server-num", "--server-args")),
-    "strace": _wrapper(("-e", "-o", "-p", "-s", "-u", "-a", "-b", "-E", "-I", "-O", "-S", "-P", "-X")),
-    "systemd-run": _wrapper(("-u", "--unit", "-p", "--property", "--description", "--slice",
-                             "-E", "--setenv", "--uid", "--gid", "--nice", "--working-directory",
-                             "--on-active", "--on-boot", "--on-calendar", "--timer-property",
-                             "--path-property", "--socket-property", "--service-type")),
-    "busybox": _wrapper(()),
-    **dict.fromkeys(_GENERIC_WRAPPERS, _wrapper(())),
-    "time": _wrapper(("-f", "-o", "--format", "--output")),
-    "watch": _wrapper(("-n", "-d", "--interval", "--differences", "-q", "--equexit"),
-                      rest_is_text=True),
-    "runuser": _wrapper(("-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell",
-                         "-w", "--whitelist-environment"), payload=("-c", "--command"),
-                        shell_options=("-l", "--login", "-")),
-    "script": _wrapper(("-c", "--command", "-E", "--echo", "-I", "--log-in", "-O", "--log-out",
-                        "-B", "--log-io", "-T", "--log-timing", "-m", "--logging-format"),
-                       payload=("-c", "--command")),
-    "sg": _wrapper((), payload=("-c",), positionals=1),
-    "su": _su,
-    "env": _env,
-    "flock": _flock,
+    # wrappers: operands before the command they run, options carrying shell text, options
+    # that make them a shell reading their input
+    **dict.fromkeys(_WRAPPERS - _set("env flock timeout chrt taskset chroot"), _wrapper()),
+    **dict.fromkeys(_set("timeout chrt taskset chroot"), _wrapper(positionals=1)),
+    "sudo": _wrapper(shell="-i -s --login --shell"),
+    "doas": _wrapper(shell="-s"),
+    "watch": _wrapper(rest_is_text=True),
+    "runuser": _wrapper(payload="-c --command", shell="-l --login -"),
+    "script": _wrapper(payload="-c --command"),
+    "sg": _wrapper(payload="-c", positionals=1),
+    "su": _su, "env": _env, "flock": _flock,
     # shells and interpreters
-    **dict.fromkeys(("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh",
-                     "rbash", "yash", "posh"), _posix_shell),
-    "source": _source, ".": _source,
-    "at": _at, "batch": _at,
+    **dict.fromkeys(_set("sh bash dash zsh ksh mksh ash fish csh tcsh rbash yash posh"), _posix_shell),
+    "source": _source, ".": _source, "at": _at, "batch": _at,
     "pwsh": _windows("_powershell"), "powershell": _windows("_powershell"), "cmd": _windows("_cmd_shell"),
     "python": _interpreter("-c"),
-    "node": _interpreter("-e", "--eval", "-p", "--print"),
-    "nodejs": _interpreter("-e", "--eval", "-p", "--print"),
-    "bun": _interpreter("-e", "--eval", "-p", "--print"),
+    **dict.fromkeys(("node", "nodejs", "bun"), _interpreter("-e --eval -p --print")),
     "deno": _deno,
-    "perl": _interpreter("-e", "-E"),
-    "ruby": _interpreter("-e"),
+    "perl": _interpreter("-e -E"),
+    **dict.fromkeys(("ruby", "osascript", "lua", "rscript", "Rscript"), _interpreter("-e")),
     "php": _interpreter("-r"),
-    "osascript": _interpreter("-e"),
-    "lua": _interpreter("-e"),
-    "rscript": _interpreter("-e"), "Rscript": _interpreter("-e"),
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _interpreter("--source", program_first=True)),
     # what runs other commands
     "eval": _eval, "trap": _trap, "xargs": _xargs, "parallel": _parallel, "find": _find, "git": _git,
     "invoke-expression": _windows("_iex"), "start-process": _windows("_start_process"),
     "foreach-object": _windows("_foreach_kill"),
     # what stops the host
-    "kill": _kill, "pkill": _by_pattern, "killall": _killall, "skill": _skill,
-    "taskkill": _windows("_taskkill"), "tskill": _skill, "wmic": _windows("_wmic"),
+    "kill": _kill, "pkill": _pkill, "killall": _killall, "skill": _killall, "tskill": _killall,
+    "taskkill": _windows("_taskkill"), "wmic": _windows("_wmic"),
     "stop-process": _windows("_stop_process"),
     "systemctl": _systemctl, "service": _service, "rc-service": _service, "invoke-rc.d": _service,
-    "restart-service": _windows("_windows_service"), "stop-service": _windows("_windows_service"),
-    "suspend-service": _windows("_windows_service"),
+    **dict.fromkeys(("restart-service", "stop-service", "suspend-service"), _windows("_windows_service")),
     "sc": _windows("_sc_net"), "net": _windows("_sc_net"),
-    **dict.fromkeys(("reboot", "poweroff", "halt"), _machine("--help", "-h", "--version", "-w",
-                                                              "--wtmp-only")),
-    # shutdown: POSIX (-c cancels, -k only warns, --show prints) and Windows (/a aborts, /h
-    # hibernates, /m names another computer)
+    **dict.fromkeys(("reboot", "poweroff", "halt"), _machine("--help -h --version -w --wtmp-only")),
     "shutdown": _shutdown,
-    "kexec": _machine("-l", "-u", "--unload", "-p", "-s", "--help", "-h", "--version", "-v", "-S",
-                      "--status", "--kexec-file-syscall", prefix="--load"),
-    "init": _init, "telinit": _init, "loginctl": _loginctl,
-    "busctl": _dbus, "dbus-send": _dbus, "gdbus": _dbus, "qdbus": _dbus,
-    "restart-computer": _windows("_windows_machine"), "stop-computer": _windows("_windows_machine"),
-    "tee": _tee, "dd": _dd,
+    "kexec": _machine("-l -u --unload -p -s --help -h --version -v -S --status --kexec-file-syscall",
+                      prefix="--load"),
+    "init": _init, "telinit": _init, "loginctl": _systemctl,
+    **dict.fromkeys(("busctl", "dbus-send", "gdbus", "qdbus"), _dbus),
+    **dict.fromkeys(("restart-computer", "stop-computer"), _windows("_windows_machine")),
+    "tee": _sysrq_write, "dd": _sysrq_write,
 }

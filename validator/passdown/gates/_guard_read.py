@@ -155,7 +155,7 @@ class _Reader:
             elif c == "\n":
                 end(False)
                 self.i += 1
-                self._heredoc_bodies()
+                self._heredoc_bodies(closer)
             elif c == "#" and chars is None and not self.cmd:
                 close = text.find("\n", self.i)
                 self.i = self.n if close < 0 else close
@@ -413,17 +413,24 @@ class _Reader:
         chars.append(self.text[self.i + 3:close])
         self.i = close + 3
 
-    def _heredoc_bodies(self):
-        """Here-document bodies start after the newline that ends their command."""
+    def _heredoc_bodies(self, closer=None):
+        """Here-document bodies start after the newline that ends their command; inside a
+        substitution, a delimiter followed by its closer ends the body too, as in bash
+        (``$(cat <<EOF ... EOF)``)."""
         text = self.text
         while self.heredocs:
             delimiter, quoted, strip_tabs, command = self.heredocs.pop(0)
             lines, j = [], self.i
             while j < self.n:
-                close = text.find("\n", j)
+                close, start = text.find("\n", j), j
                 line = text[j:] if close < 0 else text[j:close]
                 j = self.n if close < 0 else close + 1
-                if (line.lstrip("\t") if strip_tabs else line).rstrip("\r") == delimiter:
+                ending = (line.lstrip("\t") if strip_tabs else line).rstrip("\r")
+                if ending == delimiter:
+                    break
+                if closer and ending.startswith(delimiter) and \
+                        ending[len(delimiter):].lstrip(" \t").startswith(closer):
+                    j = start + line.index(closer, line.index(delimiter) + len(delimiter))
                     break
                 lines.append(line.lstrip("\t") if strip_tabs else line)
             self.i = j
