@@ -59,6 +59,13 @@ def test_substitutions_pipes_and_here_documents_are_kept_with_their_command():
     assert command.writes == ["/proc/sysrq-trigger"]
 
 
+def test_a_here_document_inside_a_substitution_ends_at_its_delimiter_and_closer():
+    (echo,) = read("echo $(sh -s <<'EOF'\nreboot\nEOF)")
+    ((shell,),) = echo.nested
+    assert (shell.fed, [str(w) for w in echo.words]) == (["reboot\n"], ["echo", "$(sh -s <<'EOF'\nreboot\nEOF)"])
+    assert words("x=$(cat <<EOF\nhi\nEOF\n); reboot") == [["x=$(cat <<EOF\nhi\nEOF\n)"], ["reboot"]]
+
+
 def test_a_process_substitution_read_as_input_is_the_command_s_source():
     (shell,) = read("bash < <(echo reboot)")
     (diff,) = read("diff <(sort a) <(sort b)")

@@ -183,12 +183,12 @@ class Judge:
         """What a process substitution's program prints (``<(echo reboot)``), read as a file."""
         return [text for command in program for text in printed(command, self)]
 
-    def script_operand(self, word, depth):
-        """A shell's or ``source``'s script operand: a process substitution runs what its
-        program prints; a file is content the text does not hold."""
+    def script(self, word):
+        """A script operand's text: what a process substitution's program prints (``bash
+        <(echo reboot)``); a file is content the text does not hold."""
         if not isinstance(word, Word) or not word.raw.startswith("<("):
-            return None
-        return self.texts([t for program in word.nested for t in self.substituted(program)], depth)
+            return []
+        return [text for program in word.nested for text in self.substituted(program)]
 
     def fed_shell(self, context, depth):
         """A shell reading its standard input runs what it is fed."""
@@ -519,12 +519,12 @@ def _posix_shell(judge, args, context, depth):
             break
     if has_c:
         return judge.shell(args[i], "posix", depth + 1) if i < len(args) else None
-    return judge.script_operand(args[i], depth) if i < len(args) else judge.fed_shell(context, depth)
+    return judge.texts(judge.script(args[i]), depth) if i < len(args) else judge.fed_shell(context, depth)
 
 
 def _source(judge, args, context, depth):
     """``source FILE`` and ``. FILE``: a process substitution's output, where the text holds it."""
-    return judge.script_operand(args[0], depth) if args else None
+    return judge.texts(judge.script(args[0]), depth) if args else None
 
 
 def _at(judge, args, context, depth):
@@ -536,15 +536,17 @@ def _at(judge, args, context, depth):
 
 def _interpreter(code_options, program_first=False):
     """An interpreter: the values of its code options are program source; ``program_first``
-    (awk) takes the first operand as its program; with neither and no file, what it is fed."""
+    (awk) takes the first operand as its program; else its script (a process substitution's
+    output) or, with no operand, what it is fed."""
     options = _set(code_options)
 
     def rule(judge, args, context, depth):
         texts = _values(args, options)
         if program_first and not texts and not _values(args, _set("-f --file")):
             texts = _operands(args, _set("-F -v --assign --field-separator"))[:1]
-        if not texts and not any(not a.startswith("-") for a in args):
-            texts = judge.fed(context)
+        operands = [a for a in args if not a.startswith("-")]
+        if not texts:
+            texts = judge.script(operands[0]) if operands else judge.fed(context)
         for text in texts:
             verdict = judge.code(text, depth)
             if verdict:
