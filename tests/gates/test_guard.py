@@ -16,6 +16,7 @@ from passdown.gates._guard_signal import self_signal
 from passdown.gates._guard_judge import (MAX_READINGS, VERBS, Host, Judge, _other_readings, glob_match,
                                         printed, program_name)
 from passdown.gates._guard_read import MAX_DEPTH, Unreadable, decode_escapes, read
+from passdown.gates._guard_regex import compile_pattern, search
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -145,6 +146,33 @@ def test_self_signals_are_code_shaped(text, found):
 ])
 def test_units_and_windows_names_match_as_globs(pattern, name, fold, found):
     assert glob_match(pattern, name, fold) is found
+
+
+@pytest.mark.parametrize(("pattern", "name", "fold", "whole", "found"), [
+    ("^[[:alpha:]_]+$", "claude_code", False, False, True), ("[[:digit:]]", "claude", False, False, False),
+    ("cli\\.js", "cli.js", False, True, True), ("cli\\.js", "clixjs", False, False, False),
+    ("e{,2}", "claude{,2}", False, False, True), ("CLA[U-V]DE", "claude", True, True, True),
+    ("\\W", "claude", False, False, False), ("[]x]", "]", False, True, True),
+])
+def test_a_kill_pattern_reads_its_classes_escapes_and_braces(pattern, name, fold, whole, found):
+    assert search(compile_pattern(pattern), name, fold, whole) is found
+
+
+@pytest.mark.parametrize("pattern", ["(a*)*b", "(a|a)*c", "((a*)*)*b", "(a|aa)*(b|a?)*c", "(.*a){20}x"])
+def test_a_kill_pattern_that_backtracks_forever_elsewhere_answers_at_once(pattern):
+    program = compile_pattern(pattern)
+    name = "a" * 5000
+    assert not search(program, name, False) and not search(program, name, True, whole=True)
+    assert search(program, name + pattern[-1], False)
+
+
+@pytest.mark.parametrize("pattern", [
+    "(a)\\1", "\\bclaude", "\\<claude\\>", "(?i)claude", "(claude", "claude)", "*claude", "a{33}",
+    "[[:bogus:]]", "[abc", "claude\\", "((a{32}){32}){5}", "(" * 65 + "a" + ")" * 65,
+])
+def test_a_kill_pattern_outside_the_dialect_or_too_large_is_not_read(pattern):
+    with pytest.raises(ValueError):
+        compile_pattern(pattern)
 
 
 @pytest.mark.parametrize(("words", "stated", "readings"), [

@@ -1,183 +1,141 @@
-"""How the guard reads a kill pattern (``pkill``, ``pgrep``, ``killall -r``, ``grep`` in a
-``ps`` pipeline): an extended regular expression matched without the ``re`` module, so that
-judging a kill by a pattern costs no more start-up than any other call (spec/gates/guard.md
-GRD-070). The matcher carries the set of positions each part of the pattern can end at, so
-its time grows with the pattern's size times the name's length, never exponentially.
+"""How the guard reads a kill pattern (``pkill``, ``pgrep``, ``killall -r``, ``grep`` after ``ps``) without
+the ``re`` module, whose import costs more than the rest of the hook (GRD-070). The dialect, POSIX extended:
+literals, ``\\`` before anything but an ASCII letter or digit or ``<>`'``, ``.``, brackets (ranges, ``^``,
+classes such as ``[:alpha:]``), ``\\w \\s \\d`` and their capitals, ``* + ?``, ``{m}``, ``{m,}``,
+``{m,n}`` (at most 32), ``|``, groups, ``^``, ``$``. Anything else (``\\1``, ``\\b``, ``\\<``, ``(?i)``)
+or a pattern too large raises :class:`ValueError`, and the guard asks.
 
-The dialect: literals and ``\\`` escapes, ``.``, bracket expressions (ranges, ``^`` negation,
-``[:alpha:]``-style classes), ``\\w \\s \\d`` and their negations, ``*``, ``+``, ``?``,
-``{m}``, ``{m,}``, ``{m,n}`` (at most 32), ``|``, groups, ``^`` and ``$``. A pattern outside it
-raises :class:`ValueError`; the guard then asks.
-"""
+A pattern becomes a program, a list of instructions ``(kind, argument)``: ``"set"`` reads a character in
+its ``(ranges, classes, negate)``; ``""`` (always), ``"^"`` (at the text's start) and ``"$"`` (at its end)
+read nothing and go on by each of their offsets, relative so that a repeat copies its body as it is."""
 
-_MAX_REPEAT = 32
-#: The largest pattern read, counting each bounded repeat's body as many times as it repeats.
-_MAX_SIZE = 4096
-_CLASSES = {
-    "alnum_": lambda ch: ch.isalnum() or ch == "_", "space": str.isspace, "digit": str.isdigit,
-    "alpha": str.isalpha, "alnum": str.isalnum, "upper": str.isupper, "lower": str.islower,
-    "xdigit": lambda ch: ch in "0123456789abcdefABCDEF", "blank": lambda ch: ch in " \t",
-    "punct": lambda ch: ch.isprintable() and not ch.isalnum() and not ch.isspace(),
-    "print": str.isprintable, "graph": lambda ch: ch.isprintable() and not ch.isspace(),
-    "cntrl": lambda ch: ord(ch) < 32 or ord(ch) == 127,
-}
-_NAMED = {"w": "alnum_", "s": "space", "d": "digit"}
+_MAX_REPEAT, _MAX_GROWTH = 32, 4096  # the largest bound; the most instructions that repeats may add
+_MAX_NESTING = 64  # groups in groups: the parser recurses once a group
+_CLASSES = {"alpha": str.isalpha, "alnum": str.isalnum, "digit": str.isdigit, "space": str.isspace,
+            "upper": str.isupper, "lower": str.islower, "print": str.isprintable, "blank": " \t".__contains__,
+            "xdigit": "0123456789abcdefABCDEF".__contains__, "cntrl": lambda ch: ord(ch) < 32 or ch == "\x7f",
+            "punct": lambda ch: ch.isprintable() and not ch.isalnum() and not ch.isspace(),
+            "graph": lambda ch: ch.isprintable() and not ch.isspace()}
+_ESCAPES = {"w": ((("_", "_"),), ("alnum",)), "s": ((), ("space",)), "d": ((), ("digit",))}  # capitals negate
+_REPEATS = {"*": (0, None), "+": (1, None), "?": (0, 1)}
+_SPECIAL = {".": ("set", ((), (), True)), "^": ("^", (1,)), "$": ("$", (1,))}
 
 
 class _Parser:
-    """Pattern -> tree: ``("lit", c)``, ``("set", (ranges, classes, negate))``, ``("anchor",
-    c)``, ``("seq", items)``, ``("alt", branches)``, ``("rep", inner, low, high)``."""
+    """Reads a pattern from ``i`` on, counting the instructions that repeats add (``growth``)."""
 
     def __init__(self, pattern):
-        self.text, self.i, self.size, self.last = pattern, 0, 0, 0
+        self.text, self.i, self.growth, self.depth = pattern, 0, 0, 0
 
-    def peek(self):
-        return self.text[self.i:self.i + 1]
+    def group(self, closing):
+        """The alternatives from the cursor to past ``closing`` (``)``, or ``""``: the pattern's end)."""
+        code, branches, self.depth = [], [], self.depth + 1
+        if self.depth > _MAX_NESTING:
+            raise ValueError("groups nest too deeply")
+        while self.text[self.i:self.i + 1] not in ("", ")"):
+            c, self.i = self.text[self.i], self.i + 1
+            if c == "|":
+                code, branches = [], branches + [code]
+            else:
+                code += self.repeat(self.group(")") if c == "(" else self.atom(c))
+        if self.text[self.i:self.i + 1] != closing:
+            raise ValueError("a group is not closed" if closing else "a group closes that never opened")
+        self.i, self.depth = self.i + 1, self.depth - 1
+        for branch in reversed(branches):  # into this branch or past it; after it, past the others
+            code = [("", (1, len(branch) + 2))] + branch + [("", (len(code) + 1,))] + code
+        return code
 
-    def alternation(self):
-        branches = [self.sequence()]
-        while self.peek() == "|":
-            self.i += 1
-            branches.append(self.sequence())
-        return ("alt", branches) if len(branches) > 1 else branches[0]
-
-    def sequence(self):
-        items = []
-        while self.peek() not in ("", "|", ")"):
-            items.append(self.repeat())
-        return ("seq", items)
-
-    def repeat(self):
-        atom = self.atom()
-        while self.peek() in ("*", "+", "?", "{"):
-            c = self.peek()
-            low, high = {"*": (0, None), "+": (1, None), "?": (0, 1)}.get(c, (None, None))
-            close = self.i + 1
-            if c == "{":
-                close = self.text.find("}", self.i)
-                low, comma, high = self.text[self.i + 1:close].partition(",") if close > 0 else ("", "", "")
-                if not low.isdigit() or (high and not high.isdigit()):
-                    break  # a brace that opens no bound is a literal
+    def repeat(self, body):
+        while True:
+            c = self.text[self.i:self.i + 1]
+            close = self.text.find("}", self.i) if c == "{" else -1
+            low, comma, high = self.text[self.i + 1:close].partition(",") if close > 0 else ("", "", "")
+            if c in _REPEATS:
+                (low, high), close = _REPEATS[c], self.i
+            elif not low.isdigit() or (high and not high.isdigit()):
+                return body  # a brace that opens no bound is a literal
+            else:
                 low, high = int(low), int(high) if high else (None if comma else int(low))
                 if low > _MAX_REPEAT or (high is not None and not low <= high <= _MAX_REPEAT):
                     raise ValueError("a repeat bound is out of reach")
-                close += 1
-                self.size += self.last * ((low + 1 if high is None else high) - 1)
-                if self.size > _MAX_SIZE:
-                    raise ValueError("the pattern is too large")
-            self.i = close
-            atom = ("rep", atom, low, high)
-        return atom
+            self.i, loop = close + 1, [("", (-len(body), 1))]  # after the last copy: round again, or on
+            if high is None:
+                code = body * low + loop if low else [("", (1, len(body) + 2))] + body + loop
+            else:
+                code = body * low + ([("", (1, len(body) + 1))] + body) * (high - low)
+            self.growth += len(code) - len(body) if c == "{" else 0  # the rest add a move or two
+            if self.growth > _MAX_GROWTH:
+                raise ValueError("the pattern is too large")
+            body = code
 
-    def atom(self):
-        c = self.peek()
-        self.i += 1
-        self.size += 1
-        if c == "(":
-            before = self.size
-            inner = self.alternation()
-            if self.peek() != ")":
-                raise ValueError("a group is not closed")
-            self.i += 1
-            self.last = self.size - before + 1
-            return inner
-        self.last = 1
-        if c in ".^$":
-            return ("set", ((), (), True)) if c == "." else ("anchor", c)
-        if c == "[":
-            return ("set", self.bracket())
-        if c in "*+?":
+    def atom(self, c):
+        if c in _REPEATS:
             raise ValueError("a repeat has nothing to repeat")
+        if c == "[":
+            return [("set", self.bracket())]
         if c == "\\":
-            c = self.peek()
-            self.i += 1
-            if not c:
-                raise ValueError("a pattern ends in a backslash")
-            if c.lower() in _NAMED:
-                return ("set", ((), (_NAMED[c.lower()],), c.isupper()))
-        return ("lit", c)
+            c, self.i = self.text[self.i:self.i + 1], self.i + 1
+            if c.lower() in _ESCAPES:
+                return [("set", _ESCAPES[c.lower()] + (c.isupper(),))]
+            if not c or (c.isascii() and c.isalnum()) or c in "<>`'":  # GNU reads \1, \b, \< otherwise
+                raise ValueError("a backslash ends the pattern or starts an escape outside the dialect")
+        elif c in _SPECIAL:
+            return [_SPECIAL[c]]
+        return [("set", (((c, c),), (), False))]
 
     def bracket(self):
-        ranges, classes, negate = [], [], self.peek() == "^"
-        self.i += negate
-        first = True
-        while True:
-            c = self.peek()
-            if not c:
-                raise ValueError("a bracket expression is not closed")
-            if c == "]" and not first:
-                self.i += 1
-                return ranges, classes, negate
-            first = False
-            if self.text.startswith("[:", self.i):
+        negate = self.text.startswith("^", self.i)
+        ranges, classes, self.i = [], [], self.i + negate
+        first = self.i
+        while not self.text.startswith("]", self.i) or self.i == first:  # a "]" first is a member
+            span = self.text[self.i:self.i + 3]
+            if span[:2] == "[:":
                 close = self.text.find(":]", self.i + 2)
-                name = self.text[self.i + 2:close] if close > 0 else ""
-                if name not in _CLASSES or name == "alnum_":
+                classes.append(self.text[self.i + 2:close])
+                if close < 0 or classes[-1] not in _CLASSES:
                     raise ValueError("an unknown character class")
-                classes.append(name)
                 self.i = close + 2
-            elif self.text[self.i + 1:self.i + 2] == "-" and self.text[self.i + 2:self.i + 3] not in ("]", ""):
-                ranges.append((c, self.text[self.i + 2]))
-                self.i += 3
+            elif not span:
+                raise ValueError("a bracket expression is not closed")
             else:
-                ranges.append((c, c))
-                self.i += 1
+                is_range = len(span) == 3 and span[1] == "-" and span[2] != "]"
+                ranges.append((span[0], span[2] if is_range else span[0]))
+                self.i += 3 if is_range else 1
+        self.i += 1
+        return ranges, classes, negate
 
 
 def compile_pattern(pattern):
-    """A pattern -> its tree. :class:`ValueError` outside the dialect."""
-    parser = _Parser(pattern)
-    tree = parser.alternation()
-    if parser.i != len(pattern):
-        raise ValueError("a group closes that never opened")
-    return tree
+    """A pattern -> its program. :class:`ValueError` outside the dialect or too large."""
+    return _Parser(pattern).group("") + [("end", ())]
 
 
 def search(program, text, fold=False, whole=False):
-    """Whether the pattern matches somewhere in ``text`` (``whole``: all of it)."""
-    ends = _Match(text, fold).step(program, {0} if whole else set(range(len(text) + 1)))
-    return len(text) in ends if whole else bool(ends)
+    """Whether the pattern matches somewhere in ``text`` (``whole``: all of it). Each step takes the set of
+    instructions alive at one position to the next, each once: no backtracking, so time is bounded by the
+    program's size times the text's length. A step is remembered for its set, character and place."""
+    steps, alive = {}, frozenset()
+    for at in range(len(text) + 1):
+        ch = text[at - 1:at]  # the character just read; none at the start
+        key = (alive, ch, at == 0, at == len(text))
+        if key not in steps:
+            todo = [pc + 1 for pc in alive if program[pc][0] == "set" and _member(*program[pc][1], ch, fold)]
+            todo += [0] if at == 0 or not whole else []
+            moves, reached = {"": True, "^": at == 0, "$": at == len(text)}, set()
+            while todo:
+                pc = todo.pop()
+                if pc not in reached:
+                    kind, argument = program[pc]
+                    todo += [pc + offset for offset in argument] if moves.get(kind) else []
+                reached.add(pc)
+            steps[key] = frozenset(reached)
+        alive = steps[key]
+        if len(program) - 1 in alive and (at == len(text) or not whole):
+            return True
+    return False
 
 
-class _Match:
-    def __init__(self, text, fold):
-        self.raw, self.n, self.fold = text, len(text), fold
-        self.text = text.lower() if fold else text
-
-    def step(self, node, starts):
-        """The positions ``node`` can end at, starting at any of ``starts``."""
-        kind, text = node[0], self.text
-        if not starts:
-            return starts
-        if kind == "lit":
-            c = node[1].lower() if self.fold else node[1]
-            return {p + 1 for p in starts if text[p:p + 1] == c}
-        if kind == "set":
-            return {p + 1 for p in starts if p < self.n and self.accepts(node[1], self.raw[p])}
-        if kind == "anchor":
-            return {p for p in starts if p == (0 if node[1] == "^" else self.n)}
-        if kind == "seq":
-            for item in node[1]:
-                starts = self.step(item, starts)
-            return starts
-        if kind == "alt":
-            return set().union(*(self.step(branch, starts) for branch in node[1]))
-        _, inner, low, high = node
-        for _ in range(low):
-            starts = self.step(inner, starts)
-        if inner == ("set", ((), (), True)) and high is None:  # ``.*``: every later position
-            return set(range(min(starts), self.n + 1)) if starts else starts
-        found, frontier = set(starts), starts
-        for _ in range(self.n + 1 if high is None else high - low):
-            frontier = self.step(inner, frontier) - found
-            if not frontier:
-                break
-            found |= frontier
-        return found
-
-    def accepts(self, members, ch):
-        ranges, classes, negate = members
-        chars = (ch, ch.lower(), ch.upper()) if self.fold else (ch,)
-        hit = any(lo <= c <= hi for c in chars for lo, hi in ranges) or \
-            any(_CLASSES[name](ch) for name in classes)
-        return hit != negate
+def _member(ranges, classes, negate, ch, fold):
+    chars = (ch, ch.lower(), ch.upper()) if fold else (ch,)
+    return negate != (any(lo <= c <= hi for c in chars for lo, hi in ranges) or
+                      any(_CLASSES[name](ch) for name in classes))
