@@ -218,7 +218,33 @@ def test_every_verb_the_spec_names_has_a_rule():
                     "condstop", "reload-or-try-restart", "condreload", "freeze", "disable",
                     "mask", "reboot", "poweroff", "halt", "kexec",
                     "soft-reboot", "rescue", "emergency", "setsid", "command", "exec", "nohup",
-                    "ps", "pgrep", "pidof", "get-process", "get-service",
+                    "ps", "pgrep", "pidof", "get-process", "get-service", "get-ciminstance", "get-wmiobject",
                     "systemd-reboot"):  # peeled keywords, pid and service sources, units
                 named.add(verb)
     assert named and named - set(VERBS) == set()
+
+
+_WINDOWS_HOST = {"host_pid": 4242, "host_names": ["claude"], "host_command_lines": ["claude --model opus"],
+                 "host_units": ["dsh.service"], "service_unit": "dsh.service", "restart_tool": "restart_dsh"}
+
+
+@pytest.mark.parametrize(("shell", "command", "code"), [
+    ("cmd", "cmd /ctaskkill /im claude.exe", "process_kill"),
+    ("cmd", 'taskkill /fi "PID eq 4242"', "host_kill"),
+    ("cmd", "taskkill /im %NAME%", "unreadable"),
+    ("powershell", "pwsh Stop-Process -Name claude", "process_kill"),
+    ("powershell", "[Diagnostics.Process]::GetProcesses().Kill()", "host_kill"),
+    ("powershell", "[Diagnostics.Process]::GetProcessById($p).Kill()", "unreadable"),
+    ("powershell", "Get-Service | Restart-Service", "service_restart"),
+    ("powershell", "Get-Service | Where-Object Status | Stop-Service", "unreadable"),
+    ("cmd", "wmic os call reboot", "host_shutdown"),
+    ("cmd", "wmic service where name='dsh' call stopservice", "service_restart"),
+    ("cmd", "wmic process delete", "host_kill"),
+    ("cmd", "wmic process 4242 delete", "host_kill"),
+    ("cmd", "wmic process where processid=4242 call terminate", "host_kill"),
+    ("cmd", "wmic process where \"status='x'\" delete", "unreadable"),
+])
+def test_windows_stops_no_conformance_case_reaches(shell, command, code):
+    """Branches of the Windows rules that stop an attack though no conformance case takes them."""
+    call = {"tool": "execute", "shell": shell, "arguments": {"command": command}, **_WINDOWS_HOST}
+    assert guard.decide(call).output.get("code") == code

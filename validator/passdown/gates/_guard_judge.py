@@ -122,7 +122,7 @@ class Judge:
                 key = "python"
             if key not in VERBS and "/init.d/" in words[0]:
                 return _service(self, [verb] + words[1:], context, depth)
-            if context.dialect == "powershell" and any(").kill(" in w.lower() for w in words):
+            if context.dialect == "powershell" and any(m in w.lower() for w in words for m in _PS_METHODS):
                 from passdown.gates._guard_windows import _ps_method_kill  # Windows rules load on use
 
                 return _ps_method_kill(self, words)
@@ -880,6 +880,10 @@ def _windows(name):
     return rule
 
 
+#: PowerShell method calls that stop what their object names, read by the Windows rules
+_PS_METHODS = (").kill(", ").terminate(", ").reboot(", ").shutdown(", ").win32shutdown", ").stopservice(",
+               ").pauseservice(", ").delete(")
+
 _ALIASES = {("powershell", alias): verb for verb, aliases in (
     ("stop-process", "kill spps"), ("get-process", "gps ps"), ("stop-service", "spsv"),
     ("foreach-object", "% foreach"), ("start-process", "start saps"),
@@ -919,6 +923,8 @@ VERBS = {
     "eval": _eval, "trap": _trap, "xargs": _xargs, "parallel": _parallel, "find": _find, "git": _git,
     "invoke-expression": _windows("_iex"), "start-process": _windows("_start_process"),
     "foreach-object": _windows("_foreach_kill"),
+    **dict.fromkeys(("invoke-cimmethod", "invoke-wmimethod"), _windows("_cim_invoke")),
+    **dict.fromkeys(("remove-ciminstance", "remove-wmiobject", "rcim", "rwmi"), _windows("_cim_remove")),
     # what stops the host
     "kill": _kill, "pkill": _pkill, "killall": _killall, "skill": _killall, "tskill": _killall,
     "taskkill": _windows("_taskkill"), "wmic": _windows("_wmic"),
