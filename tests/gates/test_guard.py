@@ -109,6 +109,8 @@ def test_escapes_decode_as_printf_does():
     ('"reboot" | getline', [("shell", "reboot")]),
     ('do shell script "reboot"', [("shell", "reboot")]),
     ('print("reboot"); run(cmd)', []),
+    ('system(lc(")"), "reboot")', [("shell", "reboot")]),  # a closer quoted in a skipped value
+    ('os.system(x]); system "reboot" %w', [("shell", "reboot")]),  # a stray closer; %w at the end
 ])
 def test_executor_calls_read_back_their_literal_programs(code, expected):
     assert executor_calls(code) == expected
