@@ -2,6 +2,8 @@
 walk gives, finding for finding, in the same order."""
 
 import json
+import os
+import pickle
 import shutil
 from pathlib import Path
 
@@ -144,3 +146,37 @@ def test_a_unit_releases_its_artifacts_when_its_folder_is_done(tmp_path):
     codes = {f.code for o in outcomes for f in o.findings} | {
         f.code for _, own in handoffs for o in own for f in o.findings}
     assert "crossfile.checkpoint_changed" in codes
+
+
+def _sent_by_a_worker(message: bytes, status: int):
+    """``(pid, read end)`` of a forked process that writes ``message`` and exits ``status``."""
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(reader)
+            with os.fdopen(writer, "wb") as pipe:
+                pipe.write(message)
+        finally:
+            os._exit(status)
+    os.close(writer)
+    return pid, reader
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked")
+def test_a_workers_answers_come_one_pickle_per_batch_and_a_damaged_message_is_worked_here():
+    batches = [[(0, "checkpoint"), (2, "ack")], [(1, "registry")]]
+    whole = b"".join(pickle.dumps(batch, pickle.HIGHEST_PROTOCOL) for batch in batches)
+    assert _validate._received(*_sent_by_a_worker(whole, 0)) == batches[0] + batches[1]
+    assert _validate._received(*_sent_by_a_worker(b"", 0)) == []
+    assert _validate._received(*_sent_by_a_worker(whole[:-3], 1)) is None  # died mid-message
+    assert _validate._received(*_sent_by_a_worker(b"not a pickle" * 10_000, 0)) is None
+
+
+def test_a_walk_keeps_a_clean_files_kind_alone_until_every_process_is_done():
+    clean = _validate._Outcome("worker/copy", kind="ack")
+    assert _validate._packed(clean) == "ack"
+    assert _validate._unpacked("ack", "a/ack.json") == _validate._Outcome("a/ack.json", kind="ack")
+    found = _validate._Outcome("worker/copy", kind="ack", findings=["a finding"])
+    assert _validate._packed(found) is found
+    assert _validate._unpacked(found, "a/ack.json").file == "a/ack.json"
