@@ -15,15 +15,22 @@ MAX_COMMAND_CHARS = 65536
 
 _BLANKS = " \t\r"
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_ORDINARY = _NAME_CHARS | frozenset("-./,+=:")  # no dialect gives these a meaning: read in runs
 _SPECIAL_PARAMETERS = frozenset("$!?#@*-0123456789")
 _REDIRECTIONS = ("<<<", "<<-", "<<", ">>", ">|", ">&", "<&", "<>", ">", "<")
+#: Per dialect: its escape character, the characters that end a command, those that redirect.
+_SYNTAX = {"posix": ("\\", ";&|()", "<>"), "powershell": ("`", ";&|", ">"), "cmd": ("^", ";&|()", "<>")}
 _ANSI_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b",
                  "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+#: Escape -> (base, digits, where its digits start after the backslash, how many it takes at most).
+_NUMBER_ESCAPES = {**{e: (16, "0123456789abcdefABCDEF", 2, most) for e, most in zip("xuU", (2, 4, 8))},
+                   **dict.fromkeys("01234567", (8, "01234567", 1, 4))}
+_PS_ESCAPES = {"n": "\n", "t": "\t"}
+_PS_QUOTED_ESCAPES = {**_PS_ESCAPES, "0": "\0"}
 
 
 class Unreadable(Exception):
-    """A piece of the text the guard cannot read: ``code`` is ``unreadable``, ``too_deep`` or
-    ``too_long``."""
+    """Text the guard cannot read: ``code`` is ``unreadable``, ``too_deep`` or ``too_long``."""
 
     def __init__(self, code, why):
         super().__init__(why)
@@ -47,8 +54,7 @@ class Command:
     __slots__ = ("words", "piped", "fed", "writes", "nested", "sources")
 
     def __init__(self, piped):
-        self.words, self.piped, self.fed, self.writes, self.nested = [], piped, [], [], []
-        self.sources = []
+        self.words, self.piped, self.fed, self.writes, self.nested, self.sources = [], piped, [], [], [], []
 
 
 def read(text, dialect="posix", depth=0):
@@ -64,81 +70,56 @@ def decode_escapes(text):
     """Backslash escapes as ``printf``, ``echo -e`` and ``$'...'`` decode them."""
     out, i, n = [], 0, len(text)
     while i < n:
-        c = text[i]
-        if c != "\\" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        e = text[i + 1]
-        if e in "01234567":
-            j = i + 1
-            while j < n and j < i + 5 and text[j] in "01234567":
+        e = text[i + 1:i + 2] if text[i] == "\\" else ""
+        if e in _NUMBER_ESCAPES:
+            base, digits, first, most = _NUMBER_ESCAPES[e]
+            start = j = i + first
+            while j < min(n, start + most) and text[j] in digits:
                 j += 1
-            digits = text[i + 1:j].lstrip("0") if text[i + 1] == "0" and j - i > 2 else text[i + 1:j]
-            out.append(chr(int(digits or "0", 8) & 0xFF))
-            i = j
-        elif e in "xuU":
-            width = {"x": 2, "u": 4, "U": 8}[e]
-            j = i + 2
-            while j < n and j < i + 2 + width and text[j] in "0123456789abcdefABCDEF":
-                j += 1
-            out.append(chr(int(text[i + 2:j], 16)) if j > i + 2 else "\\" + e)
+            code = int(text[start:j] or "0", base)  # \x, \u or \U without a digit stays as written
+            out.append(chr(code % 256 if base == 8 else code) if j > start else "\\" + e)
             i = j
         else:
-            out.append(_ANSI_ESCAPES.get(e, "\\" + e))
-            i += 2
+            out.append(_ANSI_ESCAPES.get(e, "\\" + e) if e else text[i])
+            i += 1 + len(e)
     return "".join(out)
 
 
 class _Reader:
-    """One pass over one text; ``program`` reads commands until the end or a closer."""
+    """One pass over one text: ``program`` reads commands, each word a piece at a time into
+    ``chars`` (None between words), ``dynamic`` and ``nested``."""
 
-    def __init__(self, text, dialect, depth):
-        self.text, self.n, self.i = text, len(text), 0
+    def __init__(self, text, dialect, depth, start=0):
+        self.text, self.n, self.i = text, len(text), start
         self.dialect, self.depth = dialect, depth
         self.posix, self.ps, self.cmd = dialect == "posix", dialect == "powershell", dialect == "cmd"
-        self.escape = "`" if self.ps else "^" if self.cmd else "\\"
-        self.heredocs = []
-
-    # -- the command loop --------------------------------------------------------------------
+        self.escape, self.separators, self.redirectors = _SYNTAX[dialect]
+        self.heredocs, self.chars, self.dynamic, self.nested = [], None, False, []
 
     def program(self, closer):
-        commands, command = [], Command(False)
-        chars, raw_start, word = None, 0, None
-        redirect = None
-        text = self.text
+        """The commands up to the end of the text or, in a block, past its ``closer``."""
+        commands, command, redirect, text = [], Command(False), None, self.text
 
-        def finish():
-            nonlocal chars, word, redirect
-            if chars is None:
+        def finish():  # the word read so far joins the command or names what a redirection does
+            nonlocal redirect
+            if self.chars is None:
                 return
-            value = Word("".join(chars))
-            value.dynamic, value.nested, value.raw = word[0], word[1], text[raw_start:self.i]
-            command.nested.extend(word[1])
-            if redirect is not None:
-                kind, redirect = redirect, None
-                if kind.startswith("<<") and kind != "<<<":
-                    self.heredocs.append((value, "'" in value.raw or '"' in value.raw
-                                          or "\\" in value.raw, kind == "<<-", command))
-                elif kind == "<<<":
-                    command.fed.append(str(value))
-                elif ">" in kind:
-                    command.writes.append(str(value))
-                elif value.raw.startswith("<("):  # input read from a process substitution
-                    command.sources.extend(value.nested)
-            elif self.cmd and not command.words and value.startswith("@"):
-                if len(value) > 1:
-                    stripped = Word(value[1:])
-                    stripped.dynamic, stripped.nested, stripped.raw = value.dynamic, value.nested, value.raw
-                    command.words.append(stripped)
-            else:
-                command.words.append(value)
-            chars, word = None, None
-
-        def start():
-            nonlocal chars, word, raw_start
-            if chars is None:
-                chars, word, raw_start = [], [False, []], self.i
+            kind, redirect, value, self.chars = redirect, None, "".join(self.chars), None
+            echo_off = self.cmd and kind is None and not command.words and value.startswith("@")
+            value = Word(value[1:] if echo_off else value)  # cmd's "@" only hides a command's echo
+            value.dynamic, value.nested, value.raw = self.dynamic, self.nested, text[self.raw_start:self.i]
+            command.nested.extend(value.nested)
+            if kind is None:
+                if value or not echo_off:
+                    command.words.append(value)
+            elif kind == "<<<":
+                command.fed.append(str(value))
+            elif kind.startswith("<<"):
+                self.heredocs.append((value, kind == "<<-", command))
+            elif ">" in kind:
+                command.writes.append(str(value))
+            elif value.raw.startswith("<("):  # input read from a process substitution
+                command.sources.extend(value.nested)
 
         def end(piped):
             nonlocal command
@@ -156,300 +137,203 @@ class _Reader:
                 end(False)
                 self.i += 1
                 self._heredoc_bodies(closer)
-            elif c == "#" and chars is None and not self.cmd:
+            elif c == "#" and self.chars is None and not self.cmd:
                 close = text.find("\n", self.i)
                 self.i = self.n if close < 0 else close
-            elif self.ps and c == "<" and text.startswith("<#", self.i):
-                close = text.find("#>", self.i + 2)
-                if close < 0:
-                    raise Unreadable("unreadable", "a block comment is not closed")
-                self.i = close + 2
-            elif c in ";&|" or (self.posix and c in "()") or (self.cmd and c in "()"):
-                if closer == ")" and c == ")":
-                    end(False)
-                    self.i += 1
-                    return commands
-                if c == "&" and text.startswith("&>", self.i) and self.posix:
-                    finish()
-                    self.i += 2 if not text.startswith("&>>", self.i) else 3
-                    redirect = ">"
-                    continue
+            elif self.ps and text.startswith("<#", self.i):
+                self.i = self._find("#>", self.i + 2, "a block comment") + 2
+            elif c == closer:
+                break
+            elif self.posix and text.startswith("&>", self.i):  # &> and &>> redirect both outputs
+                finish()
+                self.i += 3 if text.startswith("&>>", self.i) else 2
+                redirect = ">"
+            elif c in self.separators:
                 two = text[self.i:self.i + 2]
-                piped = c == "|" and two != "||"
                 self.i += 2 if two in ("&&", "||", "|&", ";;") else 1
-                end(piped)
-            elif self.ps and c in "({":
-                start()
-                self._nested_block(word, chars, "}" if c == "{" else ")")
-            elif self.ps and c in ")}" and closer == c:
-                end(False)
-                self.i += 1
-                return commands
-            elif c in "<>" and not (self.ps and c == "<"):
-                if self.posix and text.startswith(("<(", ">("), self.i):
-                    start()
-                    self._nested_block(word, chars, ")")
-                    continue
-                pending = "".join(chars) if chars is not None and not word[0] else None
-                if pending and (pending.isdigit() or (pending[0] == "{" and pending[-1] == "}")):
-                    chars, word = None, None  # a descriptor number belongs to the operator
+                end(c == "|" and two != "||")
+            elif c in self.redirectors and not (self.posix and text.startswith("(", self.i + 1)):
+                pending = "" if self.chars is None or self.dynamic else "".join(self.chars)
+                if pending.isdigit() or (pending.startswith("{") and pending.endswith("}")):
+                    self.chars = None  # a descriptor number belongs to the operator
                 else:
                     finish()
                 op = next(op for op in _REDIRECTIONS if text.startswith(op, self.i))
                 self.i += len(op)
-                if op in (">&", "<&"):
-                    j = self.i
-                    while j < self.n and (text[j].isdigit() or text[j] == "-"):
-                        j += 1
-                    if j > self.i:
-                        self.i = j
-                        continue
-                redirect = op
-            elif c == "'" and not self.cmd:
-                start()
-                self._single_quoted(chars)
-            elif c == '"':
-                start()
-                self._double_quoted(chars, word)
-            elif c == self.escape:
-                if text.startswith(("\n", "\r\n"), self.i + 1):  # a line continues
-                    self.i += 2 if text[self.i + 1] == "\n" else 3
-                    continue
-                start()
-                self.i += 1
-                if self.i < self.n:
-                    e = text[self.i]
-                    chars.append({"n": "\n", "t": "\t"}.get(e, e) if self.ps else e)
+                target = self.i
+                while op.endswith("&") and self.i < self.n and \
+                        (text[self.i].isdigit() or text[self.i] == "-"):
                     self.i += 1
-            elif c == "$" and not self.cmd:
-                start()
-                self._dollar(chars, word)
-            elif c == "`" and self.posix:
-                start()
-                self._backticks(chars, word)
-            elif self.ps and c == "@" and text.startswith(("@'", '@"'), self.i) and \
-                    text[self.i + 2:self.i + 3] in ("\n", "\r"):
-                start()
-                self._here_string(chars)
-            elif self.ps and c == "@" and text.startswith("@(", self.i):
-                start()
-                self.i += 1
-                self._nested_block(word, chars, ")")
-            elif self.cmd and c == "%" :
-                start()
-                close = text.find("%", self.i + 1)
-                if close > self.i + 1 and all(ch in _NAME_CHARS for ch in text[self.i + 1:close]):
-                    chars.append(text[self.i:close + 1])
-                    word[0] = True
-                    self.i = close + 1
-                else:
-                    chars.append(c)
-                    self.i += 1
+                if self.i == target:  # else the operator copied a descriptor and names no file
+                    redirect = op
+            elif c == self.escape and text.startswith(("\n", "\r\n"), self.i + 1):  # a line continues
+                self.i = text.index("\n", self.i) + 1
             else:
-                start()
-                chars.append(c)
-                self.i += 1
-        if closer is not None:
-            raise Unreadable("unreadable", f"a {'(' if closer == ')' else '{'} is not closed")
+                if self.chars is None:
+                    self.chars, self.dynamic, self.nested, self.raw_start = [], False, [], self.i
+                self._piece(c)
         end(False)
-        self._heredoc_bodies()
+        if self.i < self.n:  # at the closer
+            self.i += 1
+        elif closer:
+            raise Unreadable("unreadable", f"a {'(' if closer == ')' else '{'} is not closed")
+        else:
+            self._heredoc_bodies(None)
         return commands
 
-    # -- pieces of words ---------------------------------------------------------------------
+    def _piece(self, c):
+        """The piece of a word that starts at ``c``."""
+        text, i, e = self.text, self.i, self.text[self.i + 1:self.i + 2]
+        if c == "'" and not self.cmd:
+            close = self._find("'", i + 1, "a single quote")
+            while self.ps and text.startswith("''", close):  # PowerShell's '' is a quote
+                close = self._find("'", close + 2, "a single quote")
+            self._add(text[i + 1:close].replace("''", "'") if self.ps else text[i + 1:close], close + 1)
+        elif c == '"':
+            self._double_quoted('"')
+        elif c == self.escape:
+            self._add(_PS_ESCAPES.get(e, e) if self.ps else e, i + 1 + len(e))
+        elif c == "$" and not self.cmd:
+            self._dollar()
+        elif c == "`" and self.posix:
+            self._backticks()
+        elif self.ps and text.startswith(("@'\n", "@'\r", '@"\n', '@"\r'), i):  # a here-string
+            close = self._find("\n" + e + "@", i + 2, "a here-string")
+            self._add(text[i + 3:close], close + 3)
+        elif (self.ps and (c in "({" or text.startswith("@(", i))) or (self.posix and c in "<>"):
+            self.i += c == "@"  # PowerShell's (...), {...}, @(...) (from its "("); posix <(...), >(...)
+            self._nested_block("}" if c == "{" else ")")
+        elif self.cmd and c == "%" and i + 1 < (close := text.find("%", i + 1)) \
+                and _NAME_CHARS.issuperset(text[i + 1:close]):
+            self._add(text[i:close + 1], close + 1, dynamic=True)
+        else:
+            self._plain()
 
-    def _single_quoted(self, chars):
-        text, start = self.text, self.i + 1
-        while True:
-            close = text.find("'", start)
-            if close < 0:
-                raise Unreadable("unreadable", "a single quote is not closed")
-            chars.append(text[start:close])
-            if self.ps and text.startswith("''", close):
-                chars.append("'")
-                start = close + 2
-                continue
-            self.i = close + 1
-            return
+    def _add(self, value, end, dynamic=False):
+        """``value`` joins the word (``dynamic`` if computed at run time); reading goes on at ``end``."""
+        self.chars.append(value)
+        self.dynamic = self.dynamic or dynamic
+        self.i = end
 
-    def _double_quoted(self, chars, word):
-        text = self.text
-        self.i += 1
+    def _plain(self):
+        """The character here, which means nothing here, and the ordinary ones after it join the word."""
+        end = self.i + 1
+        while end < self.n and self.text[end] in _ORDINARY:
+            end += 1
+        self._add(self.text[self.i:end], end)
+
+    def _find(self, closing, start, what, escaped=False):
+        """The index of ``closing`` from ``start`` (one no backslash escapes, if ``escaped``)."""
+        close = start
+        while escaped and close < self.n and self.text[close] != closing:
+            close += 2 if self.text[close] == "\\" else 1
+        close = self.text.find(closing, close)
+        if close < 0:
+            raise Unreadable("unreadable", f"{what} is not closed")
+        return close
+
+    def _double_quoted(self, quote):
+        """From the opening ``quote`` past its closing one; or, ``quote`` None, an unquoted
+        here-document's body to its end, which expands the same but for quotes."""
+        text, escapable = self.text, '$`"\\\n' if quote else "$`\\"  # what a backslash escapes
+        self.i += quote is not None  # past the opening quote
         while self.i < self.n:
-            c = text[self.i]
-            if c == '"':
-                if self.ps and text.startswith('""', self.i):
-                    chars.append('"')
-                    self.i += 2
-                    continue
+            c, e = text[self.i], text[self.i + 1:self.i + 2]
+            if c == quote and not (self.ps and e == '"'):
                 self.i += 1
                 return
-            if self.posix and c == "\\" and self.i + 1 < self.n:
-                e = text[self.i + 1]
-                if e == "\n":
-                    pass
-                elif e in '$`"\\':
-                    chars.append(e)
-                else:
-                    chars.append("\\" + e)
-                self.i += 2
-            elif self.ps and c == "`" and self.i + 1 < self.n:
-                e = text[self.i + 1]
-                chars.append({"n": "\n", "t": "\t", "0": "\0"}.get(e, e))
-                self.i += 2
-            elif self.posix and c == "$" and text[self.i + 1:self.i + 2] in ("'", '"'):
-                chars.append("$")  # $'...' and $"..." quote only outside double quotes
-                self.i += 1
+            if e and (c == quote or (self.ps and c == "`") or (self.posix and c == "\\" and e in escapable)):
+                # PowerShell's "" or `x, a backslash before what it escapes (before a newline: nothing)
+                self._add(_PS_QUOTED_ESCAPES.get(e, e) if self.ps else e.strip("\n"), self.i + 2)
+            elif quote and self.posix and c == "$" and e in ("'", '"'):
+                self._add("$", self.i + 1)  # $'...' and $"..." quote only outside double quotes
             elif c == "$" and not self.cmd:
-                self._dollar(chars, word)
+                self._dollar()
             elif c == "`" and self.posix:
-                self._backticks(chars, word)
+                self._backticks()
             else:
-                chars.append(c)
-                self.i += 1
-        raise Unreadable("unreadable", "a double quote is not closed")
+                self._plain()
+        if quote:
+            raise Unreadable("unreadable", "a double quote is not closed")
 
-    def _dollar(self, chars, word):
-        text, i = self.text, self.i
-        nxt = text[i + 1:i + 2]
-        if self.posix and text.startswith("$((", i):
-            close = self._matching(i + 1, "(", ")")
-            chars.append(text[i:close + 1])
-            word[0] = True
-            self.i = close + 1
+    def _dollar(self):
+        text, i, nxt = self.text, self.i, self.text[self.i + 1:self.i + 2]
+        if self.posix and text.startswith("$((", i):  # arithmetic: to the matching parenthesis
+            level, j = 1, i + 2
+            while level:
+                if j >= self.n:
+                    raise Unreadable("unreadable", "a ( is not closed")
+                c = text[j]
+                if c in "'\"":  # quoted text is skipped
+                    j = self._find(c, j + 1, "a (")
+                level += (c == "(") - (c == ")")
+                j += 1
+            self._add(text[i:j], j, dynamic=True)
         elif nxt == "(":
             self.i = i + 1
-            self._nested_block(word, chars, ")")
+            self._nested_block(")")
         elif nxt == "{":
-            close = text.find("}", i + 2)
-            if close < 0:
-                raise Unreadable("unreadable", "a ${ is not closed")
+            close = self._find("}", i + 2, "a ${")
             inner = text[i + 2:close]
-            chars.append("$" + inner if all(ch in _NAME_CHARS for ch in inner) else text[i:close + 1])
-            word[0] = True
-            self.i = close + 1
+            shown = "$" + inner if _NAME_CHARS.issuperset(inner) else text[i:close + 1]  # ${name} as $name
+            self._add(shown, close + 1, dynamic=True)
         elif self.posix and nxt == "'":
-            close, j = -1, i + 2
-            while j < self.n:
-                if text[j] == "\\":
-                    j += 2
-                    continue
-                if text[j] == "'":
-                    close = j
-                    break
-                j += 1
-            if close < 0:
-                raise Unreadable("unreadable", "a $'...' quote is not closed")
-            chars.append(decode_escapes(text[i + 2:close]))
-            self.i = close + 1
+            close = self._find("'", i + 2, "a $'...' quote", escaped=True)
+            self._add(decode_escapes(text[i + 2:close]), close + 1)
         elif self.posix and nxt == '"':
             self.i = i + 1
-            self._double_quoted(chars, word)
-        elif nxt and (nxt in _NAME_CHARS or (self.posix and nxt in _SPECIAL_PARAMETERS)):
+            self._double_quoted('"')
+        elif nxt in _NAME_CHARS or (self.posix and nxt in _SPECIAL_PARAMETERS):
             j = i + 2
-            if nxt in _NAME_CHARS:
-                while j < self.n and (text[j] in _NAME_CHARS or (self.ps and text[j] == ":")):
-                    j += 1
-            chars.append(text[i:j])
-            word[0] = True
-            self.i = j
+            while nxt in _NAME_CHARS and text[j:j + 1] in _NAME_CHARS:  # $env:X: ":X" joins as text
+                j += 1
+            self._add(text[i:j], j, dynamic=True)
         else:
-            chars.append("$")
-            self.i = i + 1
+            self._add("$", i + 1)
 
-    def _matching(self, start, opener, closer):
-        """The index of the closer matching the opener at ``start``, quotes skipped."""
-        text, level, j = self.text, 0, start
-        while j < self.n:
-            c = text[j]
-            if c == opener:
-                level += 1
-            elif c == closer:
-                level -= 1
-                if level == 0:
-                    return j
-            elif c in "'\"":
-                close = text.find(c, j + 1)
-                j = self.n if close < 0 else close
-            j += 1
-        raise Unreadable("unreadable", f"a {opener} is not closed")
-
-    def _nested_block(self, word, chars, closer):
-        """``$(...)``, ``<(...)`` (at ``(``), and PowerShell's ``(...)``, ``{...}``: the inner
-        program, read in this dialect one level deeper, joins the word."""
-        start = self.i
-        self.i += 1
+    def _nested_block(self, closer):
+        """``$(...)``, ``<(...)`` (at ``<``), and PowerShell's ``(...)``, ``{...}``: the inner
+        program, read in this dialect one level deeper, joins the word with its sigil."""
         if self.depth + 1 > MAX_DEPTH:
             raise Unreadable("too_deep", f"payloads nest more than {MAX_DEPTH} levels deep")
-        inner = _Reader(self.text, self.dialect, self.depth + 1)
-        inner.i, inner.n = self.i, self.n
-        commands = inner.program(closer)
-        self.i = inner.i
+        start, inner = self.i, _Reader(self.text, self.dialect, self.depth + 1, self.i + 1)
+        self.nested.append(inner.program(closer))
         sigil = start > 0 and self.text[start - 1] in "$@<>"
-        chars.append(self.text[start - sigil:self.i])
-        word[0] = True
-        word[1].append(commands)
+        self._add(self.text[start - sigil:inner.i], inner.i, dynamic=True)
 
-    def _backticks(self, chars, word):
-        text, j, body = self.text, self.i + 1, []
-        while j < self.n and text[j] != "`":
-            if text[j] == "\\" and j + 1 < self.n and text[j + 1] in "`$\\":
-                body.append(text[j + 1])
-                j += 2
-                continue
-            body.append(text[j])
-            j += 1
-        if j >= self.n:
-            raise Unreadable("unreadable", "a backtick is not closed")
-        word[1].append(read("".join(body), self.dialect, self.depth + 1))
-        word[0] = True
-        chars.append(text[self.i:j + 1])
-        self.i = j + 1
+    def _backticks(self):
+        """`...`: its text, a backslash before `, $ or \\ removed, is read one level deeper."""
+        close = self._find("`", self.i + 1, "a backtick", escaped=True)
+        pairs = self.text[self.i + 1:close].split("\\\\")  # each \\ is one backslash
+        body = "\\".join(part.replace("\\`", "`").replace("\\$", "$") for part in pairs)
+        self.nested.append(read(body, self.dialect, self.depth + 1))
+        self._add(self.text[self.i:close + 1], close + 1, dynamic=True)
 
-    def _here_string(self, chars):
-        quote = self.text[self.i + 1]
-        close = self.text.find("\n" + quote + "@", self.i + 2)
-        if close < 0:
-            raise Unreadable("unreadable", "a here-string is not closed")
-        chars.append(self.text[self.i + 3:close])
-        self.i = close + 3
-
-    def _heredoc_bodies(self, closer=None):
-        """Here-document bodies start after the newline that ends their command; inside a
-        substitution, a delimiter followed by its closer ends the body too, as in bash
-        (``$(cat <<EOF ... EOF)``)."""
+    def _heredoc_bodies(self, closer):
+        """Here-document bodies start after the newline that ends their command; in a substitution,
+        a delimiter followed by its closer ends the body too, as in bash (``$(cat <<EOF ... EOF)``)."""
         text = self.text
         while self.heredocs:
-            delimiter, quoted, strip_tabs, command = self.heredocs.pop(0)
-            lines, j = [], self.i
-            while j < self.n:
-                close, start = text.find("\n", j), j
-                line = text[j:] if close < 0 else text[j:close]
-                j = self.n if close < 0 else close + 1
-                ending = (line.lstrip("\t") if strip_tabs else line).rstrip("\r")
+            delimiter, strip_tabs, command = self.heredocs.pop(0)
+            body = []
+            while self.i < self.n:
+                start, end = self.i, text.find("\n", self.i)
+                end = self.n if end < 0 else end
+                self.i = min(end + 1, self.n)
+                line = text[start:end].lstrip("\t") if strip_tabs else text[start:end]
+                ending = line.rstrip("\r")
                 if ending == delimiter:
                     break
                 if closer and ending.startswith(delimiter) and \
                         ending[len(delimiter):].lstrip(" \t").startswith(closer):
-                    j = start + line.index(closer, line.index(delimiter) + len(delimiter))
+                    self.i = text.index(closer, text.index(delimiter, start) + len(delimiter))
                     break
-                lines.append(line.lstrip("\t") if strip_tabs else line)
-            self.i = j
-            body = "\n".join(lines) + ("\n" if lines else "")
-            if not quoted:
+                body.append(line + "\n")
+            body = "".join(body)
+            if not any(quote in delimiter.raw for quote in "'\"\\"):  # the body expands
                 expanded = _Reader(body, "posix", self.depth + 1)
-                chars, word = [], [False, []]
-                while expanded.i < expanded.n:
-                    c = body[expanded.i]
-                    if c == "$":
-                        expanded._dollar(chars, word)
-                    elif c == "`":
-                        expanded._backticks(chars, word)
-                    elif c == "\\" and expanded.i + 1 < expanded.n and body[expanded.i + 1] in "$`\\":
-                        chars.append(body[expanded.i + 1])
-                        expanded.i += 2
-                    else:
-                        chars.append(c)
-                        expanded.i += 1
-                command.nested.extend(word[1])
-                body = "".join(chars)
+                expanded.chars = []
+                expanded._double_quoted(None)
+                command.nested.extend(expanded.nested)
+                body = "".join(expanded.chars)
             command.fed.append(body)
