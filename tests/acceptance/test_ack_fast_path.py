@@ -1,4 +1,4 @@
-"""The fast path of ``passdown ack verify`` (``_entry._ack_verify``: no click, one ``git status``)
+"""The fast path of ``passdown ack verify`` (``_fast_paths.ack_verify``: no click, one ``git status``)
 prints exactly what the click command prints, with the same exit status: on every ACK
 conformance case written as files, in text (plain, ``-q``, ``-v``) and JSON, on a real
 checkout with dirty files, and on hostile inputs (no git on PATH, not a repository, a FIFO in
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from git_support import git, new_checkout
 
-from passdown import _entry
+from passdown import _entry, _fast_paths
 from passdown.cli import cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,7 +34,7 @@ def _click(args, capsys):
 
 
 def _fast(args, capsys):
-    status = _entry._ack_verify(list(args)[2:])
+    status = _fast_paths.ack_verify(list(args)[2:])
     captured = capsys.readouterr()
     return status, captured.out, captured.err
 

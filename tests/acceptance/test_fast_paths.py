@@ -1,4 +1,4 @@
-"""The command's fast paths (``_entry.py``: plain ``passdown validate PATH...`` and ``passdown
+"""The command's fast paths (``_fast_paths.py``, routed by ``_entry.py``: plain ``passdown validate PATH...`` and ``passdown
 digest FILE...`` without click) print exactly what the click commands print, with the same
 exit status, for every example, every file-shaped input of the validate conformance cases
 and a set of hostile files; and they answer ``None`` (leaving the whole work to click)
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from passdown import _entry
+from passdown import _entry, _fast_paths
 from passdown.cli import cli
 from passdown.formats import _detect
 
@@ -93,7 +93,7 @@ def corpus(tmp_path_factory) -> list[str]:
     return [str(path) for path in files]
 
 
-_FAST = {"validate": _entry._validate, "digest": _entry._digest}
+_FAST = {"validate": _fast_paths._validate, "digest": _fast_paths._digest}
 
 
 def _click(args, capsys):
@@ -116,7 +116,7 @@ def test_the_corpus_covers_what_it_says(corpus):
     assert examples >= 100 and cases >= 300, (examples, cases)
 
 
-@pytest.mark.parametrize("command, fast", [("validate", _entry._validate), ("digest", _entry._digest)])
+@pytest.mark.parametrize("command, fast", [("validate", _fast_paths._validate), ("digest", _fast_paths._digest)])
 def test_each_file_alone_prints_what_click_prints(corpus, command, fast, capsys, monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     answered = 0
@@ -192,7 +192,7 @@ def test_escape_sequences_in_a_report_are_left_to_click(tmp_path, capsys, monkey
 def test_a_digest_error_is_left_to_click(tmp_path, capsys):
     broken = tmp_path / "ack.json"
     broken.write_bytes(b"{")
-    assert _fast(_entry._digest, [str(broken)], capsys) == (None, "", "")
+    assert _fast(_fast_paths._digest, [str(broken)], capsys) == (None, "", "")
     status, out, err = _click(["digest", str(broken)], capsys)
     assert status == 2 and out == "" and "load.syntax" in err
 

@@ -31,7 +31,7 @@ RUNGS = (
     ("cli",),
     ("(front door)",),
 )
-FRONT_DOOR = {"passdown", "passdown.__main__", "passdown._entry"}
+FRONT_DOOR = {"passdown", "passdown.__main__", "passdown._entry", "passdown._fast_paths"}
 
 
 def _module_name(path: Path) -> str:

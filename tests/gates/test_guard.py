@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from passdown.gates import guard
 from passdown.gates._guard_code import MAX_CALLS, executor_calls
@@ -16,7 +18,7 @@ from passdown.gates._guard_signal import self_signal
 from passdown.gates._guard_judge import (MAX_READINGS, VERBS, Host, Judge, _other_readings, glob_match,
                                         printed, program_name)
 from passdown.gates._guard_read import MAX_DEPTH, Unreadable, decode_escapes, read
-from passdown.gates._guard_regex import compile_pattern, search
+from passdown.gates._guard_regex import _Parser, compile_pattern, search
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -158,6 +160,16 @@ def test_units_and_windows_names_match_as_globs(pattern, name, fold, found):
 ])
 def test_a_kill_pattern_reads_its_classes_escapes_and_braces(pattern, name, fold, whole, found):
     assert search(compile_pattern(pattern), name, fold, whole) is found
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.text(alphabet="abnx A_", max_size=3), min_size=1, max_size=4),
+       name=st.text(alphabet="abnx A_\n", max_size=12), fold=st.booleans(), whole=st.booleans())
+def test_literals_joined_by_dot_star_are_found_as_the_matcher_finds_them(pieces, name, fold, whole):
+    pattern = ".*".join(pieces)
+    stepped = _Parser(pattern).group("") + [("end", ())]
+    assert isinstance(compile_pattern(pattern)[0], str)
+    assert search(compile_pattern(pattern), name, fold, whole) is search(stepped, name, fold, whole)
 
 
 @pytest.mark.parametrize("pattern", ["(a*)*b", "(a|a)*c", "((a*)*)*b", "(a|aa)*(b|a?)*c", "(.*a){20}x"])

@@ -40,7 +40,7 @@ def is_id(value, max_length=MAX_ID_LENGTH):
         isinstance(value, str)
         and 0 < len(value) <= max_length
         and is_clean_text(value, "")
-        and not any(0x7F <= ord(char) <= 0x9F for char in value)
+        and (value.isascii() or not any(0x80 <= ord(char) <= 0x9F for char in value))
         and not is_blank(value)
     )
 
@@ -48,6 +48,8 @@ def is_id(value, max_length=MAX_ID_LENGTH):
 def is_clean_text(value, allowed_controls):
     """No control character (U+0000-U+001F, U+007F) but those in ``allowed_controls``,
     and no lone surrogate (the text encodes as UTF-8)."""
+    if value.isascii() and "\x7f" not in value and (not value or min(value) >= " "):
+        return True  # the common case, decided in C: no character below the space, no DEL
     for char in value:
         code = ord(char)
         if (code < 0x20 or code == 0x7F) and char not in allowed_controls:

@@ -89,7 +89,7 @@ def units(pid, proc="/proc"):
 
 
 def _readable(text):
-    return bool(text.strip()) and all(ord(ch) >= 32 and ord(ch) != 127 for ch in text)
+    return bool(text.strip()) and min(text) >= " " and "\x7f" not in text
 
 
 def observe(pid=None, proc="/proc"):
