@@ -163,7 +163,6 @@ def _sent_by_a_worker(message: bytes, status: int):
     return pid, reader
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked")
 def test_a_workers_answers_come_one_pickle_per_batch_and_a_damaged_message_is_worked_here():
     batches = [[(0, "checkpoint"), (2, "ack")], [(1, "registry")]]
     whole = b"".join(pickle.dumps(batch, pickle.HIGHEST_PROTOCOL) for batch in batches)
