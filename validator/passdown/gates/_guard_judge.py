@@ -260,10 +260,13 @@ _PATTERNS = {}
 
 
 def _pattern_hits(pattern, text, exact, fold, regex):
-    if not regex or not any(ch in _REGEX_CHARS for ch in pattern):
-        if fold:
-            pattern, text = pattern.lower(), text.lower()
-        return pattern == text if exact else pattern in text
+    """Whether a name or pattern matches ``text`` (``exact``: all of it). Literals, and literals
+    joined by ``.*`` (``py.*test``, the commonest kill pattern), are found in order without the
+    pattern matcher, which loads only for the rest (start-up)."""
+    pieces = pattern.split(".*") if regex else [pattern]
+    if not regex or (not any(ch in _REGEX_CHARS for piece in pieces for ch in piece) and
+                     (len(pieces) == 1 or pattern.isascii())):
+        return _in_order(pieces, text, fold, exact)
     from passdown.gates._guard_regex import compile_pattern, search  # patterns only: start-up
 
     try:
@@ -271,6 +274,27 @@ def _pattern_hits(pattern, text, exact, fold, regex):
     except ValueError as error:
         raise Unreadable("unreadable", f"the kill pattern {pattern[:40]!r} cannot be read: {error}") from None
     return search(program, text, fold, whole=exact)
+
+
+def _in_order(pieces, text, fold, whole):
+    """Literals joined by ``.*``: each found after the one before (``whole``: the first at the
+    start, the last at the end), as the pattern matcher would match them."""
+    if fold:
+        pieces, text = [piece.lower() for piece in pieces], text.lower()
+    at, end = 0, len(text)
+    if whole:
+        first, last = pieces[0], pieces[-1]
+        if len(pieces) == 1:
+            return text == first
+        if not text.startswith(first) or not text.endswith(last) or len(first) + len(last) > len(text):
+            return False
+        at, end, pieces = len(first), len(text) - len(last), pieces[1:-1]
+    for piece in pieces:
+        found = text.find(piece, at, end)
+        if found < 0:
+            return False
+        at = found + len(piece)
+    return True
 
 
 def printed(command, judge):

@@ -19,7 +19,6 @@ _CLASSES = {"alpha": str.isalpha, "alnum": str.isalnum, "digit": str.isdigit, "s
 _ESCAPES = {"w": ((("_", "_"),), ("alnum",)), "s": ((), ("space",)), "d": ((), ("digit",))}  # capitals negate
 _REPEATS = {"*": (0, None), "+": (1, None), "?": (0, 1)}
 _SPECIAL = {".": ("set", ((), (), True)), "^": ("^", (1,)), "$": ("$", (1,))}
-_META = frozenset(".[]()*+?{}|^$\\")
 
 
 class _Parser:
@@ -107,11 +106,7 @@ class _Parser:
 
 
 def compile_pattern(pattern):
-    """A pattern -> its program. :class:`ValueError` outside the dialect or too large. Literals joined by
-    ``.*`` (``py.*test``, the commonest kill pattern) are kept as the literals, found in order."""
-    pieces = pattern.split(".*")
-    if pattern.isascii() and not any(ch in _META for piece in pieces for ch in piece):
-        return pieces
+    """A pattern -> its program. :class:`ValueError` outside the dialect or too large."""
     return _Parser(pattern).group("") + [("end", ())]
 
 
@@ -119,8 +114,6 @@ def search(program, text, fold=False, whole=False):
     """Whether the pattern matches somewhere in ``text`` (``whole``: all of it). Each step takes the set of
     instructions alive at one position to the next, each once: no backtracking, so time is bounded by the
     program's size times the text's length. A step is remembered for its set, character and place."""
-    if isinstance(program[0], str):
-        return _in_order(program, text, fold, whole)
     steps, alive = {}, frozenset()
     for at in range(len(text) + 1):
         ch = text[at - 1:at]  # the character just read; none at the start
@@ -146,24 +139,3 @@ def _member(ranges, classes, negate, ch, fold):
     chars = (ch, ch.lower(), ch.upper()) if fold else (ch,)
     return negate != (any(lo <= c <= hi for c in chars for lo, hi in ranges) or
                       any(_CLASSES[name](ch) for name in classes))
-
-
-def _in_order(pieces, text, fold, whole):
-    """Literals joined by ``.*``: each found after the one before (``whole``: the first at the start, the
-    last at the end), as the program of the same pattern would match them, without stepping through it."""
-    if fold:
-        pieces, text = [piece.lower() for piece in pieces], text.lower()
-    at, end = 0, len(text)
-    if whole:
-        first, last = pieces[0], pieces[-1]
-        if len(pieces) == 1:
-            return text == first
-        if not text.startswith(first) or not text.endswith(last) or len(first) + len(last) > len(text):
-            return False
-        at, end, pieces = len(first), len(text) - len(last), pieces[1:-1]
-    for piece in pieces:
-        found = text.find(piece, at, end)
-        if found < 0:
-            return False
-        at = found + len(piece)
-    return True
