@@ -122,7 +122,9 @@ class Judge:
                 key = "python"
             if key not in VERBS and "/init.d/" in words[0]:
                 return _service(self, [verb] + words[1:], context, depth)
-            if context.dialect == "powershell" and any(m in w.lower() for w in words for m in _PS_METHODS):
+            calls = context.dialect == "powershell" and any(
+                call in w.lower() for w in words for call in _PS_METHOD_CALLS)
+            if calls:
                 from passdown.gates._guard_windows import _ps_method_kill  # Windows rules load on use
 
                 return _ps_method_kill(self, words)
@@ -458,13 +460,12 @@ def _set(text):
 # -- wrappers, shells, interpreters, executors -----------------------------------------------
 
 
-def _wrapper(takes="", positionals=0, payload="", shell="", rest_is_text=False):
-    """A wrapper rule: options skipped (the stated ones taking a value), ``positionals``
-    operands skipped, then the command it runs. ``payload`` options carry shell text;
-    ``shell`` options make it a shell reading its input when no command follows;
+def _wrapper(positionals=0, payload="", shell="", rest_is_text=False):
+    """A wrapper rule: its options read both ways (only ``payload`` options, which carry shell
+    text, are stated as taking a value), ``positionals`` operands skipped, then the command it
+    runs. ``shell`` options make it a shell reading its input when no command follows;
     ``rest_is_text`` joins the command's words as shell text (``watch``)."""
     payload, shell = _set(payload), _set(shell)
-    takes = _set(takes) | payload
 
     def command_of(words):
         skip = 0
@@ -472,29 +473,28 @@ def _wrapper(takes="", positionals=0, payload="", shell="", rest_is_text=False):
             skip += 1
         return words[skip + positionals:]
 
+    def read(args):
+        """The wrapper's options, and the commands it may run, its first reading first."""
+        found, _, start, _ = _options(args, payload)
+        return found, [command_of(args[start:])] + [command_of(o) for o in _other_readings(args, payload)]
+
     def rule(judge, args, context, depth):
-        found, _, start, _ = _options(args, takes)
+        found, (rest, *others) = read(args)
         texts = [value for name, value in found if name in payload and value is not None]
         verdict = judge.texts(texts, depth)
-        for other in _other_readings(args, takes):
+        for other in others:
             if rest_is_text:
-                verdict = verdict or judge.texts([" ".join(command_of(other))], depth)
+                verdict = verdict or judge.texts([" ".join(other)], depth)
             else:
-                verdict = verdict or judge.other_reading(command_of(other), depth, context)
+                verdict = verdict or judge.other_reading(other, depth, context)
         if verdict:
             return verdict
-        rest = command_of(args[start:])
         if not rest:
             shell_given = any(name in shell for name, _ in found)
             return judge.fed_shell(context, depth) if shell_given and not texts else None
         return judge.shell(" ".join(rest), "posix", depth + 1) if rest_is_text else rest
 
-    def readings(args):
-        """The commands the wrapper may run, its first reading first."""
-        return [command_of(args[_options(args, takes)[2]:])] + \
-            [command_of(other) for other in _other_readings(args, takes)]
-
-    rule.readings = readings
+    rule.readings = lambda args: read(args)[1]
     return rule
 
 
@@ -904,9 +904,11 @@ def _windows(name):
     return rule
 
 
-#: PowerShell method calls that stop what their object names, read by the Windows rules
-_PS_METHODS = (").kill(", ").terminate(", ").reboot(", ").shutdown(", ").win32shutdown", ").stopservice(",
-               ").pauseservice(", ").delete(")
+#: PowerShell methods that stop what their object names (``.Kill()`` of a process, WMI's of
+#: its instances), read by the Windows rules; a call of one sends a command to them.
+PS_STOP_METHODS = ("kill", "terminate", "reboot", "shutdown", "win32shutdown", "win32shutdowntracker",
+                   "stopservice", "pauseservice", "delete")
+_PS_METHOD_CALLS = tuple(f").{method}(" for method in PS_STOP_METHODS)
 
 _ALIASES = {("powershell", alias): verb for verb, aliases in (
     ("stop-process", "kill spps"), ("get-process", "gps ps"), ("stop-service", "spsv"),

@@ -6,7 +6,8 @@ cmdlets (``Stop-Process`` and ``.Kill()`` of what it names or what ``Get-Process
 ``Invoke-Expression``, ``Start-Process``). The kernel loads it only for these verbs: start-up.
 """
 
-from passdown.gates._guard_judge import _ALIASES, _before, _Context, _Dynamic, glob_match, program_name
+from passdown.gates._guard_judge import (PS_STOP_METHODS, _ALIASES, _before, _Context, _Dynamic, glob_match,
+                                        program_name)
 from passdown.gates._guard_read import Command, Unreadable, Word
 
 #: pwsh's own options that take a value
@@ -39,9 +40,8 @@ _WMIC_STOPS = {"os": ("reboot", "shutdown", "win32shutdown", "win32shutdowntrack
 _SHORT = {"get-service": ("gsv",), "get-ciminstance": ("gcim", "get-wmiobject", "gwmi")}
 #: WMI classes -> the wmic alias that names them
 _WMI_CLASSES = {"win32_process": "process", "win32_operatingsystem": "os", "win32_service": "service"}
-#: methods a PowerShell object is stopped by: ``.Kill()`` of a process, WMI's of its instances
-_WMI_METHODS = ("terminate", "reboot", "shutdown", "win32shutdown", "win32shutdowntracker", "stopservice",
-                "pauseservice", "delete")
+#: WMI's methods that stop the instances they are called on
+_WMI_METHODS = tuple(method for method in PS_STOP_METHODS if method != "kill")
 _THIS_COMPUTER = ("localhost", ".", "127.0.0.1")
 
 
