@@ -23,7 +23,7 @@ from gate_cases import README
 from gate_fixtures_restart import MARKS, WARSAW
 from passdown import run_gate
 from passdown.conformance._suite import load_suite
-from passdown.gates._table import guess_encoding
+from passdown.gates._helper_input import guess_encoding
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSDOWN = Path(sys.executable).with_name("passdown")

@@ -13,8 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from passdown.gates import guard
-from passdown.gates._guard_code import MAX_CALLS, executor_calls
-from passdown.gates._guard_signal import self_signal
+from passdown.gates._guard_code import MAX_CALLS, executor_calls, self_signal
 from passdown.gates._guard_judge import (MAX_READINGS, VERBS, Host, Judge, _other_readings, _pattern_hits,
                                         glob_match, printed, program_name)
 from passdown.gates._guard_read import MAX_DEPTH, Unreadable, decode_escapes, read

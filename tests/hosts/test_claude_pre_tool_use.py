@@ -287,7 +287,7 @@ def test_a_16_mib_tool_call_is_answered(tmp_path):
 
 def test_a_data_tool_call_loads_no_command_reader():
     """A Write (most calls are data tools) is judged for self-signals only: the kernel that
-    reads commands, and the code reader, stay unloaded."""
+    reads commands stays unloaded, and the code reader loads for a call that holds ``kill``."""
     call = json.dumps(hook_input("pre_tool_use_write", tool_input={"content": "never kill -9 $PPID\n"}))
     code = ("import io, sys\n"
             f"sys.stdin = io.TextIOWrapper(io.BytesIO({call.encode()!r}))\n"
@@ -296,7 +296,7 @@ def test_a_data_tool_call_loads_no_command_reader():
             "print(status, sorted(m for m in sys.modules if m.startswith('passdown.gates._guard')), "
             "file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    assert done.stderr.strip() == "0 ['passdown.gates._guard_signal']", done.stderr
+    assert done.stderr.strip() == "0 ['passdown.gates._guard_code']", done.stderr
 
 
 # -- payloads as a host really sent them ---------------------------------------------------

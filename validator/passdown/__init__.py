@@ -14,8 +14,6 @@ command's gate path) stays cheap enough for hooks that run on every turn:
   stable code and exit status, are in :mod:`passdown.errors`.
 """
 
-from passdown._lazy import attributes
-
 _LAZY = {
     "__version__": ("passdown._version", "__version__"),  # lazy: hooks start without it
     "Finding": ("passdown._findings", "Finding"),
@@ -31,4 +29,14 @@ _LAZY = {
 
 __all__ = [*_LAZY]
 
-__getattr__ = attributes(_LAZY, __name__)
+
+def __getattr__(name):
+    # The same reading as passdown._lazy.attributes, written out here because every command
+    # imports this package first: importing that module too would cost every hook call.
+    try:
+        module_name, attribute = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    import importlib
+
+    return getattr(importlib.import_module(module_name), attribute)

@@ -17,7 +17,7 @@ from passdown.errors import PassdownError, UnreadableInput
 from passdown.cli._options import (
     color_option, fail, format_option, quiet_option, use_color, verbose_option,
 )
-from passdown.gates import _table
+from passdown.gates import _helper_input, _table
 from passdown.reporters import paint
 
 
@@ -148,7 +148,7 @@ def detail(name: str, raw: bytes, decision) -> str | None:
         if reason == "unsupported_schema":
             return _schema_detail(raw)
         if reason == "invalid_input":
-            return _unreadable(raw, _table.parse_like_json_loads, 65536) or _restart_value(raw)
+            return _unreadable(raw, _helper_input.parse_like_json_loads, 65536) or _restart_value(raw)
         return None
     unreadable = _unreadable(raw, _table.parse_input, getattr(_table.load(name), "MAX_INPUT_BYTES",
                                                                1 << 20))
@@ -172,7 +172,7 @@ def _unreadable(raw: bytes, parse, limit: int) -> str | None:
 
 def _parsed(raw: bytes):
     try:
-        return _table.parse_like_json_loads(raw, 65536)
+        return _helper_input.parse_like_json_loads(raw, 65536)
     except _table.InputError:
         return None
 

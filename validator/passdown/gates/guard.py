@@ -10,9 +10,9 @@ every tool. A piece the guard cannot read is answered ``ask``, never a silent al
 
 This module owns the gate's contract: the input, the outcome codes, their decisions and their
 messages. The gate path imports no regular expression module (kill patterns are read by
-:mod:`passdown.gates._guard_regex`), loads the self-signal reader only for a call that holds
-``kill``, the kernel only for an execution tool, and the code reader only for an interpreter
-given code.
+:mod:`passdown.gates._guard_regex`), loads the code reader (self-signals and what a program
+runs) only for a call that holds ``kill`` or an interpreter given code, and the kernel only
+for an execution tool.
 """
 
 from passdown.gates import _fields as field
@@ -85,7 +85,7 @@ def decide(value):
     host = call["host"]
     if any("kill" in text for text in call["strings"]):
         # Every self-signal holds "kill": its reader loads only for a call that does.
-        from passdown.gates._guard_signal import self_signal
+        from passdown.gates._guard_code import self_signal
 
         if any("kill" in text and self_signal(text, host["pid"], host["group"]) for text in call["strings"]):
             return _answer("self_signal", call)

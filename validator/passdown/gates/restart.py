@@ -8,7 +8,8 @@ Hooks run this gate on every turn, so the module imports nothing beyond the gate
 renders its one output line itself.
 """
 
-from passdown.gates._table import Decision, InputError, parse_like_json_loads
+from passdown.gates._helper_input import parse_like_json_loads
+from passdown.gates._table import Decision, InputError
 
 NAME = "restart"
 VERSION = "2.2.1"

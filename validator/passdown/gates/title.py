@@ -8,7 +8,8 @@ never reads or renames a session.
 
 from passdown.formats._fastjson import dumps
 from passdown.formats._title import formatted
-from passdown.gates._table import Decision, InputError, parse_like_json_loads
+from passdown.gates._helper_input import parse_like_json_loads
+from passdown.gates._table import Decision, InputError
 
 NAME = "title"
 VERSION = "1.0.0"

@@ -51,16 +51,19 @@ def stat(pid, proc="/proc"):
 def host_pid(start=None, proc="/proc"):
     """The host's pid: up the parent chain from ``start`` (the hook's parent), past wrappers,
     to the first other process. Without ``/proc`` the start is taken as it is."""
+    return _host(start, proc)[0]
+
+
+def _host(start, proc):
+    """``(the host's pid, its stat or None)``, as :func:`host_pid` finds it; the stat read
+    on the way is kept, so that observing the host reads it once."""
     pid = os.getppid() if start is None else start
     for _ in range(MAX_HOPS):
         found = stat(pid, proc)
-        if found is None:
-            return pid
-        name, parent = found[0], found[1]
-        if name not in WRAPPERS or parent <= 1:
-            return pid
-        pid = parent
-    return pid
+        if found is None or found[0] not in WRAPPERS or found[1] <= 1:
+            return pid, found
+        pid = found[1]
+    return pid, stat(pid, proc)
 
 
 def command_line(pid, proc="/proc"):
@@ -95,9 +98,8 @@ def _readable(text):
 def observe(pid=None, proc="/proc"):
     """The guard input fields that say who the host is. ``pid`` given: that process is the
     host; else it is found up the parent chain from this process's parent."""
-    pid = host_pid(proc=proc) if pid is None else pid
+    pid, found = _host(None, proc) if pid is None else (pid, stat(pid, proc))
     fields = {"host_pid": pid}
-    found = stat(pid, proc)
     if found is None:
         return fields
     name, parent, group, session = found
