@@ -174,6 +174,22 @@ def test_the_installed_launcher_prints_what_click_prints(corpus, tmp_path):
         assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
 
 
+def test_a_module_beside_the_launcher_is_never_imported(tmp_path):
+    """The launcher drops its own folder from the import path: a ``passdown`` package or a
+    ``click.py`` left beside it is not run in place of the installed ones."""
+    launcher = Path(sys.executable).with_name("passdown")
+    if not launcher.is_file():
+        pytest.fail(f"no passdown launcher beside {sys.executable}: install the package here")
+    copy = tmp_path / "passdown"
+    copy.write_bytes(launcher.read_bytes())
+    copy.chmod(0o755)
+    (tmp_path / "click.py").write_text("raise SystemExit('stray click imported')\n")
+    (tmp_path / "passdown.py").write_text("raise SystemExit('stray passdown imported')\n")
+    done = subprocess.run([str(copy), "--version"], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path)
+    assert (done.returncode, done.stdout.split()[0], done.stderr) == (0, "passdown", "")
+
+
 def test_escape_sequences_in_a_report_are_left_to_click(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     folder = tmp_path / "\x1b[31mred"
