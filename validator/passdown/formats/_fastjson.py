@@ -190,9 +190,7 @@ def _read(s, pairs_hook, parse_constant, parse_int, parse_float):
     while True:
         c = s[i]
         if c in ws:
-            i += 1
-            while s[i] in ws:
-                i += 1
+            i = _past_blanks(s, i + 1)
             c = s[i]
         if c == '"':
             j = s.find('"', i + 1)
@@ -207,9 +205,7 @@ def _read(s, pairs_hook, parse_constant, parse_int, parse_float):
                 key = value
                 c = s[i]
                 if c in ws:
-                    i += 1
-                    while s[i] in ws:
-                        i += 1
+                    i = _past_blanks(s, i + 1)
                     c = s[i]
                 if c != ":":
                     raise ValueError
@@ -221,9 +217,7 @@ def _read(s, pairs_hook, parse_constant, parse_int, parse_float):
             i += 1
             d = s[i]
             if d in ws:
-                i += 1
-                while s[i] in ws:
-                    i += 1
+                i = _past_blanks(s, i + 1)
                 d = s[i]
             if c == "{" and d == "}":
                 i += 1
@@ -279,9 +273,7 @@ def _read(s, pairs_hook, parse_constant, parse_int, parse_float):
                 return value
             c = s[i]
             if c in ws:
-                i += 1
-                while s[i] in ws:
-                    i += 1
+                i = _past_blanks(s, i + 1)
                 c = s[i]
             if is_object:
                 if pairs_hook is None:
@@ -305,6 +297,14 @@ def _read(s, pairs_hook, parse_constant, parse_int, parse_float):
                 value = top
             i += 1
             top, is_object, key = stack.pop()
+
+
+def _past_blanks(s, i):
+    """The index of the first character from ``i`` that is not JSON white space (IndexError at
+    the text's end: :func:`_read` then gives up)."""
+    while s[i] in _JSON_WS:
+        i += 1
+    return i
 
 
 def _string(text, escaped):
