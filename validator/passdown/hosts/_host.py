@@ -51,10 +51,10 @@ def stat(pid, proc="/proc"):
 def host_pid(start=None, proc="/proc"):
     """The host's pid: up the parent chain from ``start`` (the hook's parent), past wrappers,
     to the first other process. Without ``/proc`` the start is taken as it is."""
-    return _host(start, proc)[0]
+    return _found_host(start, proc)[0]
 
 
-def _host(start, proc):
+def _found_host(start, proc):
     """``(the host's pid, its stat or None)``, as :func:`host_pid` finds it; the stat read
     on the way is kept, so that observing the host reads it once."""
     pid = os.getppid() if start is None else start
@@ -98,7 +98,7 @@ def _readable(text):
 def observe(pid=None, proc="/proc"):
     """The guard input fields that say who the host is. ``pid`` given: that process is the
     host; else it is found up the parent chain from this process's parent."""
-    pid, found = _host(None, proc) if pid is None else (pid, stat(pid, proc))
+    pid, found = _found_host(None, proc) if pid is None else (pid, stat(pid, proc))
     fields = {"host_pid": pid}
     if found is None:
         return fields
