@@ -64,8 +64,7 @@ GATES = {
     "restart": (("passdown.gates.restart",), ()),
     "title": (("passdown.gates.title",), ()),
     "guard": (("passdown.gates.guard", "passdown.gates._guard_read", "passdown.gates._guard_judge",
-               "passdown.gates._guard_code", "passdown.gates._guard_windows",
-               "passdown.gates._guard_regex"),
+               "passdown.gates._guard_code", "passdown.gates._guard_windows"),
               ("passdown.gates._fields",)),
 }
 

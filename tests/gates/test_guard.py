@@ -17,7 +17,6 @@ from passdown.gates._guard_code import MAX_CALLS, executor_calls, self_signal
 from passdown.gates._guard_judge import (MAX_READINGS, VERBS, Host, Judge, _other_readings, _pattern_hits,
                                         glob_match, printed, program_name)
 from passdown.gates._guard_read import MAX_DEPTH, Unreadable, decode_escapes, read
-from passdown.gates._guard_regex import compile_pattern, search
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -153,39 +152,34 @@ def test_units_and_windows_names_match_as_globs(pattern, name, fold, found):
 
 
 @pytest.mark.parametrize(("pattern", "name", "fold", "whole", "found"), [
-    ("^[[:alpha:]_]+$", "claude_code", False, False, True), ("[[:digit:]]", "claude", False, False, False),
+    ("^\\w\\w", "claude_code", False, False, True), ("\\d", "claude", False, False, False),
     ("cli\\.js", "cli.js", False, True, True), ("cli\\.js", "clixjs", False, False, False),
-    ("e{,2}", "claude{,2}", False, False, True), ("CLA[U-V]DE", "claude", True, True, True),
+    ("cli.js", "clixjs", False, False, True), ("CLA[U-V]DE", "claude", True, True, True),
     ("\\W", "claude", False, False, False), ("[]x]", "]", False, True, True),
+    ("^cl", "claude", False, False, True), ("^cl", "xclaude", False, False, False),
+    ("de$", "claude", False, False, True), ("de$", "claudex", False, False, False),
+    ("vite|claude", "claude", False, False, True), ("vite|next", "claude", False, False, False),
+    ("py.*test", "python -m pytest", False, False, True), ("[^c]laude", "claude", False, False, False),
+    ("[!a]", "!", False, True, True), ("a\\*", "xa*", False, False, True),
 ])
-def test_a_kill_pattern_reads_its_classes_escapes_and_braces(pattern, name, fold, whole, found):
-    assert search(compile_pattern(pattern), name, fold, whole) is found
+def test_a_kill_pattern_reads_as_the_globs_of_its_alternatives(pattern, name, fold, whole, found):
+    assert _pattern_hits(pattern, name, whole, fold, True) is found
 
 
-@settings(max_examples=300, deadline=None)
-@given(pieces=st.lists(st.text(alphabet="abnx A_", max_size=3), min_size=1, max_size=4),
-       name=st.text(alphabet="abnx A_\n", max_size=12), fold=st.booleans(), whole=st.booleans())
-def test_literals_joined_by_dot_star_are_found_as_the_matcher_finds_them(pieces, name, fold, whole):
-    pattern = ".*".join(pieces)
-    program = compile_pattern(pattern)
-    assert _pattern_hits(pattern, name, whole, fold, True) is search(program, name, fold, whole)
-
-
-@pytest.mark.parametrize("pattern", ["(a*)*b", "(a|a)*c", "((a*)*)*b", "(a|aa)*(b|a?)*c", "(.*a){20}x"])
-def test_a_kill_pattern_that_backtracks_forever_elsewhere_answers_at_once(pattern):
-    program = compile_pattern(pattern)
-    name = "a" * 5000
-    assert not search(program, name, False) and not search(program, name, True, whole=True)
-    assert search(program, name + pattern[-1], False)
+def test_a_kill_pattern_that_backtracks_forever_elsewhere_answers_at_once():
+    pattern, name = ".*a" * 40 + "x", "a" * 5000
+    assert not _pattern_hits(pattern, name, False, False, True)
+    assert _pattern_hits(pattern, name + "x", False, False, True)
 
 
 @pytest.mark.parametrize("pattern", [
-    "(a)\\1", "\\bclaude", "\\<claude\\>", "(?i)claude", "(claude", "claude)", "*claude", "a{33}",
-    "[[:bogus:]]", "[abc", "claude\\", "((a{32}){32}){5}", "(" * 65 + "a" + ")" * 65,
+    "(a)\\1", "\\bclaude", "\\<claude\\>", "(?i)claude", "(claude", "claude)", "*claude", "a{3}",
+    "[[:alpha:]]", "[abc", "claude\\", "cl+aude", "cla?ude", "c^l", "c$l", "x*",
 ])
-def test_a_kill_pattern_outside_the_dialect_or_too_large_is_not_read(pattern):
-    with pytest.raises(ValueError):
-        compile_pattern(pattern)
+def test_a_kill_pattern_in_a_form_the_guard_does_not_read_asks(pattern):
+    with pytest.raises(Unreadable) as raised:
+        _pattern_hits(pattern, "claude", False, False, True)
+    assert raised.value.code == "unreadable"
 
 
 @pytest.mark.parametrize(("words", "stated", "readings"), [

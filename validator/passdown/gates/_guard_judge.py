@@ -257,46 +257,56 @@ def _unit_base(word):
     return word[:-len(".service")] if word.endswith(".service") else word
 
 
-_REGEX_CHARS = frozenset(".[]()*+?{}|^$\\")
-_PATTERNS = {}
+#: Escapes of a kill pattern that stand for a class of characters, as a glob's bracket.
+_CLASS_ESCAPES = {"w": "[a-zA-Z0-9_]", "W": "[!a-zA-Z0-9_]", "d": "[0-9]", "D": "[!0-9]",
+                  "s": "[ \t\n\r\f\v]", "S": "[! \t\n\r\f\v]"}
 
 
 def _pattern_hits(pattern, text, exact, fold, regex):
-    """Whether a name or pattern matches ``text`` (``exact``: all of it). Literals, and literals
-    joined by ``.*`` (``py.*test``, the commonest kill pattern), are found in order without the
-    pattern matcher, which loads only for the rest (start-up)."""
-    pieces = pattern.split(".*") if regex else [pattern]
-    if not regex or (not any(ch in _REGEX_CHARS for piece in pieces for ch in piece) and
-                     (len(pieces) == 1 or pattern.isascii())):
-        return _in_order(pieces, text, fold, exact)
-    from passdown.gates._guard_regex import compile_pattern, search  # patterns only: start-up
-
-    try:
-        program = _PATTERNS.get(pattern) or _PATTERNS.setdefault(pattern, compile_pattern(pattern))
-    except ValueError as error:
-        raise Unreadable("unreadable", f"the kill pattern {pattern[:40]!r} cannot be read: {error}") from None
-    return search(program, text, fold, whole=exact)
+    """Whether a name (``regex`` False: the whole name, or a part of it unless ``exact``) or an
+    extended regular expression matches ``text``. A pattern is read as the globs of its
+    alternatives: matching a glob never backtracks without bound, and loads nothing."""
+    if not regex:
+        pattern, text = (pattern.lower(), text.lower()) if fold else (pattern, text)
+        return text == pattern if exact else pattern in text
+    return any(glob_match(glob, text, fold) for glob in _globs(pattern, exact))
 
 
-def _in_order(pieces, text, fold, whole):
-    """Literals joined by ``.*``: each found after the one before (``whole``: the first at the
-    start, the last at the end), as the pattern matcher would match them."""
-    if fold:
-        pieces, text = [piece.lower() for piece in pieces], text.lower()
-    at, end = 0, len(text)
-    if whole:
-        first, last = pieces[0], pieces[-1]
-        if len(pieces) == 1:
-            return text == first
-        if not text.startswith(first) or not text.endswith(last) or len(first) + len(last) > len(text):
-            return False
-        at, end, pieces = len(first), len(text) - len(last), pieces[1:-1]
-    for piece in pieces:
-        found = text.find(piece, at, end)
-        if found < 0:
-            return False
-        at = found + len(piece)
-    return True
+def _globs(pattern, whole):
+    """An extended regular expression -> one glob per alternative. Read: literals, ``.``,
+    ``.*``, a backslash before a character, bracket expressions, ``\\w \\s \\d`` and their
+    capitals, ``^`` first, ``$`` last, ``|`` between alternatives. Any other form (a group, a
+    repeat of anything but ``.``, a class such as ``[:alpha:]``) is not read: the guard asks."""
+    globs, pieces, i, n = [], [], 0, len(pattern)
+    while i <= n:
+        c = pattern[i:i + 1]
+        if c in ("|", ""):  # an alternative ends: unanchored ends match anywhere in the text
+            head = "" if whole or pieces[:1] == ["^"] else "*"
+            tail = "" if whole or pieces[-1:] == ["$"] else "*"
+            globs.append(head + "".join(p for p in pieces if p not in "^$") + tail)
+            pieces, i = [], i + 1
+            continue
+        if c == "\\" and i + 1 < n and pattern[i + 1] in _CLASS_ESCAPES:
+            piece = _CLASS_ESCAPES[pattern[i + 1]]
+        elif c == "\\" and i + 1 < n and not pattern[i + 1].isalnum() and pattern[i + 1] not in "<>`'":
+            piece = "[" + pattern[i + 1] + "]"  # a literal character, special or not, as a bracket
+        elif c == "[" and (close := pattern.find("]", i + 2)) > 0 and "[:" not in pattern[i:close] \
+                and "[=" not in pattern[i:close] and "[." not in pattern[i:close]:
+            members = pattern[i + 1:close]
+            members = members[1:] + "!" if members.startswith("!") else members  # "!" first is a member
+            piece = "[" + members + "]"
+        elif c == ".":
+            piece = "*" if pattern.startswith("*", i + 1) else "?"
+        elif c == "^" and not pieces or c == "$" and pattern[i + 1:i + 2] in ("", "|"):
+            piece = c
+        elif c in "\\[*+?{}()^$":
+            raise Unreadable("unreadable", f"the kill pattern {pattern[:40]!r} uses a form the guard "
+                                           "does not read")
+        else:
+            piece = c
+        pieces.append(piece)
+        i = close + 1 if c == "[" else i + 2 if c == "\\" or piece == "*" else i + 1
+    return globs
 
 
 def printed(command, judge):

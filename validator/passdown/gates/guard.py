@@ -9,10 +9,10 @@ arguments are data and are never read as commands; code-shaped self-signals are 
 every tool. A piece the guard cannot read is answered ``ask``, never a silent allow.
 
 This module owns the gate's contract: the input, the outcome codes, their decisions and their
-messages. The gate path imports no regular expression module (kill patterns are read by
-:mod:`passdown.gates._guard_regex`), loads the code reader (self-signals and what a program
-runs) only for a call that holds ``kill`` or an interpreter given code, and the kernel only
-for an execution tool.
+messages. The gate path imports no regular expression module (a kill pattern is read as the
+globs of its alternatives), loads the code reader (self-signals and what a program runs) only
+for a call that holds ``kill`` or an interpreter given code, and the kernel only for an
+execution tool.
 """
 
 from passdown.gates import _fields as field
