@@ -255,3 +255,8 @@ def test_windows_stops_no_conformance_case_reaches(shell, command, code):
     """Branches of the Windows rules that stop an attack though no conformance case takes them."""
     call = {"tool": "execute", "shell": shell, "arguments": {"command": command}, **_WINDOWS_HOST}
     assert guard.decide(call).output.get("code") == code
+
+
+def test_a_function_defined_inside_a_substitution_does_not_close_it():
+    (echo,) = read("echo $(f() { reboot; }; f)")
+    assert [[str(w) for w in command.words] for command in echo.nested[0]] == [["f"], ["{", "reboot"], ["}"], ["f"]]

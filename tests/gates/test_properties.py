@@ -356,6 +356,8 @@ def test_wrappers_and_separators_never_hide_a_denied_command(denied, wrappers):
         command = wrapper.format(command)
         if "$((" in command:
             return  # "echo $({})" around "( {} )" is bash's arithmetic $((...)), which runs nothing
+        if any(after[:1] not in ("", "\n", ")") for after in command.split("\nEOF")[1:]):
+            return  # "{} 2>/dev/null" around a here-document puts text on its delimiter's line
     assert _guard(command).outcome == code, command
 
 
@@ -382,8 +384,9 @@ def test_the_kill_pattern_reader_agrees_with_pythons_reading(pattern, subject, f
     from passdown.gates._guard_judge import _pattern_hits
 
     flags = re.ASCII | re.DOTALL | (re.IGNORECASE if fold else 0)
-    assert _pattern_hits(pattern, subject, False, fold, True) == bool(re.search(pattern, subject, flags))
-    assert _pattern_hits(pattern, subject, True, fold, True) == bool(re.fullmatch(pattern, subject, flags))
+    python = pattern.replace("$", "\\Z")  # POSIX's $ is the end of the text; Python's also before a last \n
+    assert _pattern_hits(pattern, subject, False, fold, True) == bool(re.search(python, subject, flags))
+    assert _pattern_hits(pattern, subject, True, fold, True) == bool(re.fullmatch(python, subject, flags))
 
 
 @settings(max_examples=500, deadline=None)

@@ -18,6 +18,11 @@ MAX_WRAPPERS = 64
 MAX_READINGS = 256
 
 
+def _first(verdicts):
+    """The first verdict of a lazy sequence that is not ``None``, or ``None``."""
+    return next(filter(None, verdicts), None)
+
+
 class Host:
     """Who the host is, as the guard input states it."""
 
@@ -86,8 +91,7 @@ class Judge:
     """Judges programs against one host; ``unit`` is the host unit a denial matched."""
 
     def __init__(self, host):
-        self.host, self.unit = host, None
-        self.readings = {}
+        self.host, self.unit, self.readings = host, None, {}
 
     def shell(self, text, dialect="posix", depth=0):
         """Shell text -> an outcome code or ``None``."""
@@ -96,13 +100,9 @@ class Judge:
     def commands(self, commands, dialect, depth):
         previous = None
         for command in commands:
-            for nested in command.nested:
-                verdict = self.commands(nested, dialect, depth + 1)
-                if verdict:
-                    return verdict
-            if any(_is_sysrq(path) for path in command.writes):
-                return "host_shutdown"
-            verdict = self.argv(command.words, depth, _Context(command, previous, dialect, chain=commands))
+            verdict = _first(self.commands(nested, dialect, depth + 1) for nested in command.nested) or \
+                ("host_shutdown" if any(_is_sysrq(path) for path in command.writes) else None) or \
+                self.argv(command.words, depth, _Context(command, previous, dialect, chain=commands))
             if verdict:
                 return verdict
             previous = command
@@ -137,11 +137,7 @@ class Judge:
 
     def texts(self, texts, depth, dialect="posix"):
         """The first verdict of shell texts, each read one level deeper."""
-        for text in texts:
-            verdict = self.shell(text, dialect, depth + 1)
-            if verdict:
-                return verdict
-        return None
+        return _first(self.shell(text, dialect, depth + 1) for text in texts)
 
     def code(self, text, depth):
         """Program source of any language: its executor calls and command forms."""
@@ -149,12 +145,8 @@ class Judge:
             raise Unreadable("too_deep", f"payloads nest more than {MAX_DEPTH} levels deep")
         from passdown.gates._guard_code import executor_calls  # only for code: measured start-up
 
-        for kind, payload in executor_calls(text):
-            verdict = self.shell(payload, "posix", depth + 1) if kind == "shell" \
-                else self.argv(payload, depth + 1)
-            if verdict:
-                return verdict
-        return None
+        return _first(self.shell(payload, "posix", depth + 1) if kind == "shell" else self.argv(payload, depth + 1)
+                      for kind, payload in executor_calls(text))
 
     def other_reading(self, words, depth, context):
         """Judge another reading of a wrapper's options, each distinct one once (nested
@@ -176,10 +168,8 @@ class Judge:
         command = context.command
         if command is None:
             return []
-        texts = list(command.fed) + [t for program in command.sources for t in self.substituted(program)]
-        if command.piped and context.previous is not None:
-            texts.extend(printed(context.previous, self))
-        return texts
+        piped = printed(context.previous, self) if command.piped and context.previous is not None else []
+        return [*command.fed, *(t for program in command.sources for t in self.substituted(program)), *piped]
 
     def substituted(self, program):
         """What a process substitution's program prints (``<(echo reboot)``), read as a file."""
@@ -188,9 +178,8 @@ class Judge:
     def script(self, word):
         """A script operand's text: what a process substitution's program prints (``bash
         <(echo reboot)``); a file is content the text does not hold."""
-        if not isinstance(word, Word) or not word.raw.startswith("<("):
-            return []
-        return [text for program in word.nested for text in self.substituted(program)]
+        processes = word.nested if getattr(word, "raw", "").startswith("<(") else ()
+        return [text for program in processes for text in self.substituted(program)]
 
     def fed_shell(self, context, depth):
         """A shell reading its standard input runs what it is fed."""
@@ -334,18 +323,16 @@ def _peeled(judge, words):
     """Each reading of a command's words with its syntax and wrappers peeled (a wrapper's
     option its table does not state read both ways), without judging the command."""
     pending, readings = [_peel_syntax(list(words), "posix")], []
-    for _ in range(MAX_READINGS):
+    for _ in range(MAX_READINGS):  # each step peels one wrapper or keeps one reading
         if not pending:
             break
         words = pending.pop(0)
-        if not words or program_name(words[0]) not in _WRAPPERS:
+        rule = VERBS[program_name(words[0])] if words and program_name(words[0]) in _WRAPPERS else None
+        if rule is None:
             readings.append(words)
             continue
-        rule = VERBS[program_name(words[0])]
-        if hasattr(rule, "readings"):
-            inner = rule.readings(words[1:])
-        else:
-            inner = [rule(judge, words[1:], _Context(None, None, "posix"), 0)]
+        inner = rule.readings(words[1:]) if hasattr(rule, "readings") else \
+            [rule(judge, words[1:], _Context(None, None, "posix"), 0)]
         pending[:0] = [_peel_syntax(w, "posix") for w in inner if isinstance(w, list)]
     return readings
 
@@ -491,17 +478,12 @@ def _wrapper(positionals=0, payload="", shell="", rest_is_text=False):
     def rule(judge, args, context, depth):
         found, (rest, *others) = read(args)
         texts = [value for name, value in found if name in payload and value is not None]
-        verdict = judge.texts(texts, depth)
-        for other in others:
-            if rest_is_text:
-                verdict = verdict or judge.texts([" ".join(other)], depth)
-            else:
-                verdict = verdict or judge.other_reading(other, depth, context)
-        if verdict:
-            return verdict
-        if not rest:
-            shell_given = any(name in shell for name, _ in found)
-            return judge.fed_shell(context, depth) if shell_given and not texts else None
+        verdict = judge.texts(texts, depth) or _first(
+            judge.texts([" ".join(other)], depth) if rest_is_text else judge.other_reading(other, depth, context)
+            for other in others)
+        if verdict or not rest:  # with no command, a shell option makes it a shell reading its input
+            shell_given = not texts and any(name in shell for name, _ in found)
+            return verdict or (judge.fed_shell(context, depth) if shell_given else None)
         return judge.shell(" ".join(rest), "posix", depth + 1) if rest_is_text else rest
 
     rule.readings = lambda args: read(args)[1]
@@ -527,8 +509,9 @@ def _env(judge, args, context, depth):
 
 def _flock(judge, args, context, depth):
     # ``flock [OPTIONS] FILE -c TEXT``: -c comes among the first words, before or after the file.
-    for text in _values(args[:6], _set("-c --command")):
-        return judge.shell(text, "posix", depth + 1)
+    texts = _values(args[:6], _set("-c --command"))
+    if texts:
+        return judge.shell(texts[0], "posix", depth + 1)
     return _operands(args, _set("-w --timeout -E --conflict-exit-code"))[1:] or None
 
 
@@ -581,11 +564,7 @@ def _interpreter(code_options, program_first=False):
         operands = [a for a in args if not a.startswith("-")]
         if not texts:
             texts = judge.script(operands[0]) if operands else judge.fed(context)
-        for text in texts:
-            verdict = judge.code(text, depth)
-            if verdict:
-                return verdict
-        return None
+        return _first(judge.code(text, depth) for text in texts)
 
     return rule
 
@@ -631,24 +610,22 @@ def _parallel(judge, args, context, depth):
     files the text does not hold."""
     cut = next((i for i, word in enumerate(args) if word in _PARALLEL_SOURCES), len(args))
     head = args[:cut]
+    if "--dry-run" in head:  # prints the commands only
+        return None
     if cut == len(args):
         inputs = [line for text in judge.fed(context) for line in text.splitlines() if line.strip()]
     else:
-        given = args[cut] in (":::", ":::+")
-        inputs = [w for w in args[cut + 1:] if w not in _PARALLEL_SOURCES] if given else []
-    if "--dry-run" in head:  # prints the commands only
-        return None
-    for template in [_operands(head)] + _other_readings(head, frozenset()):
-        for item in inputs or [None]:
-            if not template:
-                verdict = judge.shell(item, "posix", depth + 1) if item else None
-            elif item is not None and any("{}" in word for word in template):
-                verdict = judge.shell(" ".join(w.replace("{}", item) for w in template), "posix", depth + 1)
-            else:
-                verdict = judge.other_reading(template + ([item] if item is not None else []), depth, context)
-            if verdict:
-                return verdict
-    return None
+        inputs = [w for w in args[cut + 1:] if w not in _PARALLEL_SOURCES] if args[cut] in (":::", ":::+") else []
+
+    def run(template, item):
+        if not template:
+            return judge.shell(item, "posix", depth + 1) if item else None
+        if item is not None and any("{}" in word for word in template):
+            return judge.shell(" ".join(w.replace("{}", item) for w in template), "posix", depth + 1)
+        return judge.other_reading(template + ([item] if item is not None else []), depth, context)
+
+    templates = [_operands(head)] + _other_readings(head, frozenset())
+    return _first(run(template, item) for template in templates for item in inputs or [None])
 
 
 _GIT_VALUES = _set("-C -c --git-dir --work-tree --namespace --config-env --super-prefix "
@@ -682,18 +659,11 @@ def _git(judge, args, context, depth):
 
 
 def _find(judge, args, context, depth):
-    for i, word in enumerate(args):
-        if word in ("-exec", "-execdir", "-ok", "-okdir"):
-            run = []
-            for item in args[i + 1:]:
-                if item in (";", "+", "\\;"):
-                    break
-                run.append(item)
-            run = [w for w in run if w != "{}"]
-            verdict = judge.argv(run, depth) if run else None
-            if verdict:
-                return verdict
-    return None
+    """``find ... -exec COMMAND ;`` (or ``+``, ``-execdir``, ``-ok``): the command, ``{}`` dropped."""
+    starts = [i + 1 for i, word in enumerate(args) if word in ("-exec", "-execdir", "-ok", "-okdir")]
+    ends = [next((j for j in range(i, len(args)) if args[j] in (";", "+", "\\;")), len(args)) for i in starts]
+    runs = [[w for w in args[i:j] if w != "{}"] for i, j in zip(starts, ends)]
+    return _first(judge.argv(run, depth) for run in runs if run)
 
 
 # -- what stops the host ---------------------------------------------------------------------
@@ -723,12 +693,11 @@ def _kill(judge, args, context, depth):
         i += 1
     if signal in ("0", "SIG0"):
         return None
-    for word in targets:
-        if judge.hits_pid(word):
-            return "host_kill"
-        verdict = _pids_from(judge, [c for nested in getattr(word, "nested", ()) for c in nested])
-        if verdict:
-            return verdict
+    verdict = _first("host_kill" if judge.hits_pid(word) else
+                     _pids_from(judge, [c for nested in getattr(word, "nested", ()) for c in nested])
+                     for word in targets)
+    if verdict:
+        return verdict
     return _pids_from_pipe(judge, context) if not targets and context.stdin is not None else None
 
 

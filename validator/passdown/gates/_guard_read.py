@@ -150,7 +150,7 @@ class _Reader:
                 redirect = ">"
             elif c in self.separators:
                 two = text[self.i:self.i + 2]
-                self.i += 2 if two in ("&&", "||", "|&", ";;") else 1
+                self.i += 2 if two in ("&&", "||", "|&", ";;", "()") else 1  # "()": f() defines f
                 end(c == "|" and two != "||")
             elif c in self.redirectors and not (self.posix and text.startswith("(", self.i + 1)):
                 pending = "" if self.chars is None or self.dynamic else "".join(self.chars)
