@@ -253,7 +253,7 @@ _WINDOWS_HOST = {"host_pid": 4242, "host_names": ["claude"], "host_command_lines
     ("powershell", "[Diagnostics.Process]::GetProcessById(4242) | Stop-Process", "unreadable"),
     ("powershell", "(Get-WmiObject Win32_OperatingSystem -ComputerName $s).Win32Shutdown(6)", "unreadable"),
     ("powershell", "(Get-WmiObject Win32_OperatingSystem -ComputerName build-02).Win32Shutdown(6)", None),
-    ("powershell", "gcim Win32_Process -ComputerName build-02 | Invoke-CimMethod -MethodName Terminate", None),
+    ("powershell", "gcim Win32_Process -cn build-02 | Invoke-CimMethod -MethodName Terminate", None),
     ("powershell", "Get-ChildItem | ForEach-Object { $_.Delete() }", None),
     ("powershell", "(Get-Item notes.txt).Delete()", None),
     ("cmd", "wmic process where processid=4242 call terminate", "unreadable"),
