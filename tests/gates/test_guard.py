@@ -225,7 +225,7 @@ def test_every_verb_the_spec_names_has_a_rule():
                     "condstop", "reload-or-try-restart", "condreload", "freeze", "disable",
                     "mask", "reboot", "poweroff", "halt", "kexec",
                     "soft-reboot", "rescue", "emergency", "setsid", "command", "exec", "nohup",
-                    "ps", "pgrep", "pidof", "get-process", "get-service", "get-ciminstance", "get-wmiobject",
+                    "ps", "pgrep", "pidof", "get-process", "get-service",
                     "systemd-reboot"):  # peeled keywords, pid and service sources, units
                 named.add(verb)
     assert named and named - set(VERBS) == set()
@@ -240,19 +240,24 @@ _WINDOWS_HOST = {"host_pid": 4242, "host_names": ["claude"], "host_command_lines
     ("cmd", 'taskkill /fi "PID eq 4242"', "host_kill"),
     ("cmd", "taskkill /im %NAME%", "unreadable"),
     ("powershell", "pwsh Stop-Process -Name claude", "process_kill"),
-    ("powershell", "[Diagnostics.Process]::GetProcesses().Kill()", "host_kill"),
-    ("powershell", "[Diagnostics.Process]::GetProcessById($p).Kill()", "unreadable"),
     ("powershell", "Get-Service | Restart-Service", "service_restart"),
     ("powershell", "Get-Service | Where-Object Status | Stop-Service", "unreadable"),
-    ("cmd", "wmic os call reboot", "host_shutdown"),
-    ("cmd", "wmic service where name='dsh' call stopservice", "service_restart"),
-    ("cmd", "wmic process delete", "host_kill"),
-    ("cmd", "wmic process 4242 delete", "host_kill"),
-    ("cmd", "wmic process where processid=4242 call terminate", "host_kill"),
-    ("cmd", "wmic process where \"status='x'\" delete", "unreadable"),
+    # WMI's and .NET's stops are asked about, unless plainly sent to another computer
+    ("powershell", "[Diagnostics.Process]::GetProcesses().Kill()", "unreadable"),
+    ("powershell", "[Diagnostics.Process]::GetProcessById(4242) | Stop-Process", "unreadable"),
+    ("powershell", "(Get-WmiObject Win32_OperatingSystem -ComputerName $s).Win32Shutdown(6)", "unreadable"),
+    ("powershell", "(Get-WmiObject Win32_OperatingSystem -ComputerName build-02).Win32Shutdown(6)", None),
+    ("powershell", "gcim Win32_Process -cn build-02 | Invoke-CimMethod -MethodName Terminate", None),
+    ("powershell", "Get-ChildItem | ForEach-Object { $_.Delete() }", None),
+    ("powershell", "(Get-Item notes.txt).Delete()", None),
+    ("cmd", "wmic process where processid=4242 call terminate", "unreadable"),
+    ("cmd", "wmic /node:localhost os call reboot", "unreadable"),
+    ("cmd", "wmic /node:build-02 os call reboot", None),
+    ("cmd", "wmic process call create notepad.exe", None),
+    ("cmd", "wmic os get caption", None),
 ])
 def test_windows_stops_no_conformance_case_reaches(shell, command, code):
-    """Branches of the Windows rules that stop an attack though no conformance case takes them."""
+    """Branches of the Windows rules (stops, asks, and what passes) that no conformance case takes."""
     call = {"tool": "execute", "shell": shell, "arguments": {"command": command}, **_WINDOWS_HOST}
     assert guard.decide(call).output.get("code") == code
 

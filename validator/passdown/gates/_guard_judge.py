@@ -125,9 +125,9 @@ class Judge:
             calls = context.dialect == "powershell" and any(
                 call in w.lower() for w in words for call in _PS_METHOD_CALLS)
             if calls:
-                from passdown.gates._guard_windows import _ps_method_kill  # Windows rules load on use
+                from passdown.gates._guard_windows import _stop_method  # Windows rules load on use
 
-                return _ps_method_kill(self, words)
+                return _stop_method(self, words, context, depth)
             rule = VERBS.get(key)
             outcome = rule(self, words[1:], context, depth) if rule else None
             if not isinstance(outcome, list):
@@ -927,12 +927,11 @@ VERBS = {
     # what runs other commands
     "eval": _eval, "trap": _trap, "xargs": _xargs, "parallel": _parallel, "find": _find, "git": _git,
     "invoke-expression": _windows("_iex"), "start-process": _windows("_start_process"),
-    "foreach-object": _windows("_foreach_kill"),
-    **dict.fromkeys(("invoke-cimmethod", "invoke-wmimethod"), _windows("_cim_invoke")),
-    **dict.fromkeys(("remove-ciminstance", "remove-wmiobject", "rcim", "rwmi"), _windows("_cim_remove")),
+    **dict.fromkeys(("foreach-object", "invoke-cimmethod", "invoke-wmimethod"), _windows("_stop_method")),
+    **dict.fromkeys(("remove-ciminstance", "remove-wmiobject", "rcim", "rwmi"), _windows("_unread")),
     # what stops the host
     "kill": _kill, "pkill": _pkill, "killall": _killall, "skill": _killall, "tskill": _killall,
-    "taskkill": _windows("_taskkill"), "wmic": _windows("_wmic"),
+    "taskkill": _windows("_taskkill"), "wmic": _windows("_stop_method"),
     "stop-process": _windows("_stop_process"),
     "systemctl": _systemctl, "service": _service, "rc-service": _service, "invoke-rc.d": _service,
     **dict.fromkeys(("restart-service", "stop-service", "suspend-service"), _windows("_windows_service")),
