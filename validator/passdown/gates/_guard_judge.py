@@ -16,6 +16,8 @@ from passdown.gates._guard_read import MAX_DEPTH, Unreadable, Word, decode_escap
 MAX_WRAPPERS = 64
 #: The most other readings of wrappers' options judged in one call.
 MAX_READINGS = 256
+#: Longest kill pattern the guard matches (a glob's match may take its length times the text's).
+MAX_PATTERN_CHARS = 256
 
 
 def _first(verdicts):
@@ -191,6 +193,8 @@ class Judge:
         """Whether a kill-by-name pattern, read as its tool reads it, matches the host."""
         if isinstance(pattern, _Dynamic):
             raise Unreadable("unreadable", "a kill by name takes its pattern from a variable")
+        if regex and len(pattern) > MAX_PATTERN_CHARS:
+            raise Unreadable("too_long", f"a kill pattern is longer than {MAX_PATTERN_CHARS} characters")
         texts = self.host.names + (self.host.command_lines if full else ())
         return any(_pattern_hits(pattern, text, exact, fold, regex) for text in texts)
 
