@@ -4,8 +4,6 @@ what runs other commands (``pwsh -Command``, ``cmd /c``, ``Invoke-Expression``, 
 one rule that asks about WMI's and .NET's stops (``wmic``, ``Invoke-CimMethod``, ``.Kill()``). The
 kernel loads it only for these verbs: start-up."""
 
-import binascii
-
 from passdown.gates._guard_judge import PS_STOP_METHODS, _ALIASES, _before, _Dynamic, glob_match, program_name
 from passdown.gates._guard_read import Unreadable
 
@@ -43,6 +41,8 @@ def _powershell(judge, args, context, depth):
         if args[i][:1] not in "-/" or not name or command:  # the text is the rest, after -Command
             return judge.shell(" ".join(args[i + command:]), "powershell", depth + 1)
         if name in ("e", "ec") or (len(name) >= 3 and "encodedcommand".startswith(name)):
+            import binascii  # a shared library, loaded only for an encoded command: start-up
+
             try:
                 text = binascii.a2b_base64(args[i + 1].encode("ascii"), strict_mode=True).decode("utf-16-le")
             except (IndexError, ValueError, UnicodeError):
