@@ -140,6 +140,15 @@ def test_more_executor_calls_than_the_bound_ask():
 ])
 def test_self_signals_are_code_shaped(text, found):
     assert self_signal(text, 4242) is found
+    assert guard._may_signal(text) or not found  # the gate loads the reader for every self-signal
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.lists(st.sampled_from(["kill", "killpg", "(", ")", ",", " ", "-1", "0", "4242", "ppid",
+                                      "getppid", "os.", "Process.", ";", "'TERM'", "9", "\n", "$pid"]),
+                     max_size=10).map("".join))
+def test_every_self_signal_is_a_text_the_gate_reads_for_one(text):
+    assert guard._may_signal(text) or not self_signal(text, 4242)
 
 
 @pytest.mark.parametrize(("pattern", "name", "fold", "found"), [

@@ -11,7 +11,7 @@ every tool. A piece the guard cannot read is answered ``ask``, never a silent al
 This module owns the gate's contract: the input, the outcome codes, their decisions and their
 messages. The gate path imports no regular expression module (a kill pattern is read as the
 globs of its alternatives), loads the code reader (self-signals and what a program runs) only
-for a call that holds ``kill`` or an interpreter given code, and the kernel only for an
+for a call that may hold a self-signal or an interpreter given code, and the kernel only for an
 execution tool.
 """
 
@@ -83,11 +83,11 @@ def decide(value):
     except field.Invalid as error:
         return _invalid(error.path)
     host = call["host"]
-    if any("kill" in text for text in call["strings"]):
-        # Every self-signal holds "kill": its reader loads only for a call that does.
+    signalling = [text for text in call["strings"] if _may_signal(text)]
+    if signalling:  # its reader loads only for a call that may hold a self-signal: start-up
         from passdown.gates._guard_code import self_signal
 
-        if any("kill" in text and self_signal(text, host["pid"], host["group"]) for text in call["strings"]):
+        if any(self_signal(text, host["pid"], host["group"]) for text in signalling):
             return _answer("self_signal", call)
     if call["tool"] != "execute":
         return Decision({"decision": "allow"}, "allow", 0)
@@ -109,6 +109,13 @@ def decide(value):
     except Unreadable as error:
         return _answer(error.code, call, why=error.why)
     return Decision({"decision": "allow"}, "allow", 0)
+
+
+def _may_signal(text):
+    """Whether a text may hold a self-signal: a call of a kill function holds ``kill`` and
+    either its parenthesis or, in Perl's list form (``kill 9, getppid``), a comma. A shell's
+    ``kill -9 1234`` holds neither, and is the kernel's to judge."""
+    return "kill" in text and ("(" in text or "," in text)
 
 
 def _answer(code, call, unit=None, why=""):
