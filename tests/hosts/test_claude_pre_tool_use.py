@@ -285,10 +285,15 @@ def test_a_16_mib_tool_call_is_answered(tmp_path):
         "permissionDecision"] in ("allow", "ask")
 
 
-def test_a_data_tool_call_loads_no_command_reader():
+@pytest.mark.parametrize(("content", "loaded"), [
+    ("never kill -9 $PPID\n", "[]"),
+    ("os.kill(os.getppid(), 9)\n", "['passdown.gates._guard_code']"),
+])
+def test_a_data_tool_call_loads_no_command_reader(content, loaded):
     """A Write (most calls are data tools) is judged for self-signals only: the kernel that
-    reads commands stays unloaded, and the code reader loads for a call that holds ``kill``."""
-    call = json.dumps(hook_input("pre_tool_use_write", tool_input={"content": "never kill -9 $PPID\n"}))
+    reads commands stays unloaded, and the code reader loads only for a call that may hold a
+    self-signal (``kill`` with a parenthesis or a comma)."""
+    call = json.dumps(hook_input("pre_tool_use_write", tool_input={"content": content}))
     code = ("import io, sys\n"
             f"sys.stdin = io.TextIOWrapper(io.BytesIO({call.encode()!r}))\n"
             "from passdown._entry import main\n"
@@ -296,7 +301,7 @@ def test_a_data_tool_call_loads_no_command_reader():
             "print(status, sorted(m for m in sys.modules if m.startswith('passdown.gates._guard')), "
             "file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    assert done.stderr.strip() == "0 ['passdown.gates._guard_code']", done.stderr
+    assert done.stderr.strip() == f"0 {loaded}", done.stderr
 
 
 # -- payloads as a host really sent them ---------------------------------------------------
