@@ -170,6 +170,10 @@ def test_units_and_windows_names_match_as_globs(pattern, name, fold, found):
     ("vite|claude", "claude", False, False, True), ("vite|next", "claude", False, False, False),
     ("py.*test", "python -m pytest", False, False, True), ("[^c]laude", "claude", False, False, False),
     ("[!a]", "!", False, True, True), ("a\\*", "xa*", False, False, True),
+    ("(^|/)claude(\\s|$)", "/usr/bin/claude --model", False, False, True),
+    ("(^|/)claude(\\s|$)", "xclaude", False, False, False),
+    ("(chrome)?(--headless)", "x --headless", False, False, True),
+    ("(vite|next)", "claude", False, False, False), ("(cl|x)(a|u)ude", "claude", False, True, True),
 ])
 def test_a_kill_pattern_reads_as_the_globs_of_its_alternatives(pattern, name, fold, whole, found):
     assert _pattern_hits(pattern, name, whole, fold, True) is found
@@ -183,7 +187,8 @@ def test_a_kill_pattern_that_backtracks_forever_elsewhere_answers_at_once():
 
 @pytest.mark.parametrize("pattern", [
     "(a)\\1", "\\bclaude", "\\<claude\\>", "(?i)claude", "(claude", "claude)", "*claude", "a{3}",
-    "[[:alpha:]]", "[abc", "claude\\", "cl+aude", "cla?ude", "c^l", "c$l", "x*",
+    "[[:alpha:]]", "[abc", "claude\\", "cl+aude", "cla?ude", "c^l", "c$l", "x*", "(cl)+aude", "(a|b)*",
+    "(a){2}",
 ])
 def test_a_kill_pattern_in_a_form_the_guard_does_not_read_asks(pattern):
     with pytest.raises(Unreadable) as raised:

@@ -370,15 +370,35 @@ def test_a_spawn_object_never_hides_a_denied_command(denied, program, key, tail)
 
 
 _atoms = st.sampled_from(["a", "b", "n", ".", ".*", "[ab]", "[^a]", "[a-n]", "\\w", "\\s", "x", "\\."])
-#: Kill patterns of the forms the guard reads: atoms in a row, anchors, alternatives.
-patterns = st.lists(st.tuples(st.booleans(), st.lists(_atoms, max_size=4), st.booleans()),
+#: Kill patterns of the forms the guard reads: atoms in a row, anchors, alternatives, groups
+#: of alternatives (which may be left out), an anchor first or last in a group's alternative.
+_groups = st.lists(st.lists(_atoms, max_size=2).map("".join), min_size=1, max_size=3).map(
+    lambda alternatives: "(" + "|".join(alternatives) + ")")
+_anchored_groups = st.sampled_from(["(^|/)", "(\\s|$)", "(a|^)", "(b$|n)"])
+patterns = st.lists(st.tuples(st.booleans(), st.lists(_atoms | _groups | _groups.map(lambda g: g + "?"),
+                                                      max_size=4), st.booleans()),
                     min_size=1, max_size=3).map(
     lambda branches: "|".join("^" * first + "".join(atoms) + "$" * last for first, atoms, last in branches))
+anchored = st.tuples(_anchored_groups, st.lists(_atoms | _anchored_groups, max_size=3), _anchored_groups).map(
+    lambda parts: parts[0] + "".join(parts[1]) + parts[2])
 
 
 @settings(max_examples=500, deadline=None)
 @given(pattern=patterns, subject=st.text(alphabet="abnx A_.\n", max_size=12), fold=st.booleans())
 def test_the_kill_pattern_reader_agrees_with_pythons_reading(pattern, subject, fold):
+    _agrees_with_python(pattern, subject, fold)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pattern=anchored, subject=st.text(alphabet="abnx A_./\n", max_size=12), fold=st.booleans())
+def test_a_kill_pattern_with_anchors_in_its_groups_is_read_as_python_reads_it_or_asks(pattern, subject, fold):
+    try:
+        _agrees_with_python(pattern, subject, fold)
+    except Unreadable as error:  # an anchor inside the text ("(^|/)(^|/)"): the guard asks
+        assert error.code == "unreadable" and ("^" in pattern[1:] or "$" in pattern[:-1]), pattern
+
+
+def _agrees_with_python(pattern, subject, fold):
     import re
 
     from passdown.gates._guard_judge import _pattern_hits

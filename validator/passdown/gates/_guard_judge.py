@@ -147,8 +147,8 @@ class Judge:
             raise Unreadable("too_deep", f"payloads nest more than {MAX_DEPTH} levels deep")
         from passdown.gates._guard_code import executor_calls  # only for code: measured start-up
 
-        return _first(self.shell(payload, "posix", depth + 1) if kind == "shell" else self.argv(payload, depth + 1)
-                      for kind, payload in executor_calls(text))
+        return _first(self.shell(run, "posix", depth + 1) if kind == "shell" else self.argv(run, depth + 1)
+                      for kind, run in executor_calls(text))
 
     def other_reading(self, words, depth, context):
         """Judge another reading of a wrapper's options, each distinct one once (nested
@@ -266,40 +266,79 @@ def _pattern_hits(pattern, text, exact, fold, regex):
 
 
 def _globs(pattern, whole):
-    """An extended regular expression -> one glob per alternative. Read: literals, ``.``,
-    ``.*``, a backslash before a character, bracket expressions, ``\\w \\s \\d`` and their
-    capitals, ``^`` first, ``$`` last, ``|`` between alternatives. Any other form (a group, a
-    repeat of anything but ``.``, a class such as ``[:alpha:]``) is not read: the guard asks."""
-    globs, pieces, i, n = [], [], 0, len(pattern)
-    while i <= n:
-        c = pattern[i:i + 1]
-        if c in ("|", ""):  # an alternative ends: unanchored ends match anywhere in the text
-            head = "" if whole or pieces[:1] == ["^"] else "*"
-            tail = "" if whole or pieces[-1:] == ["$"] else "*"
-            globs.append(head + "".join(p for p in pieces if p not in "^$") + tail)
-            pieces, i = [], i + 1
-            continue
-        if c == "\\" and i + 1 < n and pattern[i + 1] in _CLASS_ESCAPES:
-            piece = _CLASS_ESCAPES[pattern[i + 1]]
-        elif c == "\\" and i + 1 < n and not pattern[i + 1].isalnum() and pattern[i + 1] not in "<>`'":
-            piece = "[" + pattern[i + 1] + "]"  # a literal character, special or not, as a bracket
-        elif c == "[" and (close := pattern.find("]", i + 2)) > 0 and "[:" not in pattern[i:close] \
-                and "[=" not in pattern[i:close] and "[." not in pattern[i:close]:
-            members = pattern[i + 1:close]
+    """An extended regular expression -> one glob per alternative, its groups multiplied out.
+    Read: literals, ``.``, ``.*``, a backslash before a character, bracket expressions, ``\\w \\s
+    \\d`` and their capitals, ``^`` first, ``$`` last, ``|`` between alternatives, groups (``?``
+    after one: it may be left out). Any other form (a repeat of anything but ``.``, a class such
+    as ``[:alpha:]``, ``\\b``) is not read: the guard asks."""
+    return [_glob(branch, pattern, whole) for branch in _branches(pattern)]
+
+
+def _branches(pattern):
+    """The alternatives of a pattern without groups: ``(^|/)x(\\s|$)`` is ``^x\\s``, ``^x$``,
+    ``/x\\s`` and ``/x$``."""
+
+    def alternatives(i):  # from i to the closing parenthesis or the end -> (alternatives, where)
+        done, current = [], [""]
+        while i < len(pattern) and pattern[i] != ")":
+            c = pattern[i]
+            if c == "|":
+                done, current, i = done + current, [""], i + 1
+                continue
+            if c == "(":
+                inner, i = alternatives(i + 1)
+                if pattern[i:i + 1] != ")":
+                    raise _unread_pattern(pattern)
+                optional = pattern.startswith("?", i + 1)
+                if pattern[i + 1 + optional:i + 2 + optional] in ("*", "+", "{", "?"):
+                    raise _unread_pattern(pattern)  # a repeated group
+                inner, i = inner + [""] * optional, i + 1 + optional
+            else:
+                close = pattern.find("]", i + 2) if c == "[" else -1
+                end = close + 1 if close > 0 else i + 2 if c == "\\" else i + 1
+                inner, i = [pattern[i:end]], end
+            current = [head + tail for head in current for tail in inner]
+            if len(done) + len(current) > MAX_PATTERN_CHARS:
+                raise Unreadable("too_long", f"a kill pattern has more than {MAX_PATTERN_CHARS} alternatives")
+        return done + current, i
+
+    found, end = alternatives(0)
+    if end < len(pattern):
+        raise _unread_pattern(pattern)  # a parenthesis closes that never opened
+    return found
+
+
+def _glob(branch, pattern, whole):
+    """One alternative without groups -> its glob; unanchored ends match anywhere in the text."""
+    pieces, i, n = [], 0, len(branch)
+    while i < n:
+        c = branch[i]
+        if c == "\\" and i + 1 < n and branch[i + 1] in _CLASS_ESCAPES:
+            piece = _CLASS_ESCAPES[branch[i + 1]]
+        elif c == "\\" and i + 1 < n and not branch[i + 1].isalnum() and branch[i + 1] not in "<>`'":
+            piece = "[" + branch[i + 1] + "]"  # a literal character, special or not, as a bracket
+        elif c == "[" and (close := branch.find("]", i + 2)) > 0 and "[:" not in branch[i:close] \
+                and "[=" not in branch[i:close] and "[." not in branch[i:close]:
+            members = branch[i + 1:close]
             members = members[1:] + "!" if members.startswith("!") else members  # "!" first is a member
             piece = "[" + members + "]"
         elif c == ".":
-            piece = "*" if pattern.startswith("*", i + 1) else "?"
-        elif c == "^" and not pieces or c == "$" and pattern[i + 1:i + 2] in ("", "|"):
+            piece = "*" if branch.startswith("*", i + 1) else "?"
+        elif c == "^" and not pieces or c == "$" and i == n - 1:
             piece = c
         elif c in "\\[*+?{}()^$":
-            raise Unreadable("unreadable", f"the kill pattern {pattern[:40]!r} uses a form the guard "
-                                           "does not read")
+            raise _unread_pattern(pattern)
         else:
             piece = c
         pieces.append(piece)
         i = close + 1 if c == "[" else i + 2 if c == "\\" or piece == "*" else i + 1
-    return globs
+    head = "" if whole or pieces[:1] == ["^"] else "*"
+    tail = "" if whole or pieces[-1:] == ["$"] else "*"
+    return head + "".join(piece for piece in pieces if piece not in "^$") + tail
+
+
+def _unread_pattern(pattern):
+    return Unreadable("unreadable", f"the kill pattern {pattern[:40]!r} uses a form the guard does not read")
 
 
 def printed(command, judge):
@@ -483,8 +522,8 @@ def _wrapper(positionals=0, payload="", shell="", rest_is_text=False):
         found, (rest, *others) = read(args)
         texts = [value for name, value in found if name in payload and value is not None]
         verdict = judge.texts(texts, depth) or _first(
-            judge.texts([" ".join(other)], depth) if rest_is_text else judge.other_reading(other, depth, context)
-            for other in others)
+            judge.texts([" ".join(other)], depth) if rest_is_text else
+            judge.other_reading(other, depth, context) for other in others)
         if verdict or not rest:  # with no command, a shell option makes it a shell reading its input
             shell_given = not texts and any(name in shell for name, _ in found)
             return verdict or (judge.fed_shell(context, depth) if shell_given else None)
@@ -619,7 +658,8 @@ def _parallel(judge, args, context, depth):
     if cut == len(args):
         inputs = [line for text in judge.fed(context) for line in text.splitlines() if line.strip()]
     else:
-        inputs = [w for w in args[cut + 1:] if w not in _PARALLEL_SOURCES] if args[cut] in (":::", ":::+") else []
+        given = args[cut] in (":::", ":::+")  # "::::" names files the text does not hold
+        inputs = [w for w in args[cut + 1:] if w not in _PARALLEL_SOURCES] if given else []
 
     def run(template, item):
         if not template:
