@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from passdown.gates import guard
 from passdown.gates._guard_code import MAX_CALLS, executor_calls, self_signal
-from passdown.gates._guard_judge import (MAX_READINGS, VERBS, Host, Judge, _other_readings, _pattern_hits,
-                                        glob_match, printed, program_name)
+from passdown.gates._guard_judge import (MAX_READINGS, VERBS, Host, Judge, _extended, _other_readings,
+                                        _pattern_hits, glob_match, printed, program_name)
 from passdown.gates._guard_read import MAX_DEPTH, Unreadable, decode_escapes, read
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -239,7 +239,7 @@ def test_every_verb_the_spec_names_has_a_rule():
                     "condstop", "reload-or-try-restart", "condreload", "freeze", "disable",
                     "mask", "reboot", "poweroff", "halt", "kexec",
                     "soft-reboot", "rescue", "emergency", "setsid", "command", "exec", "nohup",
-                    "ps", "pgrep", "pidof", "get-process", "get-service",
+                    "ps", "pgrep", "pidof", "grep", "get-process", "get-service",
                     "systemd-reboot"):  # peeled keywords, pid and service sources, units
                 named.add(verb)
     assert named and named - set(VERBS) == set()
@@ -279,3 +279,11 @@ def test_windows_stops_no_conformance_case_reaches(shell, command, code):
 def test_a_function_defined_inside_a_substitution_does_not_close_it():
     (echo,) = read("echo $(f() { reboot; }; f)")
     assert [[str(w) for w in command.words] for command in echo.nested[0]] == [["f"], ["{", "reboot"], ["}"], ["f"]]
+
+
+@pytest.mark.parametrize(("basic", "extended"), [
+    ("vite\\|claude", "vite|claude"), ("a|b", "a\\|b"), ("\\(x\\)\\+", "(x)+"), ("(x)", "\\(x\\)"),
+    ("[(|)]x", "[(|)]x"), ("a\\.b", "a\\.b"), ("x\\{2\\}", "x{2}"),
+])
+def test_grep_s_basic_pattern_reads_as_the_extended_one_it_stands_for(basic, extended):
+    assert _extended(basic) == extended

@@ -745,7 +745,7 @@ def _kill(judge, args, context, depth):
     return _pids_from_pipe(judge, context) if not targets and context.stdin is not None else None
 
 
-_PASS_THROUGH = _set("ps awk gawk cut sed head tail sort uniq tr grep egrep xargs")
+_PASS_THROUGH = _set("ps awk gawk cut sed head tail sort uniq tr grep egrep fgrep xargs")
 
 
 def _pids_from_pipe(judge, context):
@@ -760,16 +760,42 @@ def _pids_from_pipe(judge, context):
         for words in _peeled(judge, command.words):
             verb = program_name(words[0]) if words else ""
             verbs.add(verb)
-            if verb in ("grep", "egrep") and not _given(words[1:], _set("-v --invert-match")):
+            if verb in ("grep", "egrep", "fgrep") and not _given(words[1:], _set("-v --invert-match")):
                 patterns = _values(words[1:], _set("-e --regexp")) or \
                     _operands(words[1:], _set("-e -f -m -A -B -C --regexp --file --max-count"))[:1]
                 fold = _given(words[1:], _set("-i --ignore-case"))
-                if any(judge.matches_name(_pattern(p), full=True, fold=fold) for p in patterns):
+                fixed = verb == "fgrep" or _given(words[1:], _set("-F --fixed-strings"))
+                basic = verb == "grep" and not fixed and not _given(words[1:], _set(
+                    "-E --extended-regexp -P --perl-regexp"))
+                patterns = [_extended(p) if basic else _pattern(p) for p in patterns]
+                if any(judge.matches_name(p, full=True, fold=fold, regex=not fixed) for p in patterns):
                     return "process_kill"
         if not verbs & _PASS_THROUGH or not command.piped or command not in context.chain:
             return None
         command = _before(context, command)
     return None
+
+
+def _extended(word):
+    """A basic regular expression (grep's default) as the extended one it stands for: GNU's
+    ``\\|``, ``\\(``, ``\\)``, ``\\{``, ``\\}``, ``\\+`` and ``\\?`` are operators, the bare ones
+    plain characters (``grep 'vite\\|claude'`` searches either name)."""
+    if getattr(word, "dynamic", False):
+        return _Dynamic(word)
+    out, i = [], 0
+    while i < len(word):
+        c, e = word[i], word[i + 1:i + 2]
+        close = word.find("]", i + 2) if c == "[" else -1
+        if close > 0:  # a bracket expression reads the same in both
+            out.append(word[i:close + 1])
+            i = close + 1
+        elif c == "\\" and e:
+            out.append(e if e in "|(){}+?" else c + e)
+            i += 2
+        else:
+            out.append("\\" + c if c in "|(){}+?" else c)
+            i += 1
+    return "".join(out)
 
 
 def _pids_from(judge, commands):
