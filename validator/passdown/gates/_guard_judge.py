@@ -630,17 +630,18 @@ def _trap(judge, args, context, depth):
 
 
 def _xargs(judge, args, context, depth):
-    """``xargs CMD ARGS``: the command runs with the words fed to xargs appended (with ``-a``
-    the words come from a file)."""
+    """``xargs CMD ARGS``: the command runs with the words fed to xargs appended, or in place of
+    its replace string (``-I {}``, ``-i``); with ``-a`` the words come from a file."""
     found, rest, _, _ = _options(args, _set("-I -L -n -P -s -d -E -a --delimiter --max-args "
-                                            "--max-procs --max-lines --max-chars --replace "
-                                            "--eof --arg-file"))
+                                            "--max-procs --max-lines --max-chars --eof --arg-file"))
     source = context.previous if context.command and context.command.piped else None
     fed = []
     if source is not None and not any(name in ("-a", "--arg-file") for name, _ in found):
         fed = [word for text in printed(source, judge) for word in text.split()]
+    replace = next((value or "{}" for name, value in found if name in ("-I", "-i", "--replace")), None)
+    words = [word for word in rest or ["echo"] if word != replace]  # what is fed takes its place
     inner = _Context(None, None, "posix", stdin=source, chain=context.chain)
-    return judge.argv(list(rest or ["echo"]) + fed, depth, inner)
+    return judge.argv(words + fed, depth, inner)
 
 
 _PARALLEL_SOURCES = _set("::: :::+ :::: ::::+")
@@ -737,9 +738,7 @@ def _kill(judge, args, context, depth):
         i += 1
     if signal in ("0", "SIG0"):
         return None
-    verdict = _first("host_kill" if judge.hits_pid(word) else
-                     _pids_from(judge, [c for nested in getattr(word, "nested", ()) for c in nested])
-                     for word in targets)
+    verdict = _first("host_kill" if judge.hits_pid(word) else _pids_computed(judge, word) for word in targets)
     if verdict:
         return verdict
     return _pids_from_pipe(judge, context) if not targets and context.stdin is not None else None
@@ -798,13 +797,30 @@ def _extended(word):
     return "".join(out)
 
 
+def _pids_computed(judge, word):
+    """Pids a kill target's substitution prints (``kill $(pgrep claude)``, ``kill $(ps aux |
+    grep claude | awk '{print $2}')``), read as if piped into the kill."""
+    return _first(_pids_from(judge, program) or _pids_from_pipe(
+        judge, _Context(None, None, "posix", stdin=program[-1], chain=program))
+        for program in getattr(word, "nested", ()) if program)
+
+
+#: ``ps`` fields that name the shell's parent, group or session: ``ps -o ppid= -p $$`` is the host.
+_ABOVE_THE_SHELL = _set("ppid pgid pgrp sid sess")
+
+
 def _pids_from(judge, commands):
-    """Pids that come from ``pgrep`` or ``pidof`` are a kill by name."""
+    """Pids that come from ``pgrep`` or ``pidof`` are a kill by name; from ``ps -o ppid= -p
+    $$`` (or the shell's group or session), a kill of the host."""
     for command in commands:
         for words in _peeled(judge, command.words):
             verb = program_name(words[0]) if words else ""
             if verb in ("pgrep", "pidof"):
                 return (_pkill if verb == "pgrep" else _killall)(judge, words[1:])
+            fields = [f.split("=")[0].strip() for v in _values(words[1:], _set("-o -O --format"))
+                      for f in v.split(",")] if verb == "ps" and "$$" in words else []
+            if _ABOVE_THE_SHELL.intersection(fields):
+                return "host_kill"
     return None
 
 
