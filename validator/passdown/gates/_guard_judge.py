@@ -739,9 +739,13 @@ def _kill(judge, args, context, depth):
     if signal in ("0", "SIG0"):
         return None
     verdict = _first("host_kill" if judge.hits_pid(word) else _pids_computed(judge, word) for word in targets)
-    if verdict:
-        return verdict
-    return _pids_from_pipe(judge, context) if not targets and context.stdin is not None else None
+    if verdict or not targets and context.stdin is not None:
+        return verdict or _pids_from_pipe(judge, context)
+    if any(getattr(word, "dynamic", False) for word in targets):  # pgrep x | while read p; do kill $p
+        loops = [c for c in context.chain if c.piped and _peel_syntax(list(c.words), "posix")[:1] == ["read"]]
+        return _first(_pids_from_pipe(judge, _Context(None, None, "posix", stdin=_before(context, loop),
+                                                      chain=context.chain)) for loop in loops)
+    return None
 
 
 _PASS_THROUGH = _set("ps awk gawk cut sed head tail sort uniq tr grep egrep fgrep xargs")
