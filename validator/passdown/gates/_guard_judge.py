@@ -533,6 +533,22 @@ def _wrapper(positionals=0, payload="", shell="", rest_is_text=False):
     return rule
 
 
+def _subcommand_runner(subcommands):
+    """``TOOL [OPTIONS] SUBCOMMAND ...``: after one of its ``subcommands``, a wrapper of the rest;
+    the tool's own options before it are read both ways, as a wrapper's are."""
+    subcommands, wrapper = _set(subcommands), _wrapper()
+
+    def rule(judge, args, context, depth):
+        for i, word in enumerate(args):
+            if word in subcommands:
+                return wrapper(judge, args[i + 1:], context, depth)
+            if word[:1] != "-" and (i == 0 or args[i - 1][:1] != "-"):
+                return None  # another subcommand: the tool runs no command of the text's
+        return None
+
+    return rule
+
+
 def _su(judge, args, context, depth):
     """``su``: ``-c`` carries shell text; without it, a login shell reading its input."""
     texts = _values(args, _set("-c --command --session-command"))
@@ -988,7 +1004,11 @@ _ALIASES = {("powershell", alias): verb for verb, aliases in (
 _WRAPPERS = _set("sudo doas pkexec run0 nice ionice timeout stdbuf chrt taskset chroot xvfb-run strace "
                  "systemd-run time env flock busybox toybox nsenter unshare setpriv firejail "
                  "fakeroot numactl prlimit cgexec chpst setuidgid dbus-run-session ltrace valgrind "
-                 "proxychains proxychains4 torsocks catchsegv")
+                 "proxychains proxychains4 torsocks catchsegv npx pnpx bunx uvx")
+#: Tools whose subcommand runs the command after it: ``uv run pytest``, ``npm exec -- eslint``.
+_SUBCOMMAND_RUNNERS = {"uv": "run", "poetry": "run", "pdm": "run", "hatch": "run", "pipenv": "run",
+                       "rye": "run", "pixi": "run", "conda": "run", "mamba": "run", "micromamba": "run",
+                       "pipx": "run", "npm": "exec x", "pnpm": "exec dlx", "yarn": "exec dlx"}
 
 #: verb -> rule. A rule returns an outcome code, ``None``, or (a wrapper) the words it runs.
 VERBS = {
@@ -1008,7 +1028,8 @@ VERBS = {
     "source": _source, ".": _source, "at": _at, "batch": _at,
     "pwsh": _windows("_powershell"), "powershell": _windows("_powershell"), "cmd": _windows("_cmd_shell"),
     "python": _interpreter("-c"),
-    **dict.fromkeys(("node", "nodejs", "bun"), _interpreter("-e --eval -p --print")),
+    **dict.fromkeys(("node", "nodejs", "bun", "tsx", "ts-node"), _interpreter("-e --eval -p --print")),
+    **{tool: _subcommand_runner(subcommands) for tool, subcommands in _SUBCOMMAND_RUNNERS.items()},
     "deno": _deno,
     "perl": _interpreter("-e -E"),
     **dict.fromkeys(("ruby", "osascript", "lua", "rscript", "Rscript"), _interpreter("-e")),
