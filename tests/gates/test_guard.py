@@ -137,6 +137,11 @@ def test_more_executor_calls_than_the_bound_ask():
     ("os.killpg(os.getpgid(child.pid), 15)", False),
     ("kill -9 $PPID", False),
     ("skill and killer", False),
+    ("psutil.Process(os.getppid()).terminate()", True),
+    ("psutil.Process(os.getppid()).send_signal(signal.SIGTERM)", True),
+    ("psutil.Process(child).terminate()", False),
+    ("exec('kill -9 ' + process.ppid)", True),
+    ("use process.ppid to find the parent; kill nothing", False),
 ])
 def test_self_signals_are_code_shaped(text, found):
     assert self_signal(text, 4242) is found
@@ -145,7 +150,8 @@ def test_self_signals_are_code_shaped(text, found):
 
 @settings(max_examples=500, deadline=None)
 @given(text=st.lists(st.sampled_from(["kill", "killpg", "(", ")", ",", " ", "-1", "0", "4242", "ppid",
-                                      "getppid", "os.", "Process.", ";", "'TERM'", "9", "\n", "$pid"]),
+                                      "getppid", "os.", "Process.", ";", "'TERM'", "9", "\n", "$pid",
+                                      "Process(", ").terminate(", ").send_signal(", ".ppid", "+ "]),
                      max_size=10).map("".join))
 def test_every_self_signal_is_a_text_the_gate_reads_for_one(text):
     assert guard._may_signal(text) or not self_signal(text, 4242)

@@ -17,19 +17,33 @@ Both stand on one scanner of literals, brackets and commas (:func:`literal`, :fu
 IDENT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 #: In a kill call's arguments, the parent or the own group, whatever the pids are.
 _PARENT_OR_GROUP = ("ppid", "getpgrp", "getpgid(0", "getpgid(os.getpid")
+#: What names the parent in code, wherever a kill's statement holds it.
+_PARENT = (".ppid", "getppid(")
+#: Methods that signal the process object they are called on (psutil's ``Process``).
+_SIGNAL_METHODS = (").kill(", ").terminate(", ").send_signal(")
 
 
 def self_signal(text, host_pid, host_group=None):
     """Whether the text holds a call of a kill function aimed at the host (see above)."""
     # pids aimed at the host: every process, the own group, the host, its group (negated pids)
     aimed = {"-1", "0", "-0", str(host_pid), "-" + str(host_pid), "-" + str(host_group or host_pid)}
+    for method in _SIGNAL_METHODS:  # psutil.Process(os.getppid()).terminate()
+        at = -1
+        while (at := text.find(method, at + 1)) >= 0:
+            opening = text.rfind("Process(", max(0, at - 512), at)
+            if opening >= 0 and any(sign in text[opening:at + 1] for sign in _PARENT):
+                return True
     at = -1
     while (at := text.find("kill", at + 1)) >= 0:
         before, end = text[at - 1:at], skip(text, at + 4, IDENT)
         name, k = text[at:end], skip(text, end, " \t")
+        if before in IDENT and before != "_" or name not in ("kill", "killpg"):
+            continue
+        statement = text[at:at + 512].split(";", 1)[0].split("\n", 1)[0]
+        if "(" in text and any(sign in statement for sign in _PARENT):
+            return True  # the parent in code, however the call or command is built: 'kill ' + process.ppid
         perl = not text.startswith("(", k)  # Perl's list operator, the signal first: kill 'TERM', $pid
-        if before in IDENT and before != "_" or name not in ("kill", "killpg") or \
-                perl and (k == end or before == "." or k == len(text) or text[k] in "-=\n"):
+        if perl and (k == end or before == "." or k == len(text) or text[k] in "-=\n"):
             continue
         # the arguments: to the closing parenthesis, or (Perl) to the statement's end
         args = split(text[k:k + 512].split(";", 1)[0].split("\n", 1)[0], 0, "")[0] if perl else \

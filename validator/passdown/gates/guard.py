@@ -112,10 +112,11 @@ def decide(value):
 
 
 def _may_signal(text):
-    """Whether a text may hold a self-signal: a call of a kill function holds ``kill`` and
-    either its parenthesis or, in Perl's list form (``kill 9, getppid``), a comma. A shell's
-    ``kill -9 1234`` holds neither, and is the kernel's to judge."""
-    return "kill" in text and ("(" in text or "," in text)
+    """Whether a text may hold a self-signal: a call of a kill function holds ``kill`` (or a
+    signalling method's ``terminate(`` or ``send_signal(``) and either a parenthesis or, in
+    Perl's list form (``kill 9, getppid``), a comma. A shell's ``kill -9 1234`` holds neither,
+    and is the kernel's to judge."""
+    return ("kill" in text or "terminate(" in text or "send_signal(" in text) and ("(" in text or "," in text)
 
 
 def _answer(code, call, unit=None, why=""):
