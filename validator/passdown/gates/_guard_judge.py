@@ -652,8 +652,9 @@ def _xargs(judge, args, context, depth):
                                             "--max-procs --max-lines --max-chars --eof --arg-file"))
     source = context.previous if context.command and context.command.piped else None
     fed = []
-    if source is not None and not any(name in ("-a", "--arg-file") for name, _ in found):
-        fed = [word for text in printed(source, judge) for word in text.split()]
+    if not any(name in ("-a", "--arg-file") for name, _ in found):  # piped, or a here-string's
+        texts = list(getattr(context.command, "fed", ())) + (printed(source, judge) if source else [])
+        fed = [word for text in texts for word in text.split()]
     replace = next((value or "{}" for name, value in found if name in ("-I", "-i", "--replace")), None)
     words = [word for word in rest or ["echo"] if word != replace]  # what is fed takes its place
     inner = _Context(None, None, "posix", stdin=source, chain=context.chain)
