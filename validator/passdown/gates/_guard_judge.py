@@ -223,6 +223,8 @@ class Judge:
 class _Dynamic(str):
     """A pattern computed at run time."""
 
+    dynamic = True
+
 
 class _Context:
     """Where a command stands: its parsed command, the one before it, the dialect, what is

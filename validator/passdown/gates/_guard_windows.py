@@ -122,8 +122,8 @@ def _name_hits(pattern, names):
 
 
 def _stop_process(judge, args, context, depth):
-    """``Stop-Process -Name NAME | -Id ID`` (``$PID``, PowerShell itself, excepted); without either,
-    what ``Get-Process`` pipes it: the processes it names, else all of them."""
+    """``Stop-Process -Name NAME | -Id ID``; without either, what ``Get-Process`` pipes it: the
+    processes it names, else all of them."""
     values = _ps_params(args, "stop-process")
     if "whatif" in values or "inputobject" in values:
         return None
@@ -135,11 +135,8 @@ def _stop_process(judge, args, context, depth):
         names, ids = _joined(values, "name", "processname", ""), _joined(values, "id")
         if not names and not ids:
             return "host_kill"  # every process
-    for word in ids:
-        if isinstance(word, _Dynamic) and word != "$PID":
-            raise Unreadable("unreadable", "a stop takes its process id from a variable")
-        if word not in ("0", "-0", "-1") and judge.hits_pid(word):
-            return "host_kill"
+    if any(word not in ("0", "-0", "-1") and judge.hits_pid(word) for word in ids):
+        return "host_kill"  # an id in a variable passes, as kill $SERVER_PID does: it is not evaluated
     return "process_kill" if any(_name_hits(name, judge.host.names) for name in names) else None
 
 
