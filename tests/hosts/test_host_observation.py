@@ -55,6 +55,21 @@ def test_everything_the_guard_judges_is_observed(tmp_path):
         "host_units": ["app-claude-4242.scope", "user@1000.service"]}
 
 
+def test_what_the_session_hangs_on_is_observed_by_name(tmp_path):
+    """A host started from a shell in tmux: its session's leader is the shell, whose parent is
+    the tmux server (named ``tmux: server``, started as ``/usr/bin/tmux``)."""
+    proc = _proc(tmp_path, {4242: ("claude", 4100, 4242, 4100, ["claude"], ""),
+                            4100: ("zsh", 3900, 4100, 4100, ["-zsh"], ""),
+                            3900: ("tmux: server", 1, 3900, 3900, ["/usr/bin/tmux"], "")})
+    assert _host.observe(4242, proc)["host_session_names"] == ["zsh", "tmux: server", "tmux"]
+
+
+def test_a_host_that_leads_its_own_session_or_whose_leader_is_unseen_hangs_on_nothing(tmp_path):
+    proc = _proc(tmp_path, {50: ("node", 1, 50, 50, ["node"], ""), 60: ("claude", 1, 60, 4100, ["claude"], "")})
+    assert "host_session_names" not in _host.observe(50, proc)
+    assert "host_session_names" not in _host.observe(60, proc)  # its leader is outside this /proc
+
+
 def test_an_interpreter_host_is_known_by_both_names_and_a_v1_cgroup_is_read(tmp_path):
     proc = _proc(tmp_path, {50: ("node", 1, 50, 50, ["node", "/srv/dsh/main.js"], CGROUP_V1)})
     observed = _host.observe(50, proc)

@@ -28,12 +28,17 @@ def _first(verdicts):
 class Host:
     """Who the host is, as the guard input states it."""
 
-    __slots__ = ("pid", "parent", "group", "session", "names", "command_lines", "units")
+    __slots__ = ("pid", "parent", "group", "session", "names", "command_lines", "units", "session_names")
 
     def __init__(self, pid, parent=None, group=None, session=None, names=(), command_lines=(),
-                 units=()):
+                 units=(), session_names=()):
         self.pid, self.parent, self.group, self.session = pid, parent, group, session
         self.names, self.command_lines, self.units = tuple(names), tuple(command_lines), tuple(units)
+        self.session_names = tuple(session_names)
+
+    def killable(self):
+        """Names whose kill ends the host: its own, and those of what its session hangs on."""
+        return self.names + self.session_names
 
     def pids(self):
         """Numbers that, signalled, stop the host: its pid, parent, group and session leaders."""
@@ -195,7 +200,7 @@ class Judge:
             raise Unreadable("unreadable", "a kill by name takes its pattern from a variable")
         if regex and len(pattern) > MAX_PATTERN_CHARS:
             raise Unreadable("too_long", f"a kill pattern is longer than {MAX_PATTERN_CHARS} characters")
-        texts = self.host.names + (self.host.command_lines if full else ())
+        texts = self.host.killable() + (self.host.command_lines if full else ())
         return any(_pattern_hits(pattern, text, exact, fold, regex) for text in texts)
 
     def matches_unit(self, word, fold=False):
@@ -285,7 +290,7 @@ def _branches(pattern):
         while i < len(pattern) and pattern[i] != ")":
             c = pattern[i]
             if c == "|":
-                done, current, i = done + current, [""], i + 1
+                done, current, i = list(dict.fromkeys(done + current)), [""], i + 1
                 continue
             if c == "(":
                 inner, i = alternatives(i + 1)
@@ -299,7 +304,7 @@ def _branches(pattern):
                 close = pattern.find("]", i + 2) if c == "[" else -1
                 end = close + 1 if close > 0 else i + 2 if c == "\\" else i + 1
                 inner, i = [pattern[i:end]], end
-            current = [head + tail for head in current for tail in inner]
+            current = list(dict.fromkeys(head + tail for head in current for tail in inner))
             if len(done) + len(current) > MAX_PATTERN_CHARS:
                 raise Unreadable("too_long", f"a kill pattern has more than {MAX_PATTERN_CHARS} alternatives")
         return done + current, i
@@ -967,6 +972,24 @@ def _shutdown(judge, args, context, depth):
     return _shutdown_here(judge, args, context, depth)
 
 
+def _multiplexer(name, ends):
+    """``tmux kill-server`` or ``kill-session`` (of the current session), ``screen -X quit``,
+    ``zellij kill-all-sessions``: the end of the multiplexer the host's session hangs on. Not
+    with another server or session named (``-L``, ``-S``, ``-t``, ``-a``)."""
+    ends = _set(ends)
+
+    def rule(judge, args, context, depth):
+        inside = any(held.split(":")[0].lower() == name for held in judge.host.session_names)
+        found, words, _, _ = _options(args, _set("-L -S -f -c -t -p -X"), everywhere=True)
+        given = {option for option, _ in found}
+        command = [value for option, value in found if option == "-X"] + words[:1]
+        if not inside or given & _set("-L -S -t -a -p") or not ends & set(command):
+            return None
+        return "process_kill"
+
+    return rule
+
+
 def _init(judge, args, context, depth):
     return "host_shutdown" if args[:1] and args[0] in ("0", "1", "6", "s", "S") else None
 
@@ -1055,6 +1078,8 @@ VERBS = {
     "kexec": _machine("-l -u --unload -p -s --help -h --version -v -S --status --kexec-file-syscall",
                       prefix="--load"),
     "init": _init, "telinit": _init, "loginctl": _systemctl,
+    "tmux": _multiplexer("tmux", "kill-server kill-session"), "screen": _multiplexer("screen", "quit kill"),
+    "zellij": _multiplexer("zellij", "kill-all-sessions"),
     **dict.fromkeys(("busctl", "dbus-send", "gdbus", "qdbus"), _dbus),
     **dict.fromkeys(("restart-computer", "stop-computer"), _windows("_windows_machine")),
     "tee": _sysrq_write, "dd": _sysrq_write,

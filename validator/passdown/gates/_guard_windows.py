@@ -105,7 +105,7 @@ def _taskkill(judge, args, context, depth):
         parts = value.split()
         if option in ("/fi", "-fi") and len(parts) == 3 and parts[1].lower() == "eq":  # as /IM or /PID
             option, value = {"imagename": "/im", "pid": "/pid"}.get(parts[0].lower()), parts[2]
-        if option in ("/im", "-im") and _name_hits(value, judge.host.names):
+        if option in ("/im", "-im") and _name_hits(value, judge.host.killable()):
             return "process_kill"
         if option in ("/pid", "-pid") and judge.hits_pid(value):
             return "host_kill"
@@ -137,7 +137,7 @@ def _stop_process(judge, args, context, depth):
             return "host_kill"  # every process
     if any(word not in ("0", "-0", "-1") and judge.hits_pid(word) for word in ids):
         return "host_kill"  # an id in a variable passes, as kill $SERVER_PID does: it is not evaluated
-    return "process_kill" if any(_name_hits(name, judge.host.names) for name in names) else None
+    return "process_kill" if any(_name_hits(name, judge.host.killable()) for name in names) else None
 
 
 def _windows_service(judge, args, context, depth):

@@ -60,8 +60,9 @@ _MESSAGES = {
                  "process group or session, or every process. To restart the host, use {tool} "
                  "instead.",
     "process_kill": "Denied: this command kills processes by a name or pattern that matches the "
-                    "host. To restart the host, use {tool}; to stop another process, name it "
-                    "so that the host does not match, or kill it by its own pid.",
+                    "host, or the shell or terminal its session hangs on. To restart the host, use "
+                    "{tool}; to stop another process, name it so that the host does not match, or "
+                    "kill it by its own pid.",
     "unreadable": "Ask: the guard cannot read part of this command ({why}). Allow it only if it "
                   "does not restart, stop or kill the host; to restart the host, use {tool}.",
     "too_long": "Ask: this command is too long to judge ({why}). Allow it only if it does not "
@@ -174,13 +175,15 @@ def _is_argv(value):
 def _read(value):
     top = field.record(value, "$", ("tool", "arguments", "host_pid"),
                        ("shell", "host_parent_pid", "host_pgid", "host_sid", "service_unit",
-                        "host_units", "host_names", "host_command_lines", "restart_tool"))
+                        "host_units", "host_names", "host_command_lines", "host_session_names",
+                        "restart_tool"))
     unit = _given_text(top, "service_unit")
     units = ([unit] if unit else []) + _identifiers(top, "host_units", 16, 512)
     host = {"pid": field.integer(top["host_pid"], "$.host_pid", 1),
             **{name: _given_pid(top, f"host_{key}") for name, key in
                (("parent", "parent_pid"), ("group", "pgid"), ("session", "sid"))},
             "names": _identifiers(top, "host_names", 64, 256),
+            "session_names": _identifiers(top, "host_session_names", 8, 256),
             "command_lines": _identifiers(top, "host_command_lines", 16, 512), "units": units}
     return {
         "tool": field.choice(top["tool"], "$.tool", ("execute", "data")),

@@ -112,7 +112,7 @@ def observe(pid=None, proc="/proc"):
     words = command_line(pid, proc)
     names = [name] if _readable(name) else []
     if words:
-        base = words[0].replace("\\", "/").rsplit("/", 1)[-1][:256]
+        base = _base(words[0])
         if _readable(base) and base not in names:
             names.append(base)
     if names:
@@ -123,4 +123,30 @@ def observe(pid=None, proc="/proc"):
     found_units = units(pid, proc)
     if found_units:
         fields["host_units"] = found_units[:16]
+    held_by = _session_names(pid, session, proc)
+    if held_by:
+        fields["host_session_names"] = held_by
     return fields
+
+
+def _session_names(pid, session, proc):
+    """The names of what the host's session hangs on: its leader (the shell the host was
+    started from) and the leader's parent (the terminal, multiplexer or remote login holding
+    it), whose end ends the session and the host with it. None when the host leads its own."""
+    leader = stat(session, proc) if 1 < session != pid else None
+    if leader is None:
+        return []
+    members = [(session, leader)] + ([(leader[1], stat(leader[1], proc))] if leader[1] > 1 else [])
+    names = []
+    for member, found in members:
+        words = command_line(member, proc) if found else []
+        for name in ([found[0]] if found else []) + ([_base(words[0])] if words else []):
+            if _readable(name) and name not in names:
+                names.append(name)
+    return names
+
+
+def _base(word):
+    """A command line's first word without its folder (or a login shell's ``-``), as the guard
+    compares names."""
+    return word.replace("\\", "/").rsplit("/", 1)[-1].lstrip("-")[:256]
