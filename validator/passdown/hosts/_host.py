@@ -136,14 +136,12 @@ def _session_names(pid, session, proc):
     leader = stat(session, proc) if 1 < session != pid else None
     if leader is None:
         return []
-    members = [(session, leader)] + ([(leader[1], stat(leader[1], proc))] if leader[1] > 1 else [])
-    names = []
-    for member, found in members:
-        words = command_line(member, proc) if found else []
-        for name in ([found[0]] if found else []) + ([_base(words[0])] if words else []):
-            if _readable(name) and name not in names:
-                names.append(name)
-    return names
+    names = [leader[0]]  # a shell, known by its name
+    holder = stat(leader[1], proc) if leader[1] > 1 else None
+    if holder is not None:  # a multiplexer may retitle itself ("tmux: server"): its program too
+        words = command_line(leader[1], proc)
+        names += [holder[0]] + ([_base(words[0])] if words else [])
+    return [name for i, name in enumerate(names) if _readable(name) and name not in names[:i]]
 
 
 def _base(word):
