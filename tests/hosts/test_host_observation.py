@@ -65,7 +65,8 @@ def test_what_the_session_hangs_on_is_observed_by_name(tmp_path):
 
 
 def test_a_host_that_leads_its_own_session_or_whose_leader_is_unseen_hangs_on_nothing(tmp_path):
-    proc = _proc(tmp_path, {50: ("node", 1, 50, 50, ["node"], ""), 60: ("claude", 1, 60, 4100, ["claude"], "")})
+    proc = _proc(tmp_path, {50: ("node", 1, 50, 50, ["node"], ""),
+                            60: ("claude", 1, 60, 4100, ["claude"], "")})
     assert "host_session_names" not in _host.observe(50, proc)
     assert "host_session_names" not in _host.observe(60, proc)  # its leader is outside this /proc
 
