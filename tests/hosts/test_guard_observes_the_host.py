@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 
 import pytest
 
 from passdown.hosts import _claude_settings
-from hosts_support import hook_input, run_as_host
+from ci_support import missing
+from hosts_support import hook_input, run_as_host, run_as_host_in_tmux
 
 DENIED = [
     ("Bash", "pkill claude", "process_kill"),
@@ -54,3 +56,33 @@ def test_what_would_stop_the_observed_host_is_denied(replies, tool, text, code):
 @pytest.mark.parametrize(("tool", "text"), ALLOWED, ids=[t for _, t in ALLOWED])
 def test_kills_and_restarts_of_anything_else_pass_silently(replies, tool, text):
     assert replies[text] == [0, "", ""]
+
+
+#: Under a host started from bash in tmux, ending tmux or that bash ends the host.
+DENIED_IN_TMUX = ["tmux kill-server", "tmux kill-session", "pkill tmux", "killall bash"]
+ALLOWED_IN_TMUX = ["tmux kill-session -t another", "tmux ls", "pkill -f pytest"]
+
+
+@pytest.fixture(scope="module")
+def replies_in_tmux(tmp_path_factory):
+    if shutil.which("tmux") is None or not os.path.isdir("/proc/self"):
+        missing("the host in tmux needs tmux (Debian's tmux) and /proc")
+    command = _claude_settings.hook_command(_claude_settings.default_launcher(), "PreToolUse", {})
+    calls = [{"tool_name": "Bash", "tool_input": {"command": text}}
+             for text in DENIED_IN_TMUX + ALLOWED_IN_TMUX]
+    answered = run_as_host_in_tmux(tmp_path_factory.mktemp("tmux"), "claude", command, calls,
+                                   hook_input("pre_tool_use_bash"))
+    return dict(zip(DENIED_IN_TMUX + ALLOWED_IN_TMUX, answered))
+
+
+@pytest.mark.parametrize("text", DENIED_IN_TMUX)
+def test_ending_what_the_host_s_session_hangs_on_is_denied(replies_in_tmux, text):
+    status, stdout, stderr = replies_in_tmux[text]
+    output = json.loads(stdout)["hookSpecificOutput"]
+    assert (status, stderr, output["permissionDecision"]) == (0, "", "deny")
+    assert output["permissionDecisionReason"].endswith("(passdown guard: process_kill)")
+
+
+@pytest.mark.parametrize("text", ALLOWED_IN_TMUX)
+def test_another_session_or_process_in_tmux_passes(replies_in_tmux, text):
+    assert replies_in_tmux[text] == [0, "", ""]

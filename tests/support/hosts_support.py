@@ -12,8 +12,10 @@ from __future__ import annotations
 import copy
 import json
 import os
+import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "claude_hooks"
@@ -113,6 +115,35 @@ for fields in calls:
     replies.append([done.returncode, done.stdout.decode(), done.stderr.decode()])
 print(json.dumps(replies))
 """
+
+
+def run_as_host_in_tmux(folder: Path, name: str, command: str, calls: list[dict], base: dict) -> list:
+    """As :func:`run_as_host`, with the host started from bash in a tmux session of a private
+    server: the session's leader is that bash, held by the tmux server, as when a person runs
+    the host in tmux. The server is ended before the replies are returned."""
+    host = folder / name
+    host.symlink_to(os.path.realpath(sys.executable))
+    (folder / "args.json").write_text(json.dumps([command, json.dumps(calls), json.dumps(base)]))
+    (folder / "stand_in.py").write_text("import json, sys\nsys.argv[1:] = json.load(open('args.json'))\n"
+                                        + _HOST_STAND_IN)
+    # two commands, so that bash waits for the host rather than becoming it
+    (folder / "session.sh").write_text(f"cd {shlex.quote(str(folder))}\n"
+                                       f"./{name} stand_in.py > replies.tmp 2> errors.txt\n"
+                                       "mv replies.tmp replies.json\n")
+    server = ["tmux", "-L", f"passdown-test-{os.getpid()}", "-f", "/dev/null"]
+    session = "bash " + shlex.quote(str(folder / "session.sh"))
+    subprocess.run(server + ["new-session", "-d", "-s", "host", session], check=True, timeout=30,
+                   capture_output=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (folder / "replies.json").exists():
+            if time.monotonic() > deadline:
+                errors = folder / "errors.txt"
+                raise TimeoutError(errors.read_text() if errors.exists() else "the host wrote nothing")
+            time.sleep(0.05)
+        return json.loads((folder / "replies.json").read_text())
+    finally:
+        subprocess.run(server + ["kill-server"], timeout=30, capture_output=True)
 
 
 def run_as_host(folder: Path, name: str, command: str, calls: list[dict], base: dict, **options) -> list:
