@@ -765,10 +765,14 @@ def _kill(judge, args, context, depth):
     verdict = _first("host_kill" if judge.hits_pid(word) else _pids_computed(judge, word) for word in targets)
     if verdict or not targets and context.stdin is not None:
         return verdict or _pids_from_pipe(judge, context)
-    if any(getattr(word, "dynamic", False) for word in targets):  # pgrep x | while read p; do kill $p
-        loops = [c for c in context.chain if c.piped and _peel_syntax(list(c.words), "posix")[:1] == ["read"]]
+    variables = {word.strip("\"'$").strip("{}") for word in targets if getattr(word, "dynamic", False)}
+    if variables:  # pgrep x | while read p; do kill $p; done, or for p in $(pgrep x); do kill $p; done
+        reads = [c for c in context.chain if c.piped and _peel_syntax(list(c.words), "posix")[:1] == ["read"]]
+        lists = [word for c in context.chain if c.words[:1] == ["for"] and c.words[2:3] == ["in"]
+                 and c.words[1] in variables for word in c.words[3:]]
         return _first(_pids_from_pipe(judge, _Context(None, None, "posix", stdin=_before(context, loop),
-                                                      chain=context.chain)) for loop in loops)
+                                                      chain=context.chain)) for loop in reads) or \
+            _first("host_kill" if judge.hits_pid(word) else _pids_computed(judge, word) for word in lists)
     return None
 
 
