@@ -242,9 +242,8 @@ class _Context:
         self.chain = chain
 
 
-def _before(context, command):
-    """The command before ``command`` in its program, or ``None``."""
-    chain = context.chain
+def _before(chain, command):
+    """The command before ``command`` in its program ``chain``, or ``None``."""
     index = chain.index(command) if command in chain else 0
     return chain[index - 1] if index > 0 else None
 
@@ -762,27 +761,31 @@ def _kill(judge, args, context, depth):
         i += 1
     if signal in ("0", "SIG0"):
         return None
-    verdict = _first("host_kill" if judge.hits_pid(word) else _pids_computed(judge, word) for word in targets)
+    verdict = _first(_kill_target(judge, word) for word in targets)
     if verdict or not targets and context.stdin is not None:
-        return verdict or _pids_from_pipe(judge, context)
+        return verdict or _pids_from_pipe(judge, context.stdin, context.chain)
     variables = {word.strip("\"'$").strip("{}") for word in targets if getattr(word, "dynamic", False)}
     if variables:  # pgrep x | while read p; do kill $p; done, or for p in $(pgrep x); do kill $p; done
         reads = [c for c in context.chain if c.piped and _peel_syntax(list(c.words), "posix")[:1] == ["read"]]
         lists = [word for c in context.chain if c.words[:1] == ["for"] and c.words[2:3] == ["in"]
                  and c.words[1] in variables for word in c.words[3:]]
-        return _first(_pids_from_pipe(judge, _Context(None, None, "posix", stdin=_before(context, loop),
-                                                      chain=context.chain)) for loop in reads) or \
-            _first("host_kill" if judge.hits_pid(word) else _pids_computed(judge, word) for word in lists)
+        return _first(_pids_from_pipe(judge, _before(context.chain, loop), context.chain) for loop in reads) \
+            or _first(_kill_target(judge, word) for word in lists)
     return None
+
+
+def _kill_target(judge, word):
+    """A kill's target against the host: its pid, or the pids its substitution computes."""
+    return "host_kill" if judge.hits_pid(word) else _pids_computed(judge, word)
 
 
 _PASS_THROUGH = _set("ps awk gawk cut sed head tail sort uniq tr grep egrep fgrep xargs")
 
 
-def _pids_from_pipe(judge, context):
-    """Pids piped into a kill: from ``pgrep``/``pidof``, or from ``ps`` filtered by ``grep
-    PATTERN`` (the pattern searched in the command lines ``ps`` prints)."""
-    command = context.stdin
+def _pids_from_pipe(judge, command, chain):
+    """Pids piped into a kill by ``command`` and the commands of ``chain`` piped into it: from
+    ``pgrep``/``pidof``, or from ``ps`` filtered by ``grep PATTERN`` (the pattern searched in
+    the command lines ``ps`` prints)."""
     while command is not None:
         verdict = _pids_from(judge, [command])
         if verdict:
@@ -801,9 +804,9 @@ def _pids_from_pipe(judge, context):
                 patterns = [_extended(p) if basic else _pattern(p) for p in patterns]
                 if any(judge.matches_name(p, full=True, fold=fold, regex=not fixed) for p in patterns):
                     return "process_kill"
-        if not verbs & _PASS_THROUGH or not command.piped or command not in context.chain:
+        if not verbs & _PASS_THROUGH or not command.piped or command not in chain:
             return None
-        command = _before(context, command)
+        command = _before(chain, command)
     return None
 
 
@@ -832,9 +835,8 @@ def _extended(word):
 def _pids_computed(judge, word):
     """Pids a kill target's substitution prints (``kill $(pgrep claude)``, ``kill $(ps aux |
     grep claude | awk '{print $2}')``), read as if piped into the kill."""
-    return _first(_pids_from(judge, program) or _pids_from_pipe(
-        judge, _Context(None, None, "posix", stdin=program[-1], chain=program))
-        for program in getattr(word, "nested", ()) if program)
+    return _first(_pids_from(judge, program) or _pids_from_pipe(judge, program[-1], program)
+                  for program in getattr(word, "nested", ()) if program)
 
 
 #: ``ps`` fields that name the shell's parent, group or session: ``ps -o ppid= -p $$`` is the host.

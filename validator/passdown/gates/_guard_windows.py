@@ -175,7 +175,7 @@ def _upstream(context):
     while command is not None and command.piped and previous is not None:
         verb = program_name(previous.words[0]).lower() if previous.words else ""
         yield previous, _ALIASES.get(("powershell", verb), verb)
-        command, previous = previous, _before(context, previous)
+        command, previous = previous, _before(context.chain, previous)
 
 
 def _piped(context, *source):
