@@ -77,16 +77,30 @@ SHUTDOWN = ("Denied: this command shuts down or reboots the machine the host run
             "restart the host, use the restart tool instead. (passdown guard: host_shutdown)")
 
 
-@pytest.mark.parametrize("tool_name", ["Bash", "PowerShell", "mcp__ide__executeCode",
+@pytest.mark.parametrize("tool_name", ["Bash", "PowerShell", "Monitor", "mcp__ide__executeCode",
                                        "mcp__shell__run", "mcp__term__exec_command",
                                        "mcp__box__RunScript"])
 def test_execution_channels_are_judged_as_commands(tool_name):
-    """Bash, the PowerShell tool, and an MCP tool whose name says it executes
-    (``mcp__<server>__exec...``, ``mcp__<server>__run...``) carry commands (HST-024)."""
+    """Bash, the PowerShell tool, the Monitor tool (a command run in the background), and an
+    MCP tool whose name says it executes (``mcp__<server>__exec...``, ``mcp__<server>__run...``)
+    carry commands (HST-024)."""
     call = hook_input("pre_tool_use_bash", tool_name=tool_name, tool_input={"command": "shutdown -r now"})
     done = run_hook("PreToolUse", call)
     assert (done.returncode, done.stdout) == (0, _deny(SHUTDOWN))
     assert _hooks.is_execution_channel(tool_name)
+
+
+@pytest.mark.parametrize(("tool_input", "stdout"), [
+    ({"command": "tail -f app.log | grep --line-buffered ERROR", "description": "errors",
+      "timeout_ms": 600000, "persistent": False}, b""),
+    ({"command": "shutdown -r now", "description": "x", "timeout_ms": 1000}, _deny(SHUTDOWN)),
+    ({"description": "watch PR #45 checks", "persistent": True, "command": "gh pr checks 45"}, b""),
+])
+def test_a_monitor_call_is_judged_by_its_command(tool_input, stdout):
+    """The Monitor tool's input as sessions record it: its ``command`` runs, the other
+    fields are data."""
+    done = run_hook("PreToolUse", hook_input("pre_tool_use_bash", tool_name="Monitor", tool_input=tool_input))
+    assert (done.returncode, done.stdout) == (0, stdout)
 
 
 @pytest.mark.parametrize("tool_name", ["mcp__memory__create_entities", "mcp__runner__status",

@@ -132,8 +132,8 @@ def _answer(code, call, unit=None, why=""):
 def _programs(arguments):
     """What an execution tool runs, in argument order: ``("shell", text)``, ``("source",
     text)`` (program source of unknown language) or ``("argv", words)``. A spawn object's
-    program (``command`` or ``cmd``) with its arguments (``args`` or ``argv``) is the one
-    command the spawn runs; alone, each is judged as it reads."""
+    program (``command`` or ``cmd``) with its arguments (``args`` or ``argv``, a list or
+    one string) is the one command the spawn runs; alone, each is judged as it reads."""
     if isinstance(arguments, str):
         return [("shell", arguments)]
     if isinstance(arguments, list):
@@ -142,9 +142,12 @@ def _programs(arguments):
         return []
     programs = []
     tail = next((arguments[k] for k in ("args", "argv") if _is_argv(arguments.get(k))), None)
+    text_tail = next((arguments[k] for k in ("args", "argv") if isinstance(arguments.get(k), str)), "")
     for key in ("command", "cmd"):
         program = arguments.get(key)
-        if isinstance(program, str) and program.strip() and tail is not None:
+        if isinstance(program, str) and text_tail.strip():  # arguments given as one string
+            programs.append(("shell", program + " " + text_tail))
+        elif isinstance(program, str) and program.strip() and tail is not None:
             programs.append(("argv", [program] + tail))
             if program.split() != [program]:  # a spawn through a shell joins the words
                 programs.append(("shell", " ".join([program] + tail)))

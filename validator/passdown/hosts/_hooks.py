@@ -30,7 +30,7 @@ from passdown.gates._table import InputError, parse_input, read_stream, run_gate
 from passdown.hosts import _host
 
 #: Tools whose arguments the guard judges as commands; every other tool's are data.
-EXECUTE_TOOLS = ("Bash", "PowerShell")
+EXECUTE_TOOLS = ("Bash", "PowerShell", "Monitor")
 #: The shell dialect of an execution tool's text, when it is not POSIX shell text.
 DIALECTS = {"PowerShell": "powershell"}
 #: How an MCP tool's name (``mcp__<server>__<tool>``) says it executes: its tool part starts
