@@ -95,6 +95,7 @@ def test_execution_channels_are_judged_as_commands(tool_name):
       "timeout_ms": 600000, "persistent": False}, b""),
     ({"command": "shutdown -r now", "description": "x", "timeout_ms": 1000}, _deny(SHUTDOWN)),
     ({"description": "watch PR #45 checks", "persistent": True, "command": "gh pr checks 45"}, b""),
+    ({"ws": {"url": "wss://x"}, "description": "d", "timeout_ms": 1000}, b""),  # a stream, no command
 ])
 def test_a_monitor_call_is_judged_by_its_command(tool_input, stdout):
     """The Monitor tool's input as sessions record it: its ``command`` runs, the other
