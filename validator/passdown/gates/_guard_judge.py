@@ -135,6 +135,8 @@ class Judge:
                 from passdown.gates._guard_windows import _stop_method  # Windows rules load on use
 
                 return _stop_method(self, words, context, depth)
+            if key in _SWITCHED and context.dialect == "posix":  # Git Bash passes //F to Windows as /F
+                words = [w[1:] if w[:2] == "//" and w[2:3].isalpha() else w for w in words]
             rule = VERBS.get(key)
             outcome = rule(self, words[1:], context, depth) if rule else None
             if not isinstance(outcome, list):
@@ -1032,6 +1034,8 @@ _ALIASES = {("powershell", alias): verb for verb, aliases in (
     ("foreach-object", "% foreach"), ("start-process", "start saps"),
     ("invoke-expression", "iex")) for alias in aliases.split()}
 
+#: Windows programs whose switches (``/F``) POSIX shell text may write doubled (``//F``).
+_SWITCHED = _set("taskkill tskill cmd shutdown sc net wmic")
 #: Commands that run the command after their options and operands, peeled as the shell runs them.
 _WRAPPERS = _set("sudo doas pkexec run0 nice ionice timeout stdbuf chrt taskset chroot xvfb-run strace "
                  "systemd-run time env flock busybox toybox nsenter unshare setpriv firejail "
