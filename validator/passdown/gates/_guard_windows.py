@@ -21,6 +21,10 @@ _PARAMETERS = {
     "start-process": "filepath argumentlist verb workingdirectory",
     "invoke-expression": "command",
 }
+#: the common parameters that take a value, and their aliases
+_COMMON_VALUES = ("erroraction", "warningaction", "informationaction", "progressaction", "errorvariable",
+                  "warningvariable", "informationvariable", "outvariable", "outbuffer", "pipelinevariable",
+                  "ea", "wa", "infa", "proga", "ev", "wv", "iv", "ov", "ob", "pv")
 #: cmdlets that pass on some or all of the objects piped into them
 _FILTERS = frozenset("where-object where ? select-object select sort-object sort foreach-object foreach % "
                      "group-object out-gridview".split())
@@ -71,6 +75,8 @@ def _ps_params(args, cmdlet):
         if word[:1] == "-" and len(word) > 1 and not word[1:].lstrip("-").isdigit():
             given, colon, word = word[1:].partition(":")
             name = next((n for n in names if n.startswith(given.lower())), given.lower())
+            if name not in names and not colon and any(p.startswith(name) for p in _COMMON_VALUES):
+                next(words, "")  # -ErrorAction SilentlyContinue: a common parameter's value
             if name not in names or name == "whatif":
                 word = ""  # a switch, or a parameter the guard does not read: no value
             elif not colon:
