@@ -245,7 +245,7 @@ def test_every_verb_the_spec_names_has_a_rule():
                     "condstop", "reload-or-try-restart", "condreload", "freeze", "disable",
                     "mask", "reboot", "poweroff", "halt", "kexec",
                     "soft-reboot", "rescue", "emergency", "setsid", "command", "exec", "nohup",
-                    "ps", "pgrep", "pidof", "grep", "while", "for", "get-process", "get-service",
+                    "ps", "pgrep", "pidof", "grep", "while", "for", "get-process", "get-service", "where-object",
                     "systemd-reboot"):  # peeled keywords, pid and service sources, units
                 named.add(verb)
     assert named and named - set(VERBS) == set()

@@ -4,7 +4,8 @@ what runs other commands (``pwsh -Command``, ``cmd /c``, ``Invoke-Expression``, 
 one rule that asks about WMI's and .NET's stops (``wmic``, ``Invoke-CimMethod``, ``.Kill()``). The
 kernel loads it only for these verbs: start-up."""
 
-from passdown.gates._guard_judge import PS_STOP_METHODS, _ALIASES, _before, _Dynamic, glob_match, program_name
+from passdown.gates._guard_judge import (PS_STOP_METHODS, _ALIASES, _before, _Dynamic, _globs, glob_match,
+                                         program_name)
 from passdown.gates._guard_read import Unreadable
 
 #: pwsh's own options that take a value
@@ -186,19 +187,50 @@ def _upstream(context):
 
 def _piped(context, *source):
     """The parameters of the ``source`` cmdlet (by any of its names) whose objects a pipeline hands
-    this stop; ``None`` if none does, or another computer's. Through a filter they must name them."""
+    this stop; ``None`` if none does, or another computer's. Through a filter they must name them,
+    or a ``Where-Object`` filter must name what it passes on."""
+    named = None
     for filtered, (previous, verb) in enumerate(_upstream(context)):
         if "process]::getprocess" in verb:  # a .NET lookup feeding the stop
             raise Unreadable("unreadable", _WHY)
+        if verb in ("where-object", "where", "?") and named is None:
+            named = _where_names(previous.words[1:])
         if verb not in _FILTERS:
             values = _ps_params(previous.words[1:], source[0])
             if verb not in source or "computername" in values:
                 return None
             if filtered and not any(values.get(k) for k in ("", "name", "processname", "id", "displayname")):
+                if named is not None:
+                    return {"name": named}
                 what = "processes" if source[0] == "get-process" else "services"
                 raise Unreadable("unreadable", f"which {what} a filter passes to a stop cannot be read")
             return values
     return None
+
+
+#: Where-Object's comparisons of a name, in any case: ``-eq``, ``-like`` (wildcards), ``-match`` (a pattern)
+_COMPARISONS = {f"-{case}{op}": op for case in ("", "i", "c") for op in ("eq", "like", "match")}
+
+
+def _where_names(args):
+    """The names a ``Where-Object`` filter passes on, as wildcards: ``{$_.ProcessName -eq 'node'}``,
+    ``{$_.Name -like '*node*' -or $_.Name -match 'vite|next'}``, ``Name -eq node``; each clause
+    (between ``-or``) a comparison of the name, which an ``-and`` after it only narrows. ``None``
+    when the filter says otherwise."""
+    blocks = [program for word in args for program in word.nested]
+    words = [w for command in blocks[0] for w in command.words] if len(blocks) == 1 else args
+    names, clauses = [], " ".join(map(str, words)).split(" -or ")
+    for clause in clauses:
+        subject, operator, value, *rest = clause.split(" ", 3) + [""] * 2
+        kind = _COMPARISONS.get(operator.lower())
+        if subject.lower().removeprefix("$_.") not in ("name", "processname", "displayname") or not kind \
+                or not value or "$" in value or rest and rest[0] and not rest[0].lower().startswith("-and "):
+            return None
+        try:
+            names.extend(_globs(value, False) if kind == "match" else [value])
+        except Unreadable:
+            return None
+    return names
 
 
 def _stop_method(judge, words, context, depth):
