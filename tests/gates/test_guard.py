@@ -262,6 +262,17 @@ _WINDOWS_HOST = {"host_pid": 4242, "host_names": ["claude"], "host_command_lines
     ("powershell", "pwsh Stop-Process -Name claude", "process_kill"),
     ("powershell", "Get-Service | Restart-Service", "service_restart"),
     ("powershell", "Get-Service | Where-Object Status | Stop-Service", "unreadable"),
+    # a Where-Object filter is read when each clause (between -or) compares the name
+    ("powershell", "Get-Service | Where-Object {$_.Name -eq 'dsh'} | Restart-Service", "service_restart"),
+    ("powershell", "gps | where ProcessName -Like cl* | spps", "process_kill"),
+    ("powershell", "gps | ? { $_.Name -eq 'vite' -or $_.Name -ieq 'CLAUDE' } | spps", "process_kill"),
+    ("powershell", "gps | ? { $_.Name -eq 'claude' -and $_.CPU -gt 9 } | spps", "process_kill"),
+    ("powershell", "gps | ? { $_.Name -eq 'node' -and $_.CPU -gt 9 } | spps", None),
+    ("powershell", "gps | ? { $_.Name -eq 'node' -or $_.CPU -gt 9 } | spps", "unreadable"),
+    ("powershell", "gps | ? { $_.CPU -gt 9 -and $_.Name -eq 'node' } | spps", "unreadable"),
+    ("powershell", "gps | ? { $_.Name -ne 'node' } | spps", "unreadable"),
+    ("powershell", "gps | ? { $_.Name -eq $name } | spps", "unreadable"),
+    ("powershell", "gps | ? { $_.Name -match '(node)+' } | spps", "unreadable"),
     # WMI's and .NET's stops are asked about, unless plainly sent to another computer
     ("powershell", "[Diagnostics.Process]::GetProcesses().Kill()", "unreadable"),
     ("powershell", "[Diagnostics.Process]::GetProcessById(4242) | Stop-Process", "unreadable"),
