@@ -304,3 +304,22 @@ def test_a_function_defined_inside_a_substitution_does_not_close_it():
 ])
 def test_grep_s_basic_pattern_reads_as_the_extended_one_it_stands_for(basic, extended):
     assert _extended(basic) == extended
+
+
+@pytest.mark.parametrize(("code", "verdict"), [
+    ("[p.kill() for p in psutil.process_iter() if p.name() == 'claude']", "process_kill"),
+    ("for p in psutil.process_iter():\n    if p.name() == 'CLAUDE.EXE': p.terminate()", "process_kill"),
+    ("for p in psutil.process_iter():\n    if p.name() == 'tmux: server': p.kill()", "process_kill"),
+    ("for p in psutil.process_iter():\n    if p.name() == 'node': p.kill()", None),
+    ("for p in psutil.process_iter():\n    if 'claude' in p.name(): print(p.pid)", None),  # no kill
+    ("os.kill(pid, 9); print('stopping claude now')", None),  # the name only inside a longer text
+    ("import subprocess, os\nfor p in subprocess.check_output(['pidof', 'claude']).split(): os.kill(int(p), 9)",
+     "process_kill"),
+    ("for p in os.popen('pgrep vite').read().split(): os.kill(int(p), 9)", None),
+])
+def test_code_that_kills_by_the_host_s_name(code, verdict):
+    """Code that calls a kill function kills by name what it names: the host's name (or a name
+    its session hangs on) as a whole string, in any case, ``.exe`` or not, or the pids a pgrep or
+    pidof it runs finds."""
+    judge = Judge(Host(4242, names=["claude"], session_names=["tmux: server"]))
+    assert judge.code(code, 0) == verdict

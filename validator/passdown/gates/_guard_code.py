@@ -58,6 +58,23 @@ def self_signal(text, host_pid, host_group=None):
     return False
 
 
+def calls_kill(text):
+    """Whether program source calls a kill function: ``os.kill(``, ``p.kill()``, ``.terminate()``."""
+    return "kill(" in text or "killpg(" in text or ".terminate(" in text or ".Kill(" in text
+
+
+def strings(text):
+    """The values of the quoted literals of program source, in order."""
+    found, i = [], 0
+    while i < len(text):
+        if text[i] in _QUOTES:
+            value, i = literal(text, i)
+            found.append(value)
+        else:
+            i += 1
+    return found
+
+
 def skip(text, i, chars):
     """The first index from ``i`` whose character is not one of ``chars``."""
     while i < len(text) and text[i] in chars:

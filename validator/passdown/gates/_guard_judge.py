@@ -10,7 +10,7 @@ other verb is allowed whatever its arguments say. Options are read by one getopt
 as a flag and as taking the next word, so an unlisted option never hides the command.
 """
 
-from passdown.gates._guard_read import MAX_DEPTH, Unreadable, Word, decode_escapes, read
+from passdown.gates._guard_read import MAX_DEPTH, Command, Unreadable, Word, decode_escapes, read
 
 #: The most wrappers peeled off one command.
 MAX_WRAPPERS = 64
@@ -149,13 +149,23 @@ class Judge:
         return _first(self.shell(text, dialect, depth + 1) for text in texts)
 
     def code(self, text, depth):
-        """Program source of any language: its executor calls and command forms."""
+        """Program source of any language: its executor calls and command forms; and where it calls a
+        kill function, the processes it names: the host's name as a whole string, or what a
+        ``pgrep`` or ``pidof`` it runs finds."""
         if depth + 1 > MAX_DEPTH:
             raise Unreadable("too_deep", f"payloads nest more than {MAX_DEPTH} levels deep")
-        from passdown.gates._guard_code import executor_calls  # only for code: measured start-up
+        from passdown.gates._guard_code import calls_kill, executor_calls, strings  # only for code: start-up
 
-        return _first(self.shell(run, "posix", depth + 1) if kind == "shell" else self.argv(run, depth + 1)
-                      for kind, run in executor_calls(text))
+        runs = executor_calls(text)
+        verdict = _first(self.shell(run, "posix", depth + 1) if kind == "shell" else self.argv(run, depth + 1)
+                         for kind, run in runs)
+        if verdict or not calls_kill(text):
+            return verdict
+        names = {name.lower().removesuffix(".exe") for name in self.host.killable()}
+        if names & {value.strip().lower().removesuffix(".exe") for value in strings(text)}:
+            return "process_kill"  # [p.kill() for p in psutil.process_iter() if p.name() == 'claude']
+        programs = [read(run, "posix", depth + 1) if kind == "shell" else [_command(run)] for kind, run in runs]
+        return _first(_pids_from(self, program) for program in programs)  # os.kill(int(popen('pgrep x')...))
 
     def other_reading(self, words, depth, context):
         """Judge another reading of a wrapper's options, each distinct one once (nested
@@ -225,6 +235,13 @@ class Judge:
         if not number.isdigit():
             return False
         return int(number) in (self.host.groups() if text.startswith("-") else self.host.pids())
+
+
+def _command(words):
+    """An argv as a command read from shell text."""
+    command = Command(False)
+    command.words = list(words)
+    return command
 
 
 class _Dynamic(str):
@@ -889,6 +906,15 @@ def _by_name(values, flags, selects=False):
     return rule
 
 
+def _fkill(judge, args, context, depth):
+    """``fkill`` (npm's ``fkill-cli``): each operand a pid, a ``:port`` or a whole process name."""
+    operands = _options(args, _set("-t --force-after-timeout"), everywhere=True)[1]
+    if any(judge.hits_pid(word) for word in operands if word.isdigit()):
+        return "host_kill"
+    names = [_pattern(word) for word in operands if not word.isdigit() and not word.startswith(":")]
+    return "process_kill" if any(judge.matches_name(name, exact=True, regex=False) for name in names) else None
+
+
 def _is_signal(word, values):
     """``-9``, ``-HUP``: a signal given as an option, not an option of the kill's own."""
     letters = word[1:]
@@ -1078,6 +1104,7 @@ VERBS = {
     **dict.fromkeys(("remove-ciminstance", "remove-wmiobject", "rcim", "rwmi"), _windows("_unread")),
     # what stops the host
     "kill": _kill, "pkill": _pkill, "killall": _killall, "skill": _killall, "tskill": _killall,
+    "fkill": _fkill, "fkill-cli": _fkill,
     "taskkill": _windows("_taskkill"), "wmic": _windows("_stop_method"),
     "stop-process": _windows("_stop_process"),
     "systemctl": _systemctl, "service": _service, "rc-service": _service, "invoke-rc.d": _service,
