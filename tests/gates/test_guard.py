@@ -323,3 +323,19 @@ def test_code_that_kills_by_the_host_s_name(code, verdict):
     pidof it runs finds."""
     judge = Judge(Host(4242, names=["claude"], session_names=["tmux: server"]))
     assert judge.code(code, 0) == verdict
+
+
+@pytest.mark.parametrize(("command", "code"), [
+    ("ps -C claude -o pid= | xargs kill", "process_kill"),  # ps -C selects whole command names
+    ("kill $(ps -C node,claude -o pid=)", "process_kill"),
+    ("ps -C node -o pid= | xargs kill", None),
+    ("lsof -t -c clau | xargs kill", "process_kill"),  # lsof -c selects names by their start
+    ("kill $(lsof -t -c node)", None),
+    ("pidof -o %PPID claude | xargs kill", "process_kill"),  # pidof -o takes a pid to leave out
+    ("ps -eo pid,comm | awk '$2 == \"claude\" {print $1}' | xargs kill", "process_kill"),
+    ("ps aux | awk '/vite/ {print $2}' | xargs kill", None),
+    ("ps aux | awk '$3 > 50.0 {print $2}' | xargs kill", None),
+])
+def test_pids_selected_by_name_before_a_kill(command, code):
+    call = {"tool": "execute", "arguments": {"command": command}, "host_pid": 4242, "host_names": ["claude"]}
+    assert guard.decide(call).output.get("code") == code

@@ -823,10 +823,21 @@ def _pids_from_pipe(judge, command, chain):
                 patterns = [_extended(p) if basic else _pattern(p) for p in patterns]
                 if any(judge.matches_name(p, full=True, fold=fold, regex=not fixed) for p in patterns):
                     return "process_kill"
+            if verb in ("awk", "gawk", "mawk", "nawk") and \
+                    any(judge.matches_name(p, full=True) for p in _awk_selects(words[1:])):
+                return "process_kill"
         if not verbs & _PASS_THROUGH or not command.piped or command not in chain:
             return None
         command = _before(chain, command)
     return None
+
+
+def _awk_selects(args):
+    """What an awk program selects the lines ``ps`` prints by: its regular expressions (``/claude/``)
+    and strings (``$11 == "claude"``)."""
+    program = _operands(args, _set("-F -v -f --field-separator --assign --file"))[:1]
+    parts = program[0].split('"') if program and not getattr(program[0], "dynamic", False) else [""]
+    return [*parts[1::2], *"".join(parts[::2]).split("/")[1::2]]
 
 
 def _extended(word):
@@ -863,14 +874,18 @@ _ABOVE_THE_SHELL = _set("ppid pgid pgrp sid sess")
 
 
 def _pids_from(judge, commands):
-    """Pids that come from ``pgrep`` or ``pidof`` are a kill by name; from ``ps -o ppid= -p
-    $$`` (or the shell's group or session), a kill of the host."""
+    """Pids that come from ``pgrep``, ``pidof``, ``ps -C NAME`` or ``lsof -c PREFIX`` are a kill by
+    name; from ``ps -o ppid= -p $$`` (or the shell's group or session), a kill of the host."""
     for command in commands:
         for words in _peeled(judge, command.words):
-            verb = program_name(words[0]) if words else ""
+            verb, args = (program_name(words[0]), words[1:]) if words else ("", [])
             if verb in ("pgrep", "pidof"):
-                return (_pkill if verb == "pgrep" else _killall)(judge, words[1:])
-            fields = [f.split("=")[0].strip() for v in _values(words[1:], _set("-o -O --format"))
+                return (_pkill if verb == "pgrep" else _pidof)(judge, args)
+            named = [name for value in _values(args, _set("-C")) for name in value.split(",")] if verb == "ps" \
+                else ["^" + _pattern(value) for value in _values(args, _set("-c"))] if verb == "lsof" else []
+            if any(judge.matches_name(name, exact=verb == "ps", regex=verb == "lsof") for name in named):
+                return "process_kill"
+            fields = [f.split("=")[0].strip() for v in _values(args, _set("-o -O --format"))
                       for f in v.split(",")] if verb == "ps" and "$$" in words else []
             if _ABOVE_THE_SHELL.intersection(fields):
                 return "host_kill"
@@ -928,6 +943,7 @@ _pkill = _by_name("-u -U -g -G -P -s -t -F -r -q --signal --euid --uid --pgroup 
                    "--ignore-case": "fold"}, selects=True)
 _killall = _by_name("-s --signal -u --user -o --older-than -y --younger-than -n --ns -Z --context",
                     {"-r": "regex", "--regexp": "regex", "-I": "fold", "--ignore-case": "fold"})
+_pidof = _by_name("-o --omit-pid -d --separator", {})
 
 
 def _pattern(word):
