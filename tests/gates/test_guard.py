@@ -273,6 +273,18 @@ _WINDOWS_HOST = {"host_pid": 4242, "host_names": ["claude"], "host_command_lines
     ("powershell", "gps | ? { $_.Name -ne 'node' } | spps", "unreadable"),
     ("powershell", "gps | ? { $_.Name -eq $name } | spps", "unreadable"),
     ("powershell", "gps | ? { $_.Name -match '(node)+' } | spps", "unreadable"),
+    ("powershell", "Get-Process | Where-Object { $_.CommandLine -like '*opus*' } | Stop-Process", "process_kill"),
+    # processes piped into ForEach-Object and stopped there by their id, as if piped into Stop-Process
+    ("powershell", "Get-Process node | ForEach-Object { Stop-Process -Id $_.Id }", None),
+    ("powershell", "Get-Process | % { spps -Id $PSItem.Id }", "host_kill"),
+    ("powershell", "gcim Win32_Process -Filter \"Name like 'clau%'\" | % { spps -Id $_.ProcessId }", "process_kill"),
+    ("powershell", "Get-WmiObject Win32_Process -Filter \"ProcessId=4242\" | % { kill -Id $_.ProcessId }",
+     "host_kill"),
+    ("powershell", "gcim Win32_Process -Filter \"Name='python.exe'\" | ? { $_.CommandLine -like '*opus*' } | "
+                   "% { Stop-Process -Id $_.ProcessId }", None),  # python.exe's, and the host is claude
+    ("powershell", "Get-CimInstance Win32_Process | % { Stop-Process -Id $_.ProcessId }", "host_kill"),
+    ("powershell", "Get-NetTCPConnection -LocalPort 3000 | % { Stop-Process -Id $_.OwningProcess }", None),
+    ("powershell", "Get-CimInstance Win32_Service | % { Stop-Process -Id $_.ProcessId }", None),
     # WMI's and .NET's stops are asked about, unless plainly sent to another computer
     ("powershell", "[Diagnostics.Process]::GetProcesses().Kill()", "unreadable"),
     ("powershell", "[Diagnostics.Process]::GetProcessById(4242) | Stop-Process", "unreadable"),

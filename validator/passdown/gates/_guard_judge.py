@@ -1116,7 +1116,8 @@ VERBS = {
     # what runs other commands
     "eval": _eval, "trap": _trap, "xargs": _xargs, "parallel": _parallel, "find": _find, "git": _git,
     "invoke-expression": _windows("_iex"), "start-process": _windows("_start_process"),
-    **dict.fromkeys(("foreach-object", "invoke-cimmethod", "invoke-wmimethod"), _windows("_stop_method")),
+    "foreach-object": _windows("_foreach"),
+    **dict.fromkeys(("invoke-cimmethod", "invoke-wmimethod"), _windows("_stop_method")),
     **dict.fromkeys(("remove-ciminstance", "remove-wmiobject", "rcim", "rwmi"), _windows("_unread")),
     # what stops the host
     "kill": _kill, "pkill": _pkill, "killall": _killall, "skill": _killall, "tskill": _killall,

@@ -134,17 +134,30 @@ def _stop_process(judge, args, context, depth):
     values = _ps_params(args, "stop-process")
     if "whatif" in values or "inputobject" in values:
         return None
-    names, ids = _joined(values, "name", "processname"), _joined(values, "id", "")
+    names, ids, lines = _joined(values, "name", "processname"), _joined(values, "id", ""), []
     if not names and not ids:
         values = _piped(context, "get-process")
         if values is None:
             return None
         names, ids = _joined(values, "name", "processname", ""), _joined(values, "id")
-        if not names and not ids:
+        lines = _joined(values, "commandline")  # a filter's, on the command lines
+        if not names and not ids and not lines:
             return "host_kill"  # every process
     if any(word not in ("0", "-0", "-1") and judge.hits_pid(word) for word in ids):
         return "host_kill"  # an id in a variable passes, as kill $SERVER_PID does: it is not evaluated
-    return "process_kill" if any(_name_hits(name, judge.host.killable()) for name in names) else None
+    return "process_kill" if any(_name_hits(name, judge.host.killable()) for name in names) or \
+        any(_name_hits(line, judge.host.command_lines) for line in lines) else None
+
+
+def _foreach(judge, words, context, depth):
+    """``ForEach-Object { Stop-Process -Id $_.ProcessId }`` stops each process piped in, as
+    ``Stop-Process`` piped them would; a method called on them is the stop-method rule's."""
+    block = [command.words for word in words for program in word.nested for command in program]
+    stops = [args for verb, *args in filter(None, block)
+             if _ALIASES.get(("powershell", verb.lower()), verb.lower()) == "stop-process"]
+    if any(str(arg).lower().startswith(("$_", "$psitem")) for args in stops for arg in args):
+        return _stop_process(judge, [], context, depth)
+    return _stop_method(judge, words, context, depth)
 
 
 def _windows_service(judge, args, context, depth):
@@ -196,12 +209,14 @@ def _piped(context, *source):
         if verb in ("where-object", "where", "?") and named is None:
             named = _where_names(previous.words[1:])
         if verb not in _FILTERS:
-            values = _ps_params(previous.words[1:], source[0])
-            if verb not in source or "computername" in values:
-                return None
+            values = _process_query(previous.words) if source[0] == "get-process" else None
+            if values is None:
+                values = _ps_params(previous.words[1:], source[0])
+                if verb not in source or "computername" in values:
+                    return None
             if filtered and not any(values.get(k) for k in ("", "name", "processname", "id", "displayname")):
                 if named is not None:
-                    return {"name": named}
+                    return named
                 what = "processes" if source[0] == "get-process" else "services"
                 raise Unreadable("unreadable", f"which {what} a filter passes to a stop cannot be read")
             return values
@@ -213,24 +228,42 @@ _COMPARISONS = {f"-{case}{op}": op for case in ("", "i", "c") for op in ("eq", "
 
 
 def _where_names(args):
-    """The names a ``Where-Object`` filter passes on, as wildcards: ``{$_.ProcessName -eq 'node'}``,
-    ``{$_.Name -like '*node*' -or $_.Name -match 'vite|next'}``, ``Name -eq node``; each clause
-    (between ``-or``) a comparison of the name, which an ``-and`` after it only narrows. ``None``
-    when the filter says otherwise."""
+    """What a ``Where-Object`` filter passes on, as wildcards of names or command lines:
+    ``{$_.ProcessName -eq 'node'}``, ``{$_.Name -like '*node*' -or $_.CommandLine -match 'vite'}``,
+    ``Name -eq node``; each clause (between ``-or``) a comparison of one of them, which an
+    ``-and`` after it only narrows. ``None`` when the filter says otherwise."""
     blocks = [program for word in args for program in word.nested]
     words = [w for command in blocks[0] for w in command.words] if len(blocks) == 1 else args
-    names, clauses = [], " ".join(map(str, words)).split(" -or ")
-    for clause in clauses:
+    named = {}
+    for clause in " ".join(map(str, words)).split(" -or "):
         subject, operator, value, *rest = clause.split(" ", 3) + [""] * 2
-        kind = _COMPARISONS.get(operator.lower())
-        if subject.lower().removeprefix("$_.") not in ("name", "processname", "displayname") or not kind \
+        subject, kind = subject.lower().removeprefix("$_."), _COMPARISONS.get(operator.lower())
+        key = "commandline" if subject == "commandline" else "name"
+        if subject not in ("name", "processname", "displayname", "commandline") or not kind \
                 or not value or "$" in value or rest and rest[0] and not rest[0].lower().startswith("-and "):
             return None
         try:
-            names.extend(_globs(value, False) if kind == "match" else [value])
+            named.setdefault(key, []).extend(_globs(value, False) if kind == "match" else [value])
         except Unreadable:
             return None
-    return names
+    return named
+
+
+def _process_query(words):
+    """``Get-CimInstance Win32_Process [-Filter "Name='x.exe'"]`` (``gcim``, ``Get-WmiObject``,
+    ``gwmi``): the processes it gets, as ``Get-Process``'s parameters (a filter's names and
+    process ids); ``None`` for another command."""
+    lowered = [str(word).lower() for word in words]
+    if lowered[:1] not in (["get-ciminstance"], ["gcim"], ["get-wmiobject"], ["gwmi"]) or \
+            "win32_process" not in lowered:
+        return None
+    text = " ".join(lowered[1:])
+    tokens = [t for t in text.replace("=", " = ").replace("'", " ").replace('"', " ").split() if t != "-filter"]
+    found = {}
+    for subject, operator, value in zip(tokens, tokens[1:], tokens[2:]):
+        if subject in ("name", "processid") and operator in ("=", "like"):
+            found.setdefault("name" if subject == "name" else "id", []).append(value.replace("%", "*"))
+    return found
 
 
 def _stop_method(judge, words, context, depth):
