@@ -24,6 +24,8 @@ DENIED = [
     ("PowerShell", "Stop-Process -Name claude -Force", "process_kill"),
     ("PowerShell", "Get-Process claude | Stop-Process", "process_kill"),
     ("PowerShell", "Stop-Process -Id {pid}", "host_kill"),
+    ("Monitor", "pkill -x claude", "process_kill"),  # a command run in the background
+    ("Bash", "taskkill //F //IM claude.exe", "process_kill"),  # as Git Bash passes /F on
 ]
 ALLOWED = [
     ("Bash", "pkill -f pytest"),
