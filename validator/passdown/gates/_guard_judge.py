@@ -561,17 +561,20 @@ def _wrapper(positionals=0, payload="", shell="", rest_is_text=False):
 def _subcommand_runner(subcommands):
     """``TOOL [OPTIONS] SUBCOMMAND ...``: after one of its ``subcommands``, a wrapper of the rest;
     the tool's own options before it are read both ways, as a wrapper's are."""
-    subcommands, wrapper = _set(subcommands), _wrapper()
+    subcommands = _set(subcommands)
 
     def rule(judge, args, context, depth):
         for i, word in enumerate(args):
             if word in subcommands:
-                return wrapper(judge, args[i + 1:], context, depth)
+                return _PLAIN_WRAPPER(judge, args[i + 1:], context, depth)
             if word[:1] != "-" and (i == 0 or args[i - 1][:1] != "-"):
                 return None  # another subcommand: the tool runs no command of the text's
         return None
 
     return rule
+
+
+_PLAIN_WRAPPER = _wrapper()
 
 
 def _su(judge, args, context, depth):
@@ -1092,7 +1095,7 @@ _SUBCOMMAND_RUNNERS = {"uv": "run", "poetry": "run", "pdm": "run", "hatch": "run
 VERBS = {
     # wrappers: operands before the command they run, options carrying shell text, options
     # that make them a shell reading their input
-    **dict.fromkeys(_WRAPPERS - _set("env flock timeout chrt taskset chroot"), _wrapper()),
+    **dict.fromkeys(_WRAPPERS - _set("env flock timeout chrt taskset chroot"), _PLAIN_WRAPPER),
     **dict.fromkeys(_set("timeout chrt taskset chroot"), _wrapper(positionals=1)),
     "sudo": _wrapper(shell="-i -s --login --shell"),
     "doas": _wrapper(shell="-s"),
