@@ -79,7 +79,9 @@ SHUTDOWN = ("Denied: this command shuts down or reboots the machine the host run
 
 @pytest.mark.parametrize("tool_name", ["Bash", "PowerShell", "Monitor", "mcp__ide__executeCode",
                                        "mcp__shell__run", "mcp__term__exec_command",
-                                       "mcp__box__RunScript"])
+                                       "mcp__box__RunScript", "mcp__shell__shell_execute",
+                                       "mcp__desktop-commander__start_process",
+                                       "mcp__desktop-commander__interact_with_process"])
 def test_execution_channels_are_judged_as_commands(tool_name):
     """Bash, the PowerShell tool, the Monitor tool (a command run in the background), and an
     MCP tool whose name says it executes (``mcp__<server>__exec...``, ``mcp__<server>__run...``)
@@ -163,6 +165,34 @@ def test_a_pid_given_by_option_wins():
     assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"].startswith(
         "Denied: this command signals the host process (pid 4242)")
     assert run_hook("PreToolUse", call, "--host-pid", "4243").stdout == b""
+
+
+@pytest.mark.parametrize(("tool_input", "code"), [
+    ({"pid": 4242}, "host_kill"),
+    ({"pid": 4243}, None),
+    ({"pid": "4242"}, None),  # not the tool's input: a data call
+])
+def test_an_mcp_kill_of_a_pid_is_judged_as_the_kill_it_is(tool_input, code):
+    """Desktop Commander's ``kill_process`` signals the process whose pid it is given
+    (``KillProcessArgsSchema``: ``{pid: number}``, wonderwhy-er/DesktopCommanderMCP
+    src/tools/schemas.ts at 1eccc8b09cc09805202a1737fd20d605356c3671)."""
+    call = hook_input("pre_tool_use_bash", tool_name="mcp__desktop-commander__kill_process", tool_input=tool_input)
+    done = run_hook("PreToolUse", call, "--host-pid", "4242")
+    assert done.returncode == 0
+    if code is None:
+        assert done.stdout == b""
+    else:
+        reason = json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
+        assert reason.endswith(f"(passdown guard: {code})")
+
+
+def test_input_typed_into_a_running_process_is_judged_as_code_and_shell_text():
+    """Desktop Commander's ``interact_with_process`` types its ``input`` into a REPL or shell
+    (``InteractWithProcessArgsSchema``: ``pid``, ``input``, ``timeout_ms``, in the same file)."""
+    for text in ("import os; os.system('shutdown -r now')", "shutdown -r now"):
+        call = hook_input("pre_tool_use_bash", tool_name="mcp__desktop-commander__interact_with_process",
+                          tool_input={"pid": 31337, "input": text, "timeout_ms": 8000})
+        assert run_hook("PreToolUse", call).stdout == _deny(SHUTDOWN)
 
 
 def test_a_unit_given_by_option_replaces_the_observed_ones():

@@ -131,7 +131,8 @@ def _answer(code, call, unit=None, why=""):
 
 def _programs(arguments):
     """What an execution tool runs, in argument order: ``("shell", text)``, ``("source",
-    text)`` (program source of unknown language) or ``("argv", words)``. A spawn object's
+    text)`` (program source of unknown language: a ``script``, ``code``, ``source`` or the
+    ``input`` typed into a running process) or ``("argv", words)``. A spawn object's
     program (``command`` or ``cmd``) with its arguments (``args`` or ``argv``, a list or
     one string) is the one command the spawn runs; alone, each is judged as it reads."""
     if isinstance(arguments, str):
@@ -159,7 +160,7 @@ def _programs(arguments):
             programs.append(("argv", program))
     if tail is not None and not any(isinstance(arguments.get(k), (str, list)) for k in ("command", "cmd")):
         programs.append(("argv", tail))
-    for key in ("script", "code", "source"):
+    for key in ("script", "code", "source", "input"):
         if isinstance(arguments.get(key), str):
             programs.append(("source", arguments[key]))
     commands = arguments.get("commands")

@@ -34,8 +34,12 @@ EXECUTE_TOOLS = ("Bash", "PowerShell", "Monitor")
 #: The shell dialect of an execution tool's text, when it is not POSIX shell text.
 DIALECTS = {"PowerShell": "powershell"}
 #: How an MCP tool's name (``mcp__<server>__<tool>``) says it executes: its tool part starts
-#: with one of these, in any case (``mcp__ide__executeCode``, ``mcp__shell__run_command``).
-EXECUTE_MCP_PREFIXES = ("exec", "run")
+#: with one of these, in any case (``mcp__ide__executeCode``, ``mcp__shell__run_command``,
+#: ``mcp__shell__shell_execute``, Desktop Commander's ``start_process`` and
+#: ``interact_with_process``, which types its ``input`` into a running shell or interpreter).
+EXECUTE_MCP_PREFIXES = ("exec", "run", "shell_exec", "start_process", "interact_with_process")
+#: MCP tools that signal the process whose ``pid`` they are given (Desktop Commander's).
+KILL_MCP_TOOLS = ("kill_process",)
 #: The largest hook input read (a Write of a large file arrives whole).
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 # option -> (key, converter); a list-valued key takes the option repeatedly.
@@ -160,6 +164,10 @@ def verdict(hook, options):
                         "register this hook for PreToolUse only")
     execute = is_execution_channel(tool_name, options["execute_tools"])
     value = {"tool": "execute" if execute else "data", "arguments": hook["tool_input"]}
+    pid = hook["tool_input"].get("pid") if isinstance(hook["tool_input"], dict) else None
+    if tool_name.startswith("mcp__") and tool_name.rpartition("__")[2].lower() in KILL_MCP_TOOLS and \
+            isinstance(pid, int) and not isinstance(pid, bool):
+        value = {"tool": "execute", "arguments": ["kill", str(pid)]}  # judged as the kill it is
     if execute and tool_name in DIALECTS:
         value["shell"] = DIALECTS[tool_name]
     value.update(_host.observe(options["host_pid"]))
