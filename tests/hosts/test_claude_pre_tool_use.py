@@ -79,7 +79,7 @@ SHUTDOWN = ("Denied: this command shuts down or reboots the machine the host run
 
 @pytest.mark.parametrize("tool_name", ["Bash", "PowerShell", "Monitor", "mcp__ide__executeCode",
                                        "mcp__shell__run", "mcp__term__exec_command",
-                                       "mcp__box__RunScript", "mcp__shell__shell_execute",
+                                       "mcp__box__RunScript", "mcp__shell__shell_execute", "mcp__claude__Bash",
                                        "mcp__desktop-commander__start_process",
                                        "mcp__desktop-commander__interact_with_process"])
 def test_execution_channels_are_judged_as_commands(tool_name):
@@ -108,7 +108,8 @@ def test_a_monitor_call_is_judged_by_its_command(tool_input, stdout):
 
 @pytest.mark.parametrize("tool_name", ["mcp__memory__create_entities", "mcp__runner__status",
                                        "mcp____exec", "mcp_x__exec", "Executor", "runbook",
-                                       "mcp__github__search_repositories"])
+                                       "mcp__github__search_repositories", "mcp__desktop-commander__list_processes",
+                                       "mcp__desktop-commander__force_terminate", "mcp__lint__shellcheck"])
 def test_other_tools_are_data_channels(tool_name):
     assert not _hooks.is_execution_channel(tool_name)
 

@@ -35,9 +35,10 @@ EXECUTE_TOOLS = ("Bash", "PowerShell", "Monitor")
 DIALECTS = {"PowerShell": "powershell"}
 #: How an MCP tool's name (``mcp__<server>__<tool>``) says it executes: its tool part starts
 #: with one of these, in any case (``mcp__ide__executeCode``, ``mcp__shell__run_command``,
-#: ``mcp__shell__shell_execute``, Desktop Commander's ``start_process`` and
-#: ``interact_with_process``, which types its ``input`` into a running shell or interpreter).
-EXECUTE_MCP_PREFIXES = ("exec", "run", "shell_exec", "start_process", "interact_with_process")
+#: ``mcp__shell__shell_execute``, ``Bash`` of a Claude Code serving MCP, Desktop Commander's
+#: ``start_process`` and ``interact_with_process``, which types its ``input`` into a running
+#: shell or interpreter).
+EXECUTE_MCP_PREFIXES = ("exec", "run", "bash", "shell_exec", "start_process", "interact_with_process")
 #: MCP tools that signal the process whose ``pid`` they are given (Desktop Commander's).
 KILL_MCP_TOOLS = ("kill_process",)
 #: The largest hook input read (a Write of a large file arrives whole).
