@@ -299,6 +299,12 @@ _WINDOWS_HOST = {"host_pid": 4242, "host_names": ["claude"], "host_command_lines
     ("cmd", "wmic /node:build-02 os call reboot", None),
     ("cmd", "wmic process call create notepad.exe", None),
     ("cmd", "wmic os get caption", None),
+    # Start-Process's argument list is split as a command line, a quoted argument one word
+    ("powershell", "Start-Process pwsh -Verb RunAs -ArgumentList '-c \"Restart-Service dsh\"'", "service_restart"),
+    ("powershell", "Start-Process npm -ArgumentList 'run','dev' -NoNewWindow", None),
+    ("powershell", "Stop-Process -Name notepad,'claude'", "process_kill"),
+    ("powershell", "icm -cn localhost,build01 { Stop-Process -Name claude }", "process_kill"),
+    ("cmd", 'start "api" /d C:\\app /min node server.js', None),
 ])
 def test_windows_stops_no_conformance_case_reaches(shell, command, code):
     """Branches of the Windows rules (stops, asks, and what passes) that no conformance case takes."""

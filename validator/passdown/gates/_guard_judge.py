@@ -107,7 +107,8 @@ class Judge:
     def commands(self, commands, dialect, depth):
         previous = None
         for command in commands:
-            verdict = _first(self.commands(nested, dialect, depth + 1) for nested in command.nested) or \
+            nested = () if dialect == "powershell" and _elsewhere(command.words) else command.nested
+            verdict = _first(self.commands(program, dialect, depth + 1) for program in nested) or \
                 ("host_shutdown" if any(_is_sysrq(path) for path in command.writes) else None) or \
                 self.argv(command.words, depth, _Context(command, previous, dialect, chain=commands))
             if verdict:
@@ -259,6 +260,15 @@ class _Context:
     def __init__(self, command, previous, dialect, stdin=None, chain=()):
         self.command, self.previous, self.dialect, self.stdin = command, previous, dialect, stdin
         self.chain = chain
+
+
+def _elsewhere(words):
+    """``Invoke-Command -ComputerName OTHER { ... }``: the script block runs on another computer."""
+    lowered = [str(word).lower() for word in words]
+    computers = [computer for name, value in zip(lowered, lowered[1:]) if name in ("-computername", "-cn")
+                 for computer in value.split(",")]
+    return lowered[:1] in (["invoke-command"], ["icm"]) and bool(computers) and \
+        not {"localhost", ".", "127.0.0.1", "$env:computername"} & set(computers)
 
 
 def _before(chain, command):
@@ -1108,6 +1118,7 @@ VERBS = {
     **dict.fromkeys(_set("sh bash dash zsh ksh mksh ash fish csh tcsh rbash yash posh"), _posix_shell),
     "source": _source, ".": _source, "at": _at, "batch": _at,
     "pwsh": _windows("_powershell"), "powershell": _windows("_powershell"), "cmd": _windows("_cmd_shell"),
+    "start": _windows("_cmd_start"),
     "python": _interpreter("-c"),
     **dict.fromkeys(("node", "nodejs", "bun", "tsx", "ts-node"), _interpreter("-e --eval -p --print")),
     **{tool: _subcommand_runner(subcommands) for tool, subcommands in _SUBCOMMAND_RUNNERS.items()},

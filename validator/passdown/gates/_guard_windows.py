@@ -6,7 +6,7 @@ kernel loads it only for these verbs: start-up."""
 
 from passdown.gates._guard_judge import (PS_STOP_METHODS, _ALIASES, _before, _Dynamic, _globs, glob_match,
                                          program_name)
-from passdown.gates._guard_read import Unreadable
+from passdown.gates._guard_read import Unreadable, read
 
 #: pwsh's own options that take a value
 _PWSH_VALUES = frozenset("executionpolicy ep ex windowstyle w configurationname inputformat outputformat "
@@ -67,6 +67,14 @@ def _cmd_shell(judge, args, context, depth):
     return None
 
 
+def _cmd_start(judge, args, context, depth):
+    """``cmd``'s ``start ["TITLE"] [/b /wait /min /d DIR ...] COMMAND``: the command it starts."""
+    i = 1 if args and getattr(args[0], "raw", "").startswith('"') else 0
+    while i < len(args) and args[i][:1] == "/":
+        i += 2 if args[i].lower() in ("/d", "/node", "/affinity", "/machine") else 1
+    return args[i:] or None
+
+
 def _ps_params(args, cmdlet):
     """A cmdlet's parameters (any case, any unambiguous prefix, ``-Name:value`` too) -> name ->
     values, a comma separating several; positional values under ``""``."""
@@ -82,9 +90,14 @@ def _ps_params(args, cmdlet):
                 word = ""  # a switch, or a parameter the guard does not read: no value
             elif not colon:
                 word = next(words, "")
-        parts = [part.strip().strip("'\"") for part in str(word).split(",") if part.strip()]
+        parts = [_unquoted(part.strip()) for part in str(word).split(",") if part.strip()]
         values.setdefault(name, []).extend(map(_Dynamic, parts) if getattr(word, "dynamic", False) else parts)
     return values
+
+
+def _unquoted(text):
+    """A comma list's item without the quotes around it (``a,'b'``); a quote inside stays."""
+    return text[1:-1] if len(text) > 1 and text[0] == text[-1] and text[0] in "'\"" else text
 
 
 def _joined(values, *names):
@@ -96,7 +109,8 @@ def _start_process(judge, args, context, depth):
     values = _ps_params(args, "start-process")
     program = values.get("filepath") or values.get("")
     extra = values.get("argumentlist", []) + values.get("", [])[1:]  # each already split at commas
-    return [program[0]] + [word for item in extra for word in item.split()] if program else None
+    words = [word for command in read(" ".join(extra)) for word in command.words]  # "..." groups words
+    return [program[0]] + words if program else None
 
 
 def _iex(judge, args, context, depth):
