@@ -160,6 +160,18 @@ def test_the_host_is_found_above_the_shell_that_runs_the_hook_command():
     assert (done.returncode, done.stdout) == (0, _deny(reason))
 
 
+@pytest.mark.parametrize(("command", "denied"), [
+    ("pkill claude", True), ("killall -9 claude", True), ("taskkill /F /IM claude.exe", True),
+    ("pkill -f pytest", False),
+])
+def test_where_the_system_does_not_say_the_host_s_name_is_its_program_s(monkeypatch, command, denied):
+    """Without /proc (macOS, Windows) only the pid is known; the host's name is still claude."""
+    monkeypatch.setattr(_hooks._host, "observe", lambda pid=None: {"host_pid": 4242})
+    call = json.dumps(hook_input("pre_tool_use_bash", tool_input={"command": command})).encode()
+    reply = _claude_hooks.run("PreToolUse", call, _hooks.default_options())
+    assert ("process_kill" in reply.stdout) == denied
+
+
 def test_a_pid_given_by_option_wins():
     call = hook_input("pre_tool_use_bash", tool_input={"command": "kill -9 4242"})
     done = run_hook("PreToolUse", call, "--host-pid", "4242")

@@ -466,3 +466,11 @@ def test_a_real_payload_whose_cwd_is_not_here_is_answered_quietly(entry):
     done = _hook(entry["event"], raw)
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
     assert not os.path.exists(cwd)
+
+
+def test_where_the_system_does_not_say_the_host_s_name_is_codex(tmp_path, monkeypatch):
+    """Without /proc only the pid is known; ``pkill codex`` still stops the host (HST-031)."""
+    monkeypatch.setattr(_hooks._host, "observe", lambda pid=None: {"host_pid": 4242})
+    denied = _answer("PreToolUse", _input("PreToolUse", tmp_path, tool_input={"command": "pkill codex"}))
+    passed = _answer("PreToolUse", _input("PreToolUse", tmp_path, tool_input={"command": "pkill -f vite"}))
+    assert "process_kill" in denied.stdout and passed.stdout == ""

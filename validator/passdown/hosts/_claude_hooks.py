@@ -36,7 +36,7 @@ def cannot_judge(error, options):
 
 def pre_tool_use(hook, options):
     """The guard's verdict on one tool call, as the hook's reply."""
-    found = _hooks.verdict(hook, options)
+    found = _hooks.verdict(hook, options, "claude")
     return Reply() if found is None else _decision(*found)
 
 

@@ -40,7 +40,7 @@ def cannot_judge(error, options):
 
 def pre_tool_use(hook, options):
     """The guard's verdict on one tool call, as a denial or nothing."""
-    found = _hooks.verdict(hook, options)
+    found = _hooks.verdict(hook, options, "codex")
     if found is None:
         return Reply()
     decision, reason = found

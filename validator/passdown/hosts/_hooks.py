@@ -155,10 +155,11 @@ def is_execution_channel(tool_name, extra=()):
             tool.lower().startswith(EXECUTE_MCP_PREFIXES))
 
 
-def verdict(hook, options):
+def verdict(hook, options, program):
     """The guard's verdict on one tool call: ``None`` when it is allowed, else the guard's
     decision (``deny`` or ``ask``) and the reason; :class:`HookError` when the input or an
-    option cannot be judged."""
+    option cannot be judged. ``program`` is the host's own program name, its name where the
+    system does not say (no ``/proc``: macOS, Windows)."""
     tool_name = hook.get("tool_name")
     if not isinstance(tool_name, str) or not tool_name or "tool_input" not in hook:
         raise HookError("hook.bad_input", "the PreToolUse input lacks tool_name or tool_input",
@@ -172,6 +173,7 @@ def verdict(hook, options):
     if execute and tool_name in DIALECTS:
         value["shell"] = DIALECTS[tool_name]
     value.update(_host.observe(options["host_pid"]))
+    value.setdefault("host_names", [program])
     if options["service_unit"] is not None:  # an option overrides what was observed
         value["service_unit"] = options["service_unit"]
         value.pop("host_units", None)
