@@ -350,6 +350,7 @@ def test_code_that_kills_by_the_host_s_name(code, verdict):
     ("ps -C node -o pid= | xargs kill", None),
     ("lsof -t -c clau | xargs kill", "process_kill"),  # lsof -c selects names by their start
     ("kill $(lsof -t -c node)", None),
+    ("ps -C $NAME -o pid= | xargs kill", "unreadable"),  # a name in a variable asks, as pkill $NAME does
     ("pidof -o %PPID claude | xargs kill", "process_kill"),  # pidof -o takes a pid to leave out
     ("ps -eo pid,comm | awk '$2 == \"claude\" {print $1}' | xargs kill", "process_kill"),
     ("ps aux | awk '/vite/ {print $2}' | xargs kill", None),

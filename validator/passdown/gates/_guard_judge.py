@@ -894,8 +894,9 @@ def _pids_from(judge, commands):
             verb, args = (program_name(words[0]), words[1:]) if words else ("", [])
             if verb in ("pgrep", "pidof"):
                 return (_pkill if verb == "pgrep" else _pidof)(judge, args)
-            named = [name for value in _values(args, _set("-C")) for name in value.split(",")] if verb == "ps" \
-                else ["^" + _pattern(value) for value in _values(args, _set("-c"))] if verb == "lsof" else []
+            selected = _values(args, _set("-C" if verb == "ps" else "-c")) if verb in ("ps", "lsof") else []
+            named = [_Dynamic(value) if getattr(value, "dynamic", False) else part for value in selected
+                     for part in (value.split(",") if verb == "ps" else ["^" + value])]
             if any(judge.matches_name(name, exact=verb == "ps", regex=verb == "lsof") for name in named):
                 return "process_kill"
             fields = [f.split("=")[0].strip() for v in _values(args, _set("-o -O --format"))
