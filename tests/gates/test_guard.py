@@ -382,3 +382,24 @@ def test_shapes_whose_vectors_gave_way_are_still_decided(shell, arguments, code)
     holds at most 420); what they showed still holds."""
     call = {"tool": "execute", "shell": shell, "arguments": arguments, **_WINDOWS_HOST}
     assert guard.decide(call).output.get("code") == code
+
+
+@pytest.mark.parametrize(("command", "code"), [
+    ("python3 -c \"import psutil; psutil.Process().parent().kill()\"", "self_signal"),
+    ("python3 -c \"from pathlib import Path; print(Path('x').parent)\"", None),
+    ("python3 -c \"import subprocess; subprocess.run(args=['kill', '-9', '4242'])\"", "host_kill"),
+    ("python3 -c \"import subprocess; subprocess.run(['ls'], check=True, cwd='/tmp')\"", None),
+    ("deno eval \"await new Deno.Command('systemctl', {args: ['--user', 'restart', 'dsh']}).output()\"",
+     "service_restart"),
+    ("node -e \"require('child_process').spawn('pkill', ['claude'], {stdio: 'inherit'})\"", "process_kill"),
+    ("perl -e 'kill \"TERM\", split \" \", `pgrep -x claude`'", "process_kill"),  # Perl's list-form kill
+    ("perl -e 'print \"skill level 9\"'", None),
+    ("ls src/*.py | entr -r systemctl --user restart dsh", "service_restart"),
+    ("ls | entr -s 'pkill claude'", "process_kill"),
+    ("npx nodemon --watch config -e toml --exec 'systemctl --user restart dsh'", "service_restart"),
+    ("npx nodemon --exec 'python app.py'", None),
+])
+def test_code_and_runners_found_by_a_fresh_campaign(command, code):
+    """Shapes a campaign written from the spec alone found the guard allowing."""
+    call = {"tool": "execute", "arguments": {"command": command}, **_WINDOWS_HOST}
+    assert guard.decide(call).output.get("code") == code

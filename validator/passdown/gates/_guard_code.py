@@ -18,7 +18,7 @@ IDENT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678
 #: In a kill call's arguments, the parent or the own group, whatever the pids are.
 _PARENT_OR_GROUP = ("ppid", "getpgrp", "getpgid(0", "getpgid(os.getpid")
 #: What names the parent in code, wherever a kill's statement holds it.
-_PARENT = (".ppid", "getppid(")
+_PARENT = (".ppid", "getppid(", ".parent(")
 #: Methods that signal the process object they are called on (psutil's ``Process``).
 _SIGNAL_METHODS = (").kill(", ").terminate(", ").send_signal(")
 
@@ -59,8 +59,19 @@ def self_signal(text, host_pid, host_group=None):
 
 
 def calls_kill(text):
-    """Whether program source calls a kill function: ``os.kill(``, ``p.kill()``, ``.terminate()``."""
-    return "kill(" in text or "killpg(" in text or ".terminate(" in text or ".Kill(" in text
+    """Whether program source calls a kill function: ``os.kill(``, ``p.kill()``, ``.terminate()``,
+    Perl's ``kill "TERM", ...``."""
+    return "kill(" in text or "killpg(" in text or ".terminate(" in text or ".Kill(" in text or \
+        any(text[at - 1:at] not in IDENT and text[at + 4:at + 6] in (' "', " '", " 9", " -")
+            for at in _finds(text, "kill"))
+
+
+def _finds(text, word):
+    """Every index of ``word`` in ``text``."""
+    at = text.find(word)
+    while at >= 0:
+        yield at
+        at = text.find(word, at + 1)
 
 
 def strings(text):
@@ -197,6 +208,11 @@ def _literals(text, i, bare):
             strings = [x for x in _literals(text[start:i] + ")", 0, False)[0] if isinstance(x, str)]
             items.append(strings if c == "[" else text[start:i].split())
             i += 1
+        elif c == "{":  # an options object, whose values are read: Deno.Command("x", {args: [...]})
+            i += 1
+        elif c in IDENT and text[skip(text, skip(text, i, IDENT), " \t"):][:1] in (":", "=") and \
+                text[skip(text, skip(text, i, IDENT), " \t") + 1:][:1] not in ("=", ":"):
+            i = skip(text, skip(text, skip(text, i, IDENT), " \t") + 1, " \t")  # a key: its value is read
         else:
             i = split(text, i, ",;\n)]}", _QUOTES)[1]
     return items, i

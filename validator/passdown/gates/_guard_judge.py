@@ -636,6 +636,11 @@ def _posix_shell(judge, args, context, depth):
     return judge.texts(judge.script(args[i]), depth) if i < len(args) else judge.fed_shell(context, depth)
 
 
+def _nodemon(judge, args, context, depth):
+    """``nodemon --exec TEXT`` (``-x``): the text runs; its options stand anywhere among the script's."""
+    return judge.texts(_values(args, _set("--exec -x")), depth)
+
+
 def _source(judge, args, context, depth):
     """``source FILE`` and ``. FILE``: a process substitution's output, where the text holds it."""
     return judge.texts(judge.script(args[0]), depth) if args else None
@@ -1113,6 +1118,7 @@ VERBS = {
     "watch": _wrapper(rest_is_text=True),
     "runuser": _wrapper(payload="-c --command", shell="-l --login -"),
     "script": _wrapper(payload="-c --command"),
+    "entr": _wrapper(payload="-s"), "nodemon": _nodemon,
     "sg": _wrapper(payload="-c", positionals=1),
     "su": _su, "env": _env, "flock": _flock,
     # shells and interpreters
