@@ -246,7 +246,7 @@ def test_every_verb_the_spec_names_has_a_rule():
                     "mask", "reboot", "poweroff", "halt", "kexec",
                     "soft-reboot", "rescue", "emergency", "setsid", "command", "exec", "nohup",
                     "ps", "pgrep", "pidof", "grep", "while", "for", "get-process", "get-service", "where-object",
-                    "systemd-reboot", "lsof", "get-ciminstance", "get-wmiobject"):
+                    "systemd-reboot", "lsof", "get-ciminstance", "get-wmiobject", "kill-window", "kill-pane"):
                 # peeled keywords, pid and service sources, filters, units
                 named.add(verb)
     assert named and named - set(VERBS) == set()
@@ -402,4 +402,14 @@ def test_shapes_whose_vectors_gave_way_are_still_decided(shell, arguments, code)
 def test_code_and_runners_found_by_a_fresh_campaign(command, code):
     """Shapes a campaign written from the spec alone found the guard allowing."""
     call = {"tool": "execute", "arguments": {"command": command}, **_WINDOWS_HOST}
+    assert guard.decide(call).output.get("code") == code
+
+
+@pytest.mark.parametrize(("command", "code"), [
+    ("tmux kill-window", "process_kill"), ("tmux kill-pane", "process_kill"),  # the host's own pane
+    ("tmux kill-window -t build", None), ("tmux kill-pane -t 2", None), ("tmux kill-pane -a", None),
+])
+def test_ending_the_tmux_pane_the_host_runs_in(command, code):
+    call = {"tool": "execute", "arguments": {"command": command}, "host_pid": 4242,
+            "host_session_names": ["tmux: server", "tmux"]}
     assert guard.decide(call).output.get("code") == code

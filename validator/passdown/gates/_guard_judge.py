@@ -1042,9 +1042,10 @@ def _shutdown(judge, args, context, depth):
 
 
 def _multiplexer(name, ends):
-    """``tmux kill-server`` or ``kill-session`` (of the current session), ``screen -X quit``,
-    ``zellij kill-all-sessions``: the end of the multiplexer the host's session hangs on. Not
-    with another server or session named (``-L``, ``-S``, ``-t``, ``-a``)."""
+    """``tmux kill-server``, or ``kill-session``, ``kill-window`` or ``kill-pane`` of the current
+    one, ``screen -X quit``, ``zellij kill-all-sessions``: the end of the multiplexer, or of the
+    pane, the host's session hangs on. Not with another server, session, window or pane named
+    (``-L``, ``-S``, ``-t``, ``-a``)."""
     ends = _set(ends)
 
     def rule(judge, args, context, depth):
@@ -1153,7 +1154,8 @@ VERBS = {
     "kexec": _machine("-l -u --unload -p -s --help -h --version -v -S --status --kexec-file-syscall",
                       prefix="--load"),
     "init": _init, "telinit": _init, "loginctl": _systemctl,
-    "tmux": _multiplexer("tmux", "kill-server kill-session"), "screen": _multiplexer("screen", "quit kill"),
+    "tmux": _multiplexer("tmux", "kill-server kill-session kill-window kill-pane"),
+    "screen": _multiplexer("screen", "quit kill"),
     "zellij": _multiplexer("zellij", "kill-all-sessions"),
     **dict.fromkeys(("busctl", "dbus-send", "gdbus", "qdbus"), _dbus),
     **dict.fromkeys(("restart-computer", "stop-computer"), _windows("_windows_machine")),
