@@ -413,3 +413,18 @@ def test_ending_the_tmux_pane_the_host_runs_in(command, code):
     call = {"tool": "execute", "arguments": {"command": command}, "host_pid": 4242,
             "host_session_names": ["tmux: server", "tmux"]}
     assert guard.decide(call).output.get("code") == code
+
+
+@pytest.mark.parametrize(("command", "code"), [
+    ("Stop-Process -Id 4242 -WhatIf:$false", "host_kill"),  # what-if turned off: a real stop
+    ("Stop-Process -Id 4242 -WhatIf:$true", None),
+    ("Stop-Process -Id 0x1092 -Force", "host_kill"),  # 4242 in PowerShell's hexadecimal
+    ("Stop-Process -Id 0xZZ", None),
+    ("gcim Win32_Process | ? { $_.CommandLine -like '*--model opus*' } | % { Stop-Process -Id $_.ProcessId }",
+     "process_kill"),  # a quoted value with a space is one word of the filter
+    ("gps | ? { $_.Name -eq 'node' -and $_.Path -like 'C:\\x*' -or $_.Name -eq 'vite' } | spps", None),
+])
+def test_a_third_campaign_s_windows_shapes(command, code):
+    """Shapes a campaign written from the spec alone found the Windows rules misreading."""
+    call = {"tool": "execute", "shell": "powershell", "arguments": {"command": command}, **_WINDOWS_HOST}
+    assert guard.decide(call).output.get("code") == code

@@ -233,9 +233,14 @@ class Judge:
         if text in ("-1", "0", "-0", "$PPID", "-$PPID", "${PPID}"):
             return True
         number = text[1:] if text.startswith("-") else text
-        if not number.isdigit():
+        hexadecimal = number[:2].lower() == "0x" and number[2:].isalnum()  # PowerShell's 0x1092
+        if not number.isdigit() and not hexadecimal:
             return False
-        return int(number) in (self.host.groups() if text.startswith("-") else self.host.pids())
+        try:
+            value = int(number, 16 if hexadecimal else 10)
+        except ValueError:
+            return False
+        return value in (self.host.groups() if text.startswith("-") else self.host.pids())
 
 
 def _command(words):

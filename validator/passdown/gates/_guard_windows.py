@@ -86,6 +86,8 @@ def _ps_params(args, cmdlet):
             name = next((n for n in names if n.startswith(given.lower())), given.lower())
             if name not in names and not colon and any(p.startswith(name) for p in _COMMON_VALUES):
                 next(words, "")  # -ErrorAction SilentlyContinue: a common parameter's value
+            if name == "whatif" and word.lower() == "$false":
+                name = "whatif:$false"  # -WhatIf:$false stops as if it were not given
             if name not in names or name == "whatif":
                 word = ""  # a switch, or a parameter the guard does not read: no value
             elif not colon:
@@ -248,13 +250,17 @@ def _where_names(args):
     ``-and`` after it only narrows. ``None`` when the filter says otherwise."""
     blocks = [program for word in args for program in word.nested]
     words = [w for command in blocks[0] for w in command.words] if len(blocks) == 1 else args
-    named = {}
-    for clause in " ".join(map(str, words)).split(" -or "):
-        subject, operator, value, *rest = clause.split(" ", 3) + [""] * 2
+    named, clauses = {}, [[]]
+    for word in words:
+        if str(word).lower() == "-or":
+            clauses.append([])
+        else:
+            clauses[-1].append(word)
+    for subject, operator, value, *rest in (clause + [""] * 3 for clause in clauses):
         subject, kind = subject.lower().removeprefix("$_."), _COMPARISONS.get(operator.lower())
         key = "commandline" if subject == "commandline" else "name"
-        if subject not in ("name", "processname", "displayname", "commandline") or not kind \
-                or not value or "$" in value or rest and rest[0] and not rest[0].lower().startswith("-and "):
+        if subject not in ("name", "processname", "displayname", "commandline") or not kind or not value \
+                or getattr(value, "dynamic", False) or rest[0] and str(rest[0]).lower() != "-and":
             return None
         try:
             named.setdefault(key, []).extend(_globs(value, False) if kind == "match" else [value])
