@@ -10,7 +10,7 @@ other verb is allowed whatever its arguments say. Options are read by one getopt
 as a flag and as taking the next word, so an unlisted option never hides the command.
 """
 
-from passdown.gates._guard_read import MAX_DEPTH, Command, Unreadable, Word, decode_escapes, read
+from passdown.gates._guard_read import MAX_DEPTH, Command, Unreadable, computed, decode_escapes, read
 
 #: The most wrappers peeled off one command.
 MAX_WRAPPERS = 64
@@ -209,7 +209,7 @@ class Judge:
 
     def matches_name(self, pattern, full=False, exact=False, fold=False, regex=True):
         """Whether a kill-by-name pattern, read as its tool reads it, matches the host."""
-        if isinstance(pattern, _Dynamic):
+        if getattr(pattern, "dynamic", False):
             raise Unreadable("unreadable", "a kill by name takes its pattern from a variable")
         if regex and len(pattern) > MAX_PATTERN_CHARS:
             raise Unreadable("too_long", f"a kill pattern is longer than {MAX_PATTERN_CHARS} characters")
@@ -248,12 +248,6 @@ def _command(words):
     command = Command(False)
     command.words = list(words)
     return command
-
-
-class _Dynamic(str):
-    """A pattern computed at run time."""
-
-    dynamic = True
 
 
 class _Context:
@@ -868,7 +862,7 @@ def _extended(word):
     ``\\|``, ``\\(``, ``\\)``, ``\\{``, ``\\}``, ``\\+`` and ``\\?`` are operators, the bare ones
     plain characters (``grep 'vite\\|claude'`` searches either name)."""
     if getattr(word, "dynamic", False):
-        return _Dynamic(word)
+        return computed(word)
     out, i = [], 0
     while i < len(word):
         c, e = word[i], word[i + 1:i + 2]
@@ -905,7 +899,7 @@ def _pids_from(judge, commands):
             if verb in ("pgrep", "pidof"):
                 return (_pkill if verb == "pgrep" else _pidof)(judge, args)
             selected = _values(args, _set("-C" if verb == "ps" else "-c")) if verb in ("ps", "lsof") else []
-            named = [_Dynamic(value) if getattr(value, "dynamic", False) else part for value in selected
+            named = [computed(value) if getattr(value, "dynamic", False) else part for value in selected
                      for part in (value.split(",") if verb == "ps" else ["^" + value])]
             if any(judge.matches_name(name, exact=verb == "ps", regex=verb == "lsof") for name in named):
                 return "process_kill"
@@ -971,7 +965,7 @@ _pidof = _by_name("-o --omit-pid -d --separator", {})
 
 
 def _pattern(word):
-    return _Dynamic(word) if getattr(word, "dynamic", False) else str(word)
+    return computed(word) if getattr(word, "dynamic", False) else str(word)
 
 
 def _as_text(numbers):

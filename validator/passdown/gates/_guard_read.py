@@ -47,6 +47,13 @@ class Word(str):
     raw = ""
 
 
+def computed(text):
+    """A word whose value is computed at run time, as the reader marks ``$name``."""
+    word = Word(text)
+    word.dynamic = True
+    return word
+
+
 class Command:
     """One simple command of a program, as read; ``sources`` are the programs whose output
     is its standard input (``< <(...)``)."""

@@ -4,9 +4,8 @@ what runs other commands (``pwsh -Command``, ``cmd /c``, ``Invoke-Expression``, 
 one rule that asks about WMI's and .NET's stops (``wmic``, ``Invoke-CimMethod``, ``.Kill()``). The
 kernel loads it only for these verbs: start-up."""
 
-from passdown.gates._guard_judge import (PS_STOP_METHODS, _ALIASES, _before, _Dynamic, _globs, glob_match,
-                                         program_name)
-from passdown.gates._guard_read import Unreadable, read
+from passdown.gates._guard_judge import PS_STOP_METHODS, _ALIASES, _before, _globs, glob_match, program_name
+from passdown.gates._guard_read import Unreadable, computed, read
 
 #: pwsh's own options that take a value
 _PWSH_VALUES = frozenset("executionpolicy ep ex windowstyle w configurationname inputformat outputformat "
@@ -93,7 +92,7 @@ def _ps_params(args, cmdlet):
             elif not colon:
                 word = next(words, "")
         parts = [_unquoted(part.strip()) for part in str(word).split(",") if part.strip()]
-        values.setdefault(name, []).extend(map(_Dynamic, parts) if getattr(word, "dynamic", False) else parts)
+        values.setdefault(name, []).extend(map(computed, parts) if getattr(word, "dynamic", False) else parts)
     return values
 
 
