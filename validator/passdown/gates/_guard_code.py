@@ -28,13 +28,11 @@ def self_signal(text, host_pid, host_group=None):
     # pids aimed at the host: every process, the own group, the host, its group (negated pids)
     aimed = {"-1", "0", "-0", str(host_pid), "-" + str(host_pid), "-" + str(host_group or host_pid)}
     for method in _SIGNAL_METHODS:  # psutil.Process(os.getppid()).terminate()
-        at = -1
-        while (at := text.find(method, at + 1)) >= 0:
+        for at in _finds(text, method):
             opening = text.rfind("Process(", max(0, at - 512), at)
             if opening >= 0 and any(sign in text[opening:at + 1] for sign in _PARENT):
                 return True
-    at = -1
-    while (at := text.find("kill", at + 1)) >= 0:
+    for at in _finds(text, "kill"):
         before, end = text[at - 1:at], skip(text, at + 4, IDENT)
         name, k = text[at:end], skip(text, end, " \t")
         if before in IDENT and before != "_" or name not in ("kill", "killpg"):
@@ -210,9 +208,9 @@ def _literals(text, i, bare):
             i += 1
         elif c == "{":  # an options object, whose values are read: Deno.Command("x", {args: [...]})
             i += 1
-        elif c in IDENT and text[skip(text, skip(text, i, IDENT), " \t"):][:1] in (":", "=") and \
-                text[skip(text, skip(text, i, IDENT), " \t") + 1:][:1] not in ("=", ":"):
-            i = skip(text, skip(text, skip(text, i, IDENT), " \t") + 1, " \t")  # a key: its value is read
+        elif c in IDENT and text[(at := skip(text, skip(text, i, IDENT), " \t")):at + 1] in (":", "=") \
+                and text[at + 1:at + 2] not in ("=", ":"):
+            i = skip(text, at + 1, " \t")  # a key (``args: [...]``, ``args=[...]``): its value is read
         else:
             i = split(text, i, ",;\n)]}", _QUOTES)[1]
     return items, i

@@ -18,6 +18,8 @@ MAX_WRAPPERS = 64
 MAX_READINGS = 256
 #: Longest kill pattern the guard matches (a glob's match may take its length times the text's).
 MAX_PATTERN_CHARS = 256
+#: How Windows commands name the computer they run on.
+THIS_COMPUTER = ("localhost", ".", "127.0.0.1")
 
 
 def _first(verdicts):
@@ -267,7 +269,7 @@ def _elsewhere(words):
     computers = [computer for name, value in zip(lowered, lowered[1:]) if name in ("-computername", "-cn")
                  for computer in value.split(",")]
     return lowered[:1] in (["invoke-command"], ["icm"]) and bool(computers) and \
-        not {"localhost", ".", "127.0.0.1", "$env:computername"} & set(computers)
+        not {*THIS_COMPUTER, "$env:computername"} & set(computers)
 
 
 def _before(chain, command):
@@ -1035,7 +1037,7 @@ def _shutdown(judge, args, context, depth):
     """``shutdown``, unless Windows' ``/m \\\\COMPUTER`` aims it at another computer."""
     lowered = [a.lower() for a in args]
     for flag, value in zip(lowered, lowered[1:]):
-        if flag == "/m" and value.lstrip("\\") not in ("localhost", ".", "127.0.0.1", ""):
+        if flag == "/m" and value.lstrip("\\") not in (*THIS_COMPUTER, ""):
             return None
     return _shutdown_here(judge, args, context, depth)
 

@@ -4,7 +4,8 @@ what runs other commands (``pwsh -Command``, ``cmd /c``, ``Invoke-Expression``, 
 one rule that asks about WMI's and .NET's stops (``wmic``, ``Invoke-CimMethod``, ``.Kill()``). The
 kernel loads it only for these verbs: start-up."""
 
-from passdown.gates._guard_judge import PS_STOP_METHODS, _ALIASES, _before, _globs, glob_match, program_name
+from passdown.gates._guard_judge import (PS_STOP_METHODS, THIS_COMPUTER, _ALIASES, _before, _globs, glob_match,
+                                         program_name)
 from passdown.gates._guard_read import Unreadable, computed, read
 
 #: pwsh's own options that take a value
@@ -28,7 +29,6 @@ _COMMON_VALUES = ("erroraction", "warningaction", "informationaction", "progress
 #: cmdlets that pass on some or all of the objects piped into them
 _FILTERS = frozenset("where-object where ? select-object select sort-object sort foreach-object foreach % "
                      "group-object out-gridview".split())
-_THIS_COMPUTER = ("localhost", ".", "127.0.0.1")
 _WMI = ("-wmi", "-cim", "gwmi", "gcim", "[wmi")  # what names WMI: its cmdlets, aliases, type accelerators
 #: WMI and .NET name what they stop by a filter, a query, a handle or an object, which the guard
 #: does not read: a stop through them is asked about (``_unread``)
@@ -86,7 +86,7 @@ def _ps_params(args, cmdlet):
             if name not in names and not colon and any(p.startswith(name) for p in _COMMON_VALUES):
                 next(words, "")  # -ErrorAction SilentlyContinue: a common parameter's value
             if name == "whatif" and word.lower() == "$false":
-                name = "whatif:$false"  # -WhatIf:$false stops as if it were not given
+                continue  # -WhatIf:$false stops as if the switch were not given
             if name not in names or name == "whatif":
                 word = ""  # a switch, or a parameter the guard does not read: no value
             elif not colon:
@@ -200,7 +200,7 @@ def _sc_net(judge, args, context, depth):
 def _windows_machine(judge, args, context, depth):
     """``Restart-Computer`` / ``Stop-Computer``, unless aimed at another computer."""
     values = _ps_params(args, "restart-computer")
-    others = [c for c in values.get("computername", []) if c.lower() not in _THIS_COMPUTER]
+    others = [c for c in values.get("computername", []) if c.lower() not in THIS_COMPUTER]
     return None if "whatif" in values or others else "host_shutdown"
 
 
@@ -309,6 +309,6 @@ def _unread(judge, words, context, depth=0):
         name = name.lstrip("-/") if word[:1] in "-/" else ""
         if name in ("node", "cn") or len(name) >= 4 and "computername".startswith(name):
             computers = [v.strip("'\" ") for v in (value if colon else after).split(",")]
-            if all(v and v[0] != "$" and v not in _THIS_COMPUTER for v in computers):
+            if all(v and v[0] != "$" and v not in THIS_COMPUTER for v in computers):
                 return None
     raise Unreadable("unreadable", _WHY)

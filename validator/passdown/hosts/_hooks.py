@@ -147,12 +147,16 @@ def read_input(raw, event, host):
 
 def is_execution_channel(tool_name, extra=()):
     """Whether the guard judges ``tool_name``'s arguments as commands (spec/hosts.md HST-024)."""
-    if tool_name in EXECUTE_TOOLS or tool_name in extra:
-        return True
+    return tool_name in EXECUTE_TOOLS or tool_name in extra or \
+        _mcp_tool(tool_name).startswith(EXECUTE_MCP_PREFIXES)
+
+
+def _mcp_tool(tool_name):
+    """The tool part of an MCP tool's name (``mcp__<server>__<tool>``, a non-empty server), in
+    lower case; ``""`` for another tool."""
     prefix, _, rest = tool_name.partition("__")
     server, _, tool = rest.partition("__")
-    return (prefix == "mcp" and bool(server) and
-            tool.lower().startswith(EXECUTE_MCP_PREFIXES))
+    return tool.lower() if prefix == "mcp" and server else ""
 
 
 def verdict(hook, options, program):
@@ -167,8 +171,7 @@ def verdict(hook, options, program):
     execute = is_execution_channel(tool_name, options["execute_tools"])
     value = {"tool": "execute" if execute else "data", "arguments": hook["tool_input"]}
     pid = hook["tool_input"].get("pid") if isinstance(hook["tool_input"], dict) else None
-    if tool_name.startswith("mcp__") and tool_name.rpartition("__")[2].lower() in KILL_MCP_TOOLS and \
-            isinstance(pid, int) and not isinstance(pid, bool):
+    if _mcp_tool(tool_name) in KILL_MCP_TOOLS and isinstance(pid, int) and not isinstance(pid, bool):
         value = {"tool": "execute", "arguments": ["kill", str(pid)]}  # judged as the kill it is
     if execute and tool_name in DIALECTS:
         value["shell"] = DIALECTS[tool_name]
