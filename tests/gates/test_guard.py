@@ -275,6 +275,11 @@ _WINDOWS_HOST = {"host_pid": 4242, "host_names": ["claude"], "host_command_lines
     ("powershell", "gps | ? { $_.Name -eq $name } | spps", "unreadable"),
     ("powershell", "gps | ? { $_.Name -match '(node)+' } | spps", "unreadable"),
     ("powershell", "Get-Process | Where-Object { $_.CommandLine -like '*opus*' } | Stop-Process", "process_kill"),
+    # a program file by its name; where the host's file lies is not observed, so a named folder asks
+    ("powershell", "Get-Process | ? { $_.Path -like '*habit-tracker*' -or $_.ProcessName -eq 'node' } | spps", None),
+    ("powershell", "Get-Process | Where-Object { $_.Path -like '*\\claude.exe' } | Stop-Process", "process_kill"),
+    ("powershell", "Get-Process | Where-Object { $_.Path -match 'claude\\.exe$' } | Stop-Process", "process_kill"),
+    ("powershell", "Get-Process | Where-Object { $_.Path -like 'C:\\tools\\*' } | Stop-Process", "unreadable"),
     # processes piped into ForEach-Object and stopped there by their id, as if piped into Stop-Process
     ("powershell", "Get-Process node | ForEach-Object { Stop-Process -Id $_.Id }", None),
     ("powershell", "Get-Process | % { spps -Id $PSItem.Id }", "host_kill"),

@@ -149,19 +149,21 @@ def _stop_process(judge, args, context, depth):
     values = _ps_params(args, "stop-process")
     if "whatif" in values or "inputobject" in values:
         return None
-    names, ids, lines = _joined(values, "name", "processname"), _joined(values, "id", ""), []
+    names, ids, lines, paths = _joined(values, "name", "processname"), _joined(values, "id", ""), [], []
     if not names and not ids:
         values = _piped(context, "get-process")
         if values is None:
             return None
         names, ids = _joined(values, "name", "processname", ""), _joined(values, "id")
-        lines = _joined(values, "commandline")  # a filter's, on the command lines
-        if not names and not ids and not lines:
+        lines, paths = _joined(values, "commandline"), _joined(values, "path")  # a filter's
+        if not names and not ids and not lines and not paths:
             return "host_kill"  # every process
     if any(word not in ("0", "-0", "-1") and judge.hits_pid(word) for word in ids):
         return "host_kill"  # an id in a variable passes, as kill $SERVER_PID does: it is not evaluated
+    files = [*judge.host.killable(), *(name + ".exe" for name in judge.host.killable())]
     return "process_kill" if any(_name_hits(name, judge.host.killable()) for name in names) or \
-        any(_name_hits(line, judge.host.command_lines) for line in lines) else None
+        any(_name_hits(line, judge.host.command_lines) for line in lines) or \
+        any(_name_hits(path, files) for path in paths) else None
 
 
 def _foreach(judge, words, context, depth):
@@ -240,13 +242,17 @@ def _piped(context, *source):
 
 #: Where-Object's comparisons of a name, in any case: ``-eq``, ``-like`` (wildcards), ``-match`` (a pattern)
 _COMPARISONS = {f"-{case}{op}": op for case in ("", "i", "c") for op in ("eq", "like", "match")}
+#: What a Where-Object filter compares -> what the stop matches it against
+_SUBJECTS = {"name": "name", "processname": "name", "displayname": "name", "commandline": "commandline",
+             "path": "path", "executablepath": "path"}
 
 
 def _where_names(args):
-    """What a ``Where-Object`` filter passes on, as wildcards of names or command lines:
-    ``{$_.ProcessName -eq 'node'}``, ``{$_.Name -like '*node*' -or $_.CommandLine -match 'vite'}``,
-    ``Name -eq node``; each clause (between ``-or``) a comparison of one of them, which an
-    ``-and`` after it only narrows. ``None`` when the filter says otherwise."""
+    """What a ``Where-Object`` filter passes on, as wildcards of names, command lines or program
+    files: ``{$_.ProcessName -eq 'node'}``, ``{$_.Name -like '*node*' -or $_.CommandLine -match
+    'vite'}``, ``Name -eq node``, ``{$_.Path -like '*vite*'}``; each clause (between ``-or``) a
+    comparison of one of them, which an ``-and`` after it only narrows. ``None`` when the filter
+    says otherwise, or names a program file's folder: where the host's file lies is not observed."""
     blocks = [program for word in args for program in word.nested]
     words = [w for command in blocks[0] for w in command.words] if len(blocks) == 1 else args
     named, clauses = {}, [[]]
@@ -257,14 +263,17 @@ def _where_names(args):
             clauses[-1].append(word)
     for subject, operator, value, *rest in (clause + [""] * 3 for clause in clauses):
         subject, kind = subject.lower().removeprefix("$_."), _COMPARISONS.get(operator.lower())
-        key = "commandline" if subject == "commandline" else "name"
-        if subject not in ("name", "processname", "displayname", "commandline") or not kind or not value \
-                or getattr(value, "dynamic", False) or rest[0] and str(rest[0]).lower() != "-and":
+        key = _SUBJECTS.get(subject)
+        if not key or not kind or not value or getattr(value, "dynamic", False) or \
+                rest[0] and str(rest[0]).lower() != "-and":
             return None
         try:
-            named.setdefault(key, []).extend(_globs(value, False) if kind == "match" else [value])
+            patterns = _globs(value, False) if kind == "match" else [value]
         except Unreadable:
             return None
+        if key == "path" and any(p.replace("\\", "/").rpartition("/")[0].strip("*") for p in patterns):
+            return None
+        named.setdefault(key, []).extend(patterns)
     return named
 
 
