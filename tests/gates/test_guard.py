@@ -433,3 +433,23 @@ def test_a_third_campaign_s_windows_shapes(command, code):
     """Shapes a campaign written from the spec alone found the Windows rules misreading."""
     call = {"tool": "execute", "shell": "powershell", "arguments": {"command": command}, **_WINDOWS_HOST}
     assert guard.decide(call).output.get("code") == code
+
+
+@pytest.mark.parametrize(("command", "code"), [
+    # signal 0 only asks whether the named processes run, by name as by pid
+    ("pkill -0 -f claude && echo running", None), ("pkill --signal 0 claude", None),
+    ("killall -0 claude", None), ("killall -s 0 claude", None), ("killall --signal SIG0 claude", None),
+    ("pgrep -x claude | xargs -r kill -0", None), ("kill -s 0 4242", None), ("kill -L", None),
+    ("pkill -s 0 claude", "host_kill"),  # pkill's -s is the session, not the signal: 0 is the caller's
+    ("killall -s 9 claude", "process_kill"), ("pkill -HUP claude", "process_kill"),
+    ("pkill -0 claude; pkill claude", "process_kill"),
+    # what only looks up, prints help or names another session's multiplexer
+    ("command -v shutdown", None), ("shutdown --help", None), ("tmux -L other kill-server", None),
+    ("loginctl terminate-session 4100", "host_kill"),
+])
+def test_near_misses_a_campaign_wrote_from_the_spec(command, code):
+    """Commands that look like stops of the host but only check, print or aim elsewhere; and their
+    controls."""
+    call = {"tool": "execute", "arguments": {"command": command}, "host_pid": 4242, "host_parent_pid": 4100,
+            "host_sid": 4100, "host_names": ["claude"], "host_session_names": ["bash", "tmux: server", "tmux"]}
+    assert guard.decide(call).output.get("code") == code

@@ -912,17 +912,21 @@ def _pids_from(judge, commands):
     return None
 
 
-def _by_name(values, flags, selects=False):
+def _by_name(values, flags, selects=False, signals=("--signal",)):
     """A kill by name: ``pkill``/``pgrep`` search a pattern in the process name (``-f``: the
     command line), ``killall``, ``pidof``, ``skill`` and ``tskill`` match names whole (``-r``:
     as patterns). ``flags`` maps options to how names are read; ``selects``: the process
-    group, session and parent options choose processes too. Without a name, a user's."""
+    group, session and parent options choose processes too. Without a name, a user's. Signal
+    0 (``-0``, or the value of one of ``signals``) only asks whether they run."""
     values = _set(values)
 
     def rule(judge, args, context=None, depth=0):
         found, names, _, _ = _options([a for a in args if not _is_signal(a, values)], values,
                                       everywhere=True)
         given = dict(found)
+        sent = [a[1:] for a in args if _is_signal(a, values)] + [given[o] for o in signals if o in given]
+        if {"0", "SIG0"} & set(sent):
+            return None
         read = {flags.get(name) for name in given} | ({"regex"} if selects else set())
         regex, groups = "regex" in read, _as_text(judge.host.groups() | {0})
         if selects and (given.get("-s", given.get("--session")) in groups or
@@ -962,7 +966,8 @@ _pkill = _by_name("-u -U -g -G -P -s -t -F -r -q --signal --euid --uid --pgroup 
                   {"-f": "full", "--full": "full", "-x": "exact", "--exact": "exact", "-i": "fold",
                    "--ignore-case": "fold"}, selects=True)
 _killall = _by_name("-s --signal -u --user -o --older-than -y --younger-than -n --ns -Z --context",
-                    {"-r": "regex", "--regexp": "regex", "-I": "fold", "--ignore-case": "fold"})
+                    {"-r": "regex", "--regexp": "regex", "-I": "fold", "--ignore-case": "fold"},
+                    signals=("-s", "--signal"))
 _pidof = _by_name("-o --omit-pid -d --separator", {})
 
 
