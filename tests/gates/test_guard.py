@@ -381,6 +381,8 @@ def test_pids_selected_by_name_before_a_kill(command, code):
     ("posix", {"command": "skill claude"}, "process_kill"),
     ("posix", {"source": "require('child_process').execSync('kill -1')"}, "host_kill"),
     ("posix", {"command": "sudo", "args": ["reboot"]}, "host_shutdown"),
+    ("posix", {"command": "git rebase -x 'pkill claude' main"}, "process_kill"),
+    ("posix", {"command": "git rebase --exec='sudo systemctl restart dsh' main"}, "service_restart"),
 ])
 def test_shapes_whose_vectors_gave_way_are_still_decided(shell, arguments, code):
     """Vectors that showed a rule another vector shows left the suite for new shapes (the suite
