@@ -246,7 +246,8 @@ def test_every_verb_the_spec_names_has_a_rule():
                     "mask", "reboot", "poweroff", "halt", "kexec",
                     "soft-reboot", "rescue", "emergency", "setsid", "command", "exec", "nohup",
                     "ps", "pgrep", "pidof", "grep", "while", "for", "get-process", "get-service", "where-object",
-                    "systemd-reboot", "lsof", "get-ciminstance", "get-wmiobject", "kill-window", "kill-pane"):
+                    "systemd-reboot", "lsof", "get-ciminstance", "get-wmiobject", "kill-window", "kill-pane",
+                    "terminate-session", "kill-session", "terminate-user", "kill-user"):
                 # peeled keywords, pid and service sources, filters, units
                 named.add(verb)
     assert named and named - set(VERBS) == set()
