@@ -6,6 +6,7 @@ verb table holds every verb the spec names. What the guard answers is the confor
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -456,3 +457,68 @@ def test_near_misses_a_campaign_wrote_from_the_spec(command, code):
     call = {"tool": "execute", "arguments": {"command": command}, "host_pid": 4242, "host_parent_pid": 4100,
             "host_sid": 4100, "host_names": ["claude"], "host_session_names": ["bash", "tmux: server", "tmux"]}
     assert guard.decide(call).output.get("code") == code
+
+
+def _nested_sh(depth):
+    """``reboot`` inside ``depth`` levels of ``sh -c``, each quoted as a shell quotes it."""
+    text = "reboot"
+    for _ in range(depth):
+        text = "sh -c " + shlex.quote(text)
+    return text
+
+
+@pytest.mark.parametrize(("shell", "arguments", "code"), [
+    # arithmetic is read past, quotes in it skipped; left open, it cannot be read
+    ("posix", {"command": "echo $((1 + 2)); kill -9 $PPID"}, "host_kill"),
+    ("posix", {"command": "echo $(( (1 + 2) * 3 )) $(( ')' ))"}, None),
+    ("posix", {"command": "echo $((1 + 2"}, "unreadable"),
+    # a PowerShell here-string is text: it runs only when something runs it
+    ("powershell", {"command": "@'\nStop-Process -Name claude\n'@ | Set-Content stop.ps1"}, None),
+    ("powershell", {"command": "iex @'\nStop-Process -Name claude\n'@"}, "process_kill"),
+    ("powershell", {"command": "@'\nStop-Process -Name claude"}, "unreadable"),
+    # an interpreter fed nothing; code that kills what an argv pgrep finds
+    ("posix", ["python3"], None),
+    ("posix", {"command": "python3 -c \"import os, subprocess; "
+                          "os.kill(int(subprocess.check_output(['pgrep', '-f', 'cla.de'])), 9)\""}, "process_kill"),
+    # a shell's options that take a value, and "-" ending its options before what it is fed
+    ("posix", {"command": "bash -o pipefail -c reboot"}, "host_shutdown"),
+    ("posix", {"command": "sh - <<'EOF'\nreboot\nEOF"}, "host_shutdown"),
+    ("posix", {"command": '$"reboot"'}, "host_shutdown"),  # $"..." is a double quote
+    ("posix", {"command": "echo costs 5$; echo $ done"}, None),  # a lone $ is itself
+    ("posix", {"command": "pkill -f '(a|b)(a|b)(a|b)(a|b)(a|b)(a|b)(a|b)(a|b)(a|b)'"}, "too_long"),  # 512 globs
+    ("posix", {"command": "sudo FOO=1 reboot"}, "host_shutdown"),  # a wrapper's assignments are skipped
+    # at and trap run their text later; their listing and reset forms run nothing
+    ("posix", {"command": "at -l"}, None), ("posix", {"command": "at -f job.sh now"}, None),
+    ("posix", {"command": "echo reboot | at now + 1 minute"}, "host_shutdown"),
+    ("posix", {"command": "trap - EXIT"}, None), ("posix", {"command": "trap -l"}, None),
+    ("posix", {"command": "trap 'kill -9 $PPID' EXIT"}, "host_kill"),
+    # GNU parallel: a dry run prints; fed lines are commands; {} takes each argument
+    ("posix", {"command": "parallel --dry-run kill ::: 4242"}, None),
+    ("posix", {"command": "printf '%s\\n' 'pkill claude' | parallel"}, "process_kill"),
+    ("posix", {"command": "parallel 'kill -9 {}' ::: 4242"}, "host_kill"),
+    ("posix", {"command": "parallel 'kill -9 {}' ::: 1234"}, None),
+    ("posix", {"command": "git -C repo"}, None),
+    ("posix", {"command": "kill --signal=TERM 4242"}, "host_kill"), ("posix", {"command": "kill --signal=0 4242"}, None),
+    ("posix", {"command": "ps aux | grep $NAME | awk '{print $2}' | xargs kill"}, "unreadable"),
+    ("posix", {"command": "fkill 4242"}, "host_kill"), ("posix", {"command": "npx fkill-cli :3000 node"}, None),
+    # a PowerShell or cmd started with no command runs none; a what-if stop stops nothing
+    ("powershell", {"command": "pwsh -File cleanup.ps1"}, None), ("powershell", {"command": "pwsh -NoProfile"}, None),
+    ("cmd", {"command": "cmd /q"}, None),
+    ("powershell", {"command": "Stop-Service -Name dsh -WhatIf"}, None),
+    ("powershell", {"command": "Where-Object Name -eq claude | Stop-Process"}, None),  # nothing is piped in
+    ("posix", {"command": ["sudo"], "args": ["reboot"]}, "host_shutdown"),  # a spawn's argv command and args
+    ("posix", {"command": _nested_sh(7)}, "host_shutdown"),
+    ("posix", {"command": _nested_sh(10)}, "too_deep"),
+])
+def test_readings_no_other_case_decides(shell, arguments, code):
+    """Readings the vectors and the corpus reach only by chance: each decided on purpose."""
+    host = {"host_pid": 4242, "host_parent_pid": 4100, "host_pgid": 4242, "host_sid": 4100,
+            "host_names": ["claude"], "host_command_lines": ["claude --model opus"], "host_units": ["dsh.service"]}
+    call = {"tool": "execute", "shell": shell, "arguments": arguments, **host}
+    assert guard.decide(call).output.get("code") == code
+
+
+def test_code_nested_past_the_bound_is_too_deep():
+    with pytest.raises(Unreadable) as raised:
+        Judge(Host(4242)).code("os.system('make')", MAX_DEPTH)
+    assert raised.value.code == "too_deep"
