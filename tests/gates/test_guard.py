@@ -522,3 +522,17 @@ def test_code_nested_past_the_bound_is_too_deep():
     with pytest.raises(Unreadable) as raised:
         Judge(Host(4242)).code("os.system('make')", MAX_DEPTH)
     assert raised.value.code == "too_deep"
+
+
+@pytest.mark.parametrize(("shell", "command", "hinted"), [
+    ("posix", 'ls -la "C:\\Code\\app\\"', True),  # as agents write a Windows path in Git Bash
+    ("posix", 'echo "open', False),
+    ("powershell", 'Write-Output "C:\\Code\\app\\" "open', False),  # no backslash escape in PowerShell
+])
+def test_an_unclosed_quote_behind_a_backslash_says_why(shell, command, hinted):
+    """The ask for a double quote left open says when a backslash before it is the cause, so
+    that the agent reading the answer can write the path again."""
+    output = guard.decide({"tool": "execute", "shell": shell, "arguments": {"command": command},
+                           "host_pid": 4242}).output
+    assert output["code"] == "unreadable"
+    assert ("a backslash before a quote escapes it" in output["message"]) is hinted

@@ -260,8 +260,10 @@ class _Reader:
                 self._backticks()
             else:
                 self._plain()
-        if quote:
-            raise Unreadable("unreadable", "a double quote is not closed")
+        if quote:  # a Windows path written "C:\dir\" in a POSIX shell: its last backslash escapes the quote
+            escaped = self.posix and '\\"' in self.text
+            hint = '; a backslash before a quote escapes it, as in "C:\\dir\\"' if escaped else ""
+            raise Unreadable("unreadable", "a double quote is not closed" + hint)
 
     def _dollar(self):
         text, i, nxt = self.text, self.i, self.text[self.i + 1:self.i + 2]
