@@ -530,8 +530,8 @@ def test_code_nested_past_the_bound_is_too_deep():
     ("powershell", 'Write-Output "C:\\Code\\app\\" "open', False),  # no backslash escape in PowerShell
 ])
 def test_an_unclosed_quote_behind_a_backslash_says_why(shell, command, hinted):
-    """The ask for a double quote left open says when a backslash before it is the cause, so
-    that the agent reading the answer can write the path again."""
+    """The ask for a double quote left open says when a backslash before it is the cause: the
+    person asked sees that the command cannot run as written."""
     output = guard.decide({"tool": "execute", "shell": shell, "arguments": {"command": command},
                            "host_pid": 4242}).output
     assert output["code"] == "unreadable"
