@@ -921,10 +921,10 @@ def _by_name(values, flags, selects=False, signals=("--signal",)):
     values = _set(values)
 
     def rule(judge, args, context=None, depth=0):
-        found, names, _, _ = _options([a for a in args if not _is_signal(a, values)], values,
-                                      everywhere=True)
+        options = [a for a in args if not _is_signal(a, values)]
+        found, names, _, _ = _options(options, values, everywhere=True)
         given = dict(found)
-        sent = [a[1:] for a in args if _is_signal(a, values)] + [given[o] for o in signals if o in given]
+        sent = [a[1:] for a in args if a not in options] + [given[o] for o in signals if o in given]
         if {"0", "SIG0"} & set(sent):
             return None
         read = {flags.get(name) for name in given} | ({"regex"} if selects else set())
