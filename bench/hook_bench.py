@@ -5,13 +5,17 @@ Whole processes, run by the same interpreter, interleaved (one of each per round
 moment slows all alike), each fed its input on stdin:
 
 - ``python -c pass``: the baseline, the interpreter starting and stopping;
-- ``passdown hook claude PreToolUse`` on every input shape a host sends: a plain Bash call, one
+- ``python -S -c pass``: the floor, the interpreter starting without its site set-up;
+- the PreToolUse hook exactly as ``passdown hook install`` writes it (``PYTHON -S -P
+  .../passdown/__main__.py hook claude PreToolUse``, spec/hosts.md HST-207) on every input
+  shape a host sends: a plain Bash call, one
   that mentions ``kill``, a kill of a pid, a kill by a name (``pkill -f``), a kill by a pattern
   with regular-expression operators, an interpreter given code, a here-document fed to a shell,
   a process substitution fed to a shell, a wrapper whose options are read both ways, a
   PowerShell ``Stop-Process``, a denied restart, and a data tool (a Write);
-- ``passdown gate guard`` on the plain call, for what the hook adds (observing the host, the
-  reply).
+- ``passdown gate guard`` and ``passdown hook claude PreToolUse`` through the ``passdown``
+  launcher (site set-up on) on the plain call: what the site set-up costs, and what the hook
+  adds to the gate (observing the host, the reply).
 
 Prints the interpreter, the minimum and the median wall time of each, and each one's median
 ratio to the baseline; the budget is 1.2x on every shape.
@@ -25,7 +29,9 @@ from __future__ import annotations
 import argparse
 import compileall
 import json
+import os
 import resource
+import shlex
 import statistics
 import subprocess
 import sys
@@ -93,14 +99,18 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     import passdown
+    from passdown.hosts._claude_settings import hook_command, hook_launcher
 
     compileall.compile_dir(str(Path(passdown.__file__).parent), quiet=1)
     launcher = _launcher()
-    hook = [launcher, "hook", "claude", "PreToolUse"]
+    hook = shlex.split(hook_command(hook_launcher(), "PreToolUse", {}))
     plain = "git status && make test"
     commands = {
         "python -c pass (baseline)": ([sys.executable, "-c", "pass"], b""),
+        "python -S -c pass (floor)": ([sys.executable, "-S", "-c", "pass"], b""),
         "passdown gate guard (plain call)": ([launcher, "gate", "guard"], _gate_input(plain)),
+        "passdown hook ... (plain call)": ([launcher, "hook", "claude", "PreToolUse"],
+                                           _hook_input(plain)),
     }
     for label, (command, tool) in SHAPES.items():
         commands[f"hook: {label}"] = (hook, _hook_input(command, tool))
@@ -116,7 +126,9 @@ def main(argv=None):
             times[label].append(elapsed)
             cpu[label].append(used)
 
-    print(f"python {sys.version.split()[0]} at {sys.executable}")
+    print(f"python {sys.version.split()[0]} at {sys.executable}, passdown {passdown.__version__}, "
+          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"the hook as installed: {shlex.join(hook)}")
     print(f"\ncold start, {args.runs} interleaved runs each (ms; CPU is user + system time, which "
           "other processes on a shared machine do not inflate as they do wall time):")
     print(f"  {'command':<45} {'wall min':>8} {'median':>8} {'ratio':>6} {'CPU med':>8} {'ratio':>6}")
@@ -132,9 +144,15 @@ def main(argv=None):
         verdict = "meets" if worst[0] <= TARGET else "MISSES"
         print(f"slowest hook shape / baseline, {name}: {worst[0]:.2f}x, {worst[1][6:]} ({verdict} "
               f"the {TARGET}x budget on every shape)")
-    extra = statistics.median(times["hook: plain Bash call"]) - statistics.median(
-        times["passdown gate guard (plain call)"])
-    print(f"hook over the gate, plain call: {extra * 1e3:+.2f} ms median wall")
+    floor = statistics.median(times["python -S -c pass (floor)"])
+    worst_wall = max(statistics.median(s) for label, s in times.items() if label.startswith("hook: "))
+    print(f"slowest hook shape / floor (python -S -c pass), wall: {worst_wall / floor:.2f}x")
+    through = statistics.median(times["passdown hook ... (plain call)"])
+    extra = through - statistics.median(times["passdown gate guard (plain call)"])
+    saved = through - statistics.median(times["hook: plain Bash call"])
+    print(f"hook over the gate, plain call, both through the launcher: {extra * 1e3:+.2f} ms median wall")
+    print(f"the hook as installed against the same hook through the launcher, plain call: "
+          f"{-saved * 1e3:+.2f} ms median wall")
     return 0
 
 

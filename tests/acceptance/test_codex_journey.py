@@ -78,7 +78,7 @@ def test_codex_hooks_through_a_session(tmp_path):
     assert "Resume point (change-the-greeting)" in context
 
     # -- the guard judges the Codex host ----------------------------------------------------
-    command = _claude_settings.hook_command(_claude_settings.default_launcher(), "PreToolUse", {}, "codex")
+    command = _claude_settings.hook_command(_claude_settings.hook_launcher(), "PreToolUse", {}, "codex")
     call = {**base, "hook_event_name": "PreToolUse", "permission_mode": "default", "tool_name": "Bash",
             "tool_use_id": "call-1", "turn_id": "turn-1"}
     (tmp_path / "bin").mkdir()

@@ -10,6 +10,7 @@ click, and its help loads no validator."""
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -119,3 +120,45 @@ def test_version_loads_only_click_and_what_it_needs(tmp_path):
     loaded, status = _loaded(tmp_path, ["--version"])
     assert status == 0
     assert not loaded & {"json", "dataclasses", "jsonschema", "jsonschema_rs", "blake3", "rfc8785", "ruamel"}
+
+
+def _imported_by_the_hook_as_installed(tmp_path, event, stdin):
+    """The modules a hook command exactly as ``passdown hook install`` writes it imports (HST-207),
+    and its exit status and output."""
+    from passdown.hosts._claude_settings import hook_command, hook_launcher
+
+    python, *rest = shlex.split(hook_command(hook_launcher(), event, {}))
+    result = subprocess.run([python, "-X", "importtime", *rest], input=stdin, capture_output=True,
+                            cwd=tmp_path, timeout=120, check=False)
+    lines = result.stderr.decode().splitlines()
+    imported = {line.split("|")[-1].strip() for line in lines if line.startswith("import time:")}
+    return imported, result.returncode, result.stdout
+
+
+def test_the_installed_per_call_hook_runs_without_site_and_without_os(tmp_path):
+    call = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "kill -9 $PPID"},
+            "session_id": "s1", "cwd": str(tmp_path)}
+    imported, status, stdout = _imported_by_the_hook_as_installed(tmp_path, "PreToolUse", json.dumps(call).encode())
+    assert status == 0 and json.loads(stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "passdown.gates._guard_judge" in imported
+    assert not imported & {"site", "os", *START_UP_RULE}, sorted(imported & {"site", "os", *START_UP_RULE})
+
+
+def test_every_other_command_started_that_way_runs_the_site_set_up_first(tmp_path):
+    start = {"hook_event_name": "SessionStart", "source": "startup", "session_id": "s1", "cwd": str(tmp_path),
+             "transcript_path": str(tmp_path / "absent.jsonl")}
+    imported, status, _ = _imported_by_the_hook_as_installed(tmp_path, "SessionStart", json.dumps(start).encode())
+    assert status == 0 and "site" in imported
+
+
+def test_the_installed_hook_never_imports_a_module_from_the_repository_it_runs_in(tmp_path):
+    marker = tmp_path / "imported"
+    planted = f"open({str(marker)!r}, 'w').close()\n"
+    for name in ("passdown/__init__.py", "passdown/_entry.py", "posix.py", "site.py", "_signal.py", "gc.py"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(planted)
+    call = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"},
+            "session_id": "s1", "cwd": str(tmp_path)}
+    for event, stdin in (("PreToolUse", call), ("Stop", {**call, "hook_event_name": "Stop"})):
+        _, status, _ = _imported_by_the_hook_as_installed(tmp_path, event, json.dumps(stdin).encode())
+        assert status == 0 and not marker.exists(), event

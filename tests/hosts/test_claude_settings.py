@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -197,12 +200,21 @@ def test_the_project_scope_defaults_to_the_current_folder(tmp_path, monkeypatch)
     assert (tmp_path / ".claude" / "settings.json").is_file()
 
 
-def test_the_default_command_is_this_installations_launcher(project):
+def test_the_default_command_is_this_python_without_site_on_passdown_s_main(project):
     assert _passdown("hook", "install", "claude", "--project").exit_code == 0
     written = json.loads((project / ".claude" / "settings.json").read_text())
     command = written["hooks"]["Stop"][0]["hooks"][0]["command"]
-    launcher = " ".join(_claude_settings.default_launcher())
-    assert command == f"{launcher} hook claude Stop"
+    main = Path(_claude_settings.__file__).resolve().parents[1] / "__main__.py"
+    assert shlex.split(command) == [sys.executable, "-S", "-P", str(main), "hook", "claude", "Stop"]
+
+
+def test_an_installation_upgraded_from_the_launcher_form_gets_the_new_command(project):
+    path = project / ".claude" / "settings.json"
+    assert _passdown("hook", "install", "claude", "--project", "--command", "/opt/venv/bin/passdown").exit_code == 0
+    assert _passdown("hook", "install", "claude", "--project").exit_code == 0
+    written = json.loads(path.read_text())["hooks"]
+    commands = [hook["command"] for groups in written.values() for group in groups for hook in group["hooks"]]
+    assert len(commands) == 4 and all(shlex.split(c)[1:3] == ["-S", "-P"] for c in commands), commands
 
 
 def test_new_options_update_only_the_command(project):
@@ -367,6 +379,9 @@ def test_a_settings_file_that_is_not_a_readable_file_is_refused_with_its_code(pr
     "passdown hook claude Stop --unknown x",
     "sh -c 'passdown hook claude Stop'",
     "passdown-fork hook claude Stop",
+    "/usr/bin/python3 -S /opt/lib/passdown/__main__.py hook claude Stop",
+    "/usr/bin/python3 -S -P /opt/lib/other/__main__.py hook claude Stop",
+    "/usr/bin/node -S -P /opt/lib/passdown/__main__.py hook claude Stop",
 ])
 def test_uninstall_leaves_other_tools_hooks_that_mention_the_hook(project, command):
     path = project / ".claude" / "settings.json"
@@ -382,6 +397,9 @@ def test_uninstall_leaves_other_tools_hooks_that_mention_the_hook(project, comma
     "/opt/venv/bin/passdown hook claude Stop --folder /work",
     "'/path with space/passdown' hook claude Stop",
     "/usr/bin/python3.11 -m passdown hook claude Stop",
+    "/opt/venv/bin/python -S -P /opt/venv/lib/python3.11/site-packages/passdown/__main__.py hook claude Stop",
+    "'C:\\venv\\Scripts\\python.exe' -S -P 'C:\\venv\\Lib\\site-packages\\passdown\\__main__.py' "
+    "hook claude Stop",
 ])
 def test_uninstall_removes_each_command_passdown_writes(project, command):
     path = project / ".claude" / "settings.json"

@@ -205,7 +205,7 @@ def test_session_start_assesses_the_session_from_its_codex_rollout(tmp_path):
 def test_the_guard_denies_killing_the_observed_codex_host_and_allows_other_kills(tmp_path):
     if not os.path.isdir("/proc/self"):
         pytest.skip("the host is observed through /proc, which this system lacks")
-    command = _claude_settings.hook_command(_claude_settings.default_launcher(), "PreToolUse", {}, "codex")
+    command = _claude_settings.hook_command(_claude_settings.hook_launcher(), "PreToolUse", {}, "codex")
     calls = [{"tool_input": {"command": text}} for text in ("kill -9 $PPID", "pkill -f pytest")]
     denied, allowed = run_as_host(tmp_path, "codex", command, calls, _input("PreToolUse", tmp_path))
     schema = json.loads((SCHEMAS / "pre-tool-use.command.output.schema.json").read_text())

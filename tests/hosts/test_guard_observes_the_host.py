@@ -40,7 +40,7 @@ ALLOWED = [
 def replies(tmp_path_factory):
     if not os.path.isdir("/proc/self"):
         pytest.skip("the host is observed through /proc, which this system lacks")
-    command = _claude_settings.hook_command(_claude_settings.default_launcher(), "PreToolUse", {})
+    command = _claude_settings.hook_command(_claude_settings.hook_launcher(), "PreToolUse", {})
     calls = [{"tool_name": tool, "tool_input": {"command": text}} for tool, text, *_ in DENIED + ALLOWED]
     answered = run_as_host(tmp_path_factory.mktemp("host"), "claude", command, calls,
                            hook_input("pre_tool_use_bash"))
@@ -69,7 +69,7 @@ ALLOWED_IN_TMUX = ["tmux kill-session -t another", "tmux ls", "pkill -f pytest"]
 def replies_in_tmux(tmp_path_factory):
     if shutil.which("tmux") is None or not os.path.isdir("/proc/self"):
         missing("the host in tmux needs tmux (Debian's tmux) and /proc")
-    command = _claude_settings.hook_command(_claude_settings.default_launcher(), "PreToolUse", {})
+    command = _claude_settings.hook_command(_claude_settings.hook_launcher(), "PreToolUse", {})
     calls = [{"tool_name": "Bash", "tool_input": {"command": text}}
              for text in DENIED_IN_TMUX + ALLOWED_IN_TMUX]
     answered = run_as_host_in_tmux(tmp_path_factory.mktemp("tmux"), "claude", command, calls,

@@ -20,8 +20,12 @@ a command.
 """
 
 import gc
-import os
 import sys
+
+try:  # os's own C module: os costs about 1.2 ms to import where Python started without site
+    from posix import _exit  # (``python -S``, as the hooks start it: spec/hosts.md HST-207)
+except ImportError:
+    from nt import _exit
 
 #: Set by a shell asking click for completions: such a call always goes to click.
 _COMPLETION = "_PASSDOWN_COMPLETE"
@@ -51,20 +55,24 @@ def main(argv=None):
         status = _as_click_ends(run_hook, args[2:])
         if status is not None:
             return status
-    if len(args) >= 3 and args[:2] == ["ack", "verify"] and _COMPLETION not in os.environ:
+    if len(args) >= 3 and args[:2] == ["ack", "verify"] and _COMPLETION not in _environ():
         from passdown._fast_paths import ack_verify
 
         status = _as_click_ends(ack_verify, args[2:])
         if status is not None:
             return status
     if args[:1] in (["validate"], ["digest"]) and len(args) >= 2 and \
-            not any(a.startswith("-") for a in args[1:]) and _COMPLETION not in os.environ:
+            not any(a.startswith("-") for a in args[1:]) and _COMPLETION not in _environ():
         from passdown._fast_paths import FAST_PATHS
 
         status = _as_click_ends(FAST_PATHS[args[0]], args[1:])
         if status is not None:
             return status
     gc.enable()  # click's commands may run long: collected as any program is
+    if sys.flags.no_site and "site" not in sys.modules:  # a hook's start (HST-207): click is in site-packages
+        import site
+
+        site.main()
     from passdown.cli import cli
 
     return cli.main(args=args, prog_name="passdown")
@@ -84,7 +92,13 @@ def run():
         sys.stderr.flush()
     except (OSError, ValueError):  # a closed stream: the interpreter reports it as always
         sys.exit(status)
-    os._exit(status)
+    _exit(status)
+
+
+def _environ():
+    import os  # not on a gate's or a hook's path (see the top)
+
+    return os.environ
 
 
 def _as_click_ends(fast, args):

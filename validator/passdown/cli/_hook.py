@@ -173,7 +173,8 @@ def _scope(scope):
 @_scope_options
 @click.option("--command", "launcher", default=None,
               help="How the hooks run Passdown, e.g. `passdown` [default: this installation's "
-                   "launcher, by absolute path].")
+                   "Python, by absolute path, started without its site set-up (-S -P) on "
+                   "Passdown's __main__.py].")
 @click.option("--mcp", is_flag=True,
               help="codex only, with --dry-run: print the config.toml [mcp_servers.passdown] "
                    "table that runs Passdown's MCP server, and the `codex mcp add` line that "
@@ -193,7 +194,8 @@ def install(host, scope, dry_run, launcher, mcp, **guard):
     load.* code (exit 2)."""
     from passdown.hosts import _claude_settings as settings
 
-    words = shlex.split(launcher) if launcher else settings.default_launcher()
+    words = shlex.split(launcher) if launcher else \
+        settings.default_launcher() if mcp else settings.hook_launcher()
     if mcp:
         _print_mcp(host, dry_run, words)
         return

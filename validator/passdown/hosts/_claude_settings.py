@@ -83,6 +83,19 @@ def default_launcher() -> list[str]:
     return [sys.executable, "-m", "passdown"]
 
 
+def hook_launcher() -> list[str]:
+    """How the hooks run Passdown (HST-207): this interpreter by absolute path, without its site
+    set-up (``-S``) or any folder on the import path (``-P``), running this installation's
+    ``passdown/__main__.py`` by its path, which puts Passdown's folder on the path itself. The
+    PreToolUse hook runs before every tool call, and the site set-up is about a sixth of its
+    time (bench/hook_bench.py). Where there is no such file, :func:`default_launcher`."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # passdown/hosts/ -> passdown/
+    main = os.path.join(package, "__main__.py")
+    if os.path.isfile(main):
+        return [sys.executable, "-S", "-P", main]
+    return default_launcher()
+
+
 def hook_command(launcher: list[str], event: str, options: dict, host: str = "claude") -> str:
     """The command line of Passdown's hook for ``event``; the guard's options go to PreToolUse,
     the context capacity to SessionStart and Stop (they assess the session)."""
@@ -100,7 +113,8 @@ def hook_command(launcher: list[str], event: str, options: dict, host: str = "cl
 
 def is_passdown_command(command, event: str, host: str = "claude") -> bool:
     """Whether a hook command is exactly one Passdown writes for ``event`` (HST-202): a launcher
-    (a program named ``passdown``, or ``PYTHON -m passdown``), then ``hook claude EVENT``,
+    (a program named ``passdown``, ``PYTHON -m passdown`` or ``PYTHON -S -P .../passdown/__main__.py``),
+    then ``hook claude EVENT``,
     then only options ``passdown hook claude`` takes, each with its value; nothing else, so
     another tool's command that merely mentions ``hook claude EVENT`` is never taken."""
     if not isinstance(command, str):
@@ -109,14 +123,18 @@ def is_passdown_command(command, event: str, host: str = "claude") -> bool:
         words = shlex.split(command)
     except ValueError:
         return False
-    for size in (1, 3):
+    for size in (1, 3, 4):
         launcher, rest = words[:size], words[size:]
         if len(launcher) < size or rest[:3] != ["hook", host, event]:
             continue
-        if size == 1 and os.path.basename(launcher[0]) != "passdown":
+        path = [part.replace("\\", "/").split("/") for part in launcher]  # a Windows path too
+        if size == 1 and path[0][-1] != "passdown":
             continue
-        if size == 3 and (launcher[1:] != ["-m", "passdown"]
-                          or not os.path.basename(launcher[0]).startswith("python")):
+        if size > 1 and not path[0][-1].startswith("python"):
+            continue
+        if size == 3 and launcher[1:] != ["-m", "passdown"]:
+            continue
+        if size == 4 and (launcher[1:3] != ["-S", "-P"] or path[3][-2:] != ["passdown", "__main__.py"]):
             continue
         try:
             parse_options(rest[3:], host)
