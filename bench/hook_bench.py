@@ -6,8 +6,8 @@ moment slows all alike), each fed its input on stdin:
 
 - ``python -c pass``: the baseline, the interpreter starting and stopping;
 - ``python -S -c pass``: the floor, the interpreter starting without its site set-up;
-- the PreToolUse hook exactly as ``passdown hook install`` writes it (``PYTHON -S -P
-  .../passdown/__main__.py hook claude PreToolUse``, spec/hosts.md HST-207) on every input
+- the PreToolUse hook exactly as ``passdown hook install`` writes it (``PYTHON -S -P -c
+  CODE FOLDER hook claude PreToolUse``, spec/hosts.md HST-207) on every input
   shape a host sends: a plain Bash call, one
   that mentions ``kill``, a kill of a pid, a kill by a name (``pkill -f``), a kill by a pattern
   with regular-expression operators, an interpreter given code, a here-document fed to a shell,

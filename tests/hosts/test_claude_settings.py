@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -200,12 +201,24 @@ def test_the_project_scope_defaults_to_the_current_folder(tmp_path, monkeypatch)
     assert (tmp_path / ".claude" / "settings.json").is_file()
 
 
-def test_the_default_command_is_this_python_without_site_on_passdown_s_main(project):
+def test_the_default_command_is_this_python_without_site_given_passdown_s_folder(project):
     assert _passdown("hook", "install", "claude", "--project").exit_code == 0
     written = json.loads((project / ".claude" / "settings.json").read_text())
     command = written["hooks"]["Stop"][0]["hooks"][0]["command"]
-    main = Path(_claude_settings.__file__).resolve().parents[1] / "__main__.py"
-    assert shlex.split(command) == [sys.executable, "-S", "-P", str(main), "hook", "claude", "Stop"]
+    folder = Path(_claude_settings.__file__).resolve().parents[2]
+    assert shlex.split(command) == [sys.executable, "-S", "-P", "-c", _claude_settings.HOOK_CODE, str(folder),
+                                    "hook", "claude", "Stop"]
+
+
+def test_the_hook_command_fails_without_blocking_once_passdown_is_gone(tmp_path):
+    """Python exits 2 for a script it cannot open, which Claude Code takes for a block (and a
+    Stop hook's exit 2 keeps the session going); a module it cannot import exits 1."""
+    command = _claude_settings.hook_command(
+        [sys.executable, "-S", "-P", "-c", _claude_settings.HOOK_CODE, str(tmp_path / "gone")], "Stop", {})
+    environ = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    result = subprocess.run(["sh", "-c", command], input=b"{}", capture_output=True, env=environ, timeout=60,
+                            check=False)
+    assert result.returncode == 1 and b"No module named 'passdown'" in result.stderr
 
 
 def test_an_installation_upgraded_from_the_launcher_form_gets_the_new_command(project):
@@ -214,7 +227,8 @@ def test_an_installation_upgraded_from_the_launcher_form_gets_the_new_command(pr
     assert _passdown("hook", "install", "claude", "--project").exit_code == 0
     written = json.loads(path.read_text())["hooks"]
     commands = [hook["command"] for groups in written.values() for group in groups for hook in group["hooks"]]
-    assert len(commands) == 4 and all(shlex.split(c)[1:3] == ["-S", "-P"] for c in commands), commands
+    assert len(commands) == 4 and all(shlex.split(c)[1:5] == ["-S", "-P", "-c", _claude_settings.HOOK_CODE]
+                                      for c in commands), commands
 
 
 def test_new_options_update_only_the_command(project):
@@ -379,9 +393,11 @@ def test_a_settings_file_that_is_not_a_readable_file_is_refused_with_its_code(pr
     "passdown hook claude Stop --unknown x",
     "sh -c 'passdown hook claude Stop'",
     "passdown-fork hook claude Stop",
-    "/usr/bin/python3 -S /opt/lib/passdown/__main__.py hook claude Stop",
-    "/usr/bin/python3 -S -P /opt/lib/other/__main__.py hook claude Stop",
-    "/usr/bin/node -S -P /opt/lib/passdown/__main__.py hook claude Stop",
+    "/usr/bin/python3 -S -P -c 'import os; os.system(\"rm -rf ~\")' /opt/lib hook claude Stop",
+    "/usr/bin/python3 -S -c 'import sys; sys.path.append(sys.argv.pop(1)); import passdown.__main__' /opt/lib "
+    "hook claude Stop",
+    "/usr/bin/node -S -P -c 'import sys; sys.path.append(sys.argv.pop(1)); import passdown.__main__' /opt/lib "
+    "hook claude Stop",
 ])
 def test_uninstall_leaves_other_tools_hooks_that_mention_the_hook(project, command):
     path = project / ".claude" / "settings.json"
@@ -397,9 +413,10 @@ def test_uninstall_leaves_other_tools_hooks_that_mention_the_hook(project, comma
     "/opt/venv/bin/passdown hook claude Stop --folder /work",
     "'/path with space/passdown' hook claude Stop",
     "/usr/bin/python3.11 -m passdown hook claude Stop",
-    "/opt/venv/bin/python -S -P /opt/venv/lib/python3.11/site-packages/passdown/__main__.py hook claude Stop",
-    "'C:\\venv\\Scripts\\python.exe' -S -P 'C:\\venv\\Lib\\site-packages\\passdown\\__main__.py' "
-    "hook claude Stop",
+    "/opt/venv/bin/python -S -P -c 'import sys; sys.path.append(sys.argv.pop(1)); import passdown.__main__' "
+    "/opt/venv/lib/python3.11/site-packages hook claude Stop",
+    "'C:\\venv\\Scripts\\python.exe' -S -P -c 'import sys; sys.path.append(sys.argv.pop(1)); "
+    "import passdown.__main__' 'C:\\venv\\Lib\\site-packages' hook claude Stop",
 ])
 def test_uninstall_removes_each_command_passdown_writes(project, command):
     path = project / ".claude" / "settings.json"

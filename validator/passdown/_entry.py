@@ -33,6 +33,8 @@ _COMPLETION = "_PASSDOWN_COMPLETE"
 
 def main(argv=None):
     args = sys.argv[1:] if argv is None else list(argv)
+    if not (args[:1] == ["hook"] and args[2:3] == ["PreToolUse"]):
+        _site_set_up()
     if args[:1] in (["gate"], ["hook"]):
         # A gate or a hook answers one bounded call and ends. The collections its imports set
         # off (a full one among them, about half a millisecond, a quarter of its start-up over
@@ -69,10 +71,7 @@ def main(argv=None):
         if status is not None:
             return status
     gc.enable()  # click's commands may run long: collected as any program is
-    if sys.flags.no_site and "site" not in sys.modules:  # a hook's start (HST-207): click is in site-packages
-        import site
-
-        site.main()
+    _site_set_up()  # click lives in site-packages
     from passdown.cli import cli
 
     return cli.main(args=args, prog_name="passdown")
@@ -93,6 +92,16 @@ def run():
     except (OSError, ValueError):  # a closed stream: the interpreter reports it as always
         sys.exit(status)
     _exit(status)
+
+
+def _site_set_up():
+    """Python's site set-up, where the hooks' Python started without it (``-S``, HST-207) and it
+    has not run: every command but the per-call PreToolUse hook loads libraries from
+    site-packages, which ``.pth`` files and ``sitecustomize`` may place (HST-208)."""
+    if sys.flags.no_site and "site" not in sys.modules:
+        import site
+
+        site.main()
 
 
 def _environ():

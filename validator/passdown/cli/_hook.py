@@ -173,8 +173,8 @@ def _scope(scope):
 @_scope_options
 @click.option("--command", "launcher", default=None,
               help="How the hooks run Passdown, e.g. `passdown` [default: this installation's "
-                   "Python, by absolute path, started without its site set-up (-S -P) on "
-                   "Passdown's __main__.py].")
+                   "Python, by absolute path, started without its site set-up (-S -P) and "
+                   "given the folder that holds Passdown].")
 @click.option("--mcp", is_flag=True,
               help="codex only, with --dry-run: print the config.toml [mcp_servers.passdown] "
                    "table that runs Passdown's MCP server, and the `codex mcp add` line that "

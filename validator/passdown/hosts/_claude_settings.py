@@ -83,16 +83,21 @@ def default_launcher() -> list[str]:
     return [sys.executable, "-m", "passdown"]
 
 
+#: What the hooks' Python runs (HST-207): the folder after it, the word it takes from the
+#: arguments, is put on the import path, then Passdown runs as ``python -m passdown`` would.
+HOOK_CODE = "import sys; sys.path.append(sys.argv.pop(1)); import passdown.__main__"
+
+
 def hook_launcher() -> list[str]:
     """How the hooks run Passdown (HST-207): this interpreter by absolute path, without its site
-    set-up (``-S``) or any folder on the import path (``-P``), running this installation's
-    ``passdown/__main__.py`` by its path, which puts Passdown's folder on the path itself. The
-    PreToolUse hook runs before every tool call, and the site set-up is about a sixth of its
-    time (bench/hook_bench.py). Where there is no such file, :func:`default_launcher`."""
+    set-up (``-S``) or the current folder on the import path (``-P``), given :data:`HOOK_CODE`
+    and the folder that holds this installation's Passdown. The PreToolUse hook runs before
+    every tool call, and the site set-up is about a sixth of its time (bench/hook_bench.py).
+    A missing folder fails as a Python error (exit 1), which the hosts report and pass; a
+    missing script would exit 2, which they take for a block."""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # passdown/hosts/ -> passdown/
-    main = os.path.join(package, "__main__.py")
-    if os.path.isfile(main):
-        return [sys.executable, "-S", "-P", main]
+    if os.path.isfile(os.path.join(package, "_entry.py")):
+        return [sys.executable, "-S", "-P", "-c", HOOK_CODE, os.path.dirname(package)]
     return default_launcher()
 
 
@@ -113,7 +118,7 @@ def hook_command(launcher: list[str], event: str, options: dict, host: str = "cl
 
 def is_passdown_command(command, event: str, host: str = "claude") -> bool:
     """Whether a hook command is exactly one Passdown writes for ``event`` (HST-202): a launcher
-    (a program named ``passdown``, ``PYTHON -m passdown`` or ``PYTHON -S -P .../passdown/__main__.py``),
+    (a program named ``passdown``, ``PYTHON -m passdown`` or ``PYTHON -S -P -c HOOK_CODE FOLDER``),
     then ``hook claude EVENT``,
     then only options ``passdown hook claude`` takes, each with its value; nothing else, so
     another tool's command that merely mentions ``hook claude EVENT`` is never taken."""
@@ -123,18 +128,18 @@ def is_passdown_command(command, event: str, host: str = "claude") -> bool:
         words = shlex.split(command)
     except ValueError:
         return False
-    for size in (1, 3, 4):
+    for size in (1, 3, 6):
         launcher, rest = words[:size], words[size:]
         if len(launcher) < size or rest[:3] != ["hook", host, event]:
             continue
-        path = [part.replace("\\", "/").split("/") for part in launcher]  # a Windows path too
-        if size == 1 and path[0][-1] != "passdown":
+        program = launcher[0].replace("\\", "/").rsplit("/", 1)[-1]  # of a Windows path too
+        if size == 1 and program != "passdown":
             continue
-        if size > 1 and not path[0][-1].startswith("python"):
+        if size > 1 and not program.startswith("python"):
             continue
         if size == 3 and launcher[1:] != ["-m", "passdown"]:
             continue
-        if size == 4 and (launcher[1:3] != ["-S", "-P"] or path[3][-2:] != ["passdown", "__main__.py"]):
+        if size == 6 and launcher[1:5] != ["-S", "-P", "-c", HOOK_CODE]:
             continue
         try:
             parse_options(rest[3:], host)
